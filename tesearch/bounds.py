@@ -1,0 +1,216 @@
+"""Lower bounds on the width T of a table, and which of them binds.
+
+* counting (all-port): every column holds at most |S| letters, so
+  ``T >= ceil(sum of target distances / |S|)``;
+* per-letter: every column holds each letter at most once, so T is at least
+  the count of the most-used letter, minimised over the choice of shortest
+  words: ``T >= min over word choices of max_s count_s``.  It binds for
+  mixed-radix tori (the bisection bound) and for even rings and tori under the
+  cyclic group (the antipode's word is all a or all a');
+* single-port: ``T >= sum of target distances`` (seed 000; the status for a
+  total exchange), attained by node-invariant algorithms.
+
+The per-letter value is computed exactly where it can be: a lower estimate
+(each letter's own minimum, and the counting bound), an upper estimate from a
+balanced choice of words, and, when they differ, the exact integer optimum by
+Z3 over elements grouped by their sets of letter-count vectors.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from tesearch.groups import CayleyGraph
+from tesearch.rotation import Rotation
+from tesearch.words import Exchange, shortest_words, targets
+
+#: networks up to this order get the exact letter-count DP over all elements
+PARIKH_LIMIT = 20_000
+#: shortest words enumerated per exceptional element on the rotation route
+WORD_CAP = 2_000
+#: Z3 time for the exact min-max (ms)
+LETTER_ILP_TIMEOUT_MS = 20_000
+
+
+@dataclass(frozen=True)
+class LetterBound:
+    value: int  # a valid lower bound on T
+    exact: bool  # value is the exact min-max (no better letter bound exists)
+    upper: int | None  # an achievable max letter count, if one was found
+    method: str
+
+
+@dataclass(frozen=True)
+class Bounds:
+    target_letters: int  # sum of the targets' distances
+    generators: int
+    counting: int
+    letter: LetterBound
+    singleport: int
+
+    @property
+    def best(self) -> int:
+        return max(self.counting, self.letter.value)
+
+    @property
+    def binding(self) -> str:
+        """Which all-port bound binds: counting, per-letter, or both (equal)."""
+        return "per-letter" if self.letter.value > self.counting else "counting"
+
+    @property
+    def blanks_at_best(self) -> int:
+        return self.best * self.generators - self.target_letters
+
+    def to_json(self) -> dict:
+        return {
+            "target_letters": self.target_letters,
+            "counting_bound": self.counting,
+            "letter_bound": self.letter.value,
+            "letter_bound_exact": self.letter.exact,
+            "letter_bound_upper": self.letter.upper,
+            "letter_bound_method": self.letter.method,
+            "singleport_bound": self.singleport,
+            "best": self.best,
+            "binding": self.binding,
+        }
+
+
+def counting_bound(total_letters: int, generators: int) -> int:
+    return -(-total_letters // generators)
+
+
+def min_letter_counts(cg: CayleyGraph) -> np.ndarray:
+    """(N, |S|): each element's least possible count of each letter over its shortest words."""
+    big = np.iinfo(np.int32).max // 2
+    m = np.full((cg.order, cg.degree), big, dtype=np.int32)
+    m[0] = 0
+    starts = cg.level_starts
+    for d in range(1, cg.diameter + 1):
+        level = np.arange(starts[d], starts[d + 1])
+        best = np.full((len(level), cg.degree), big, dtype=np.int32)
+        for t in range(cg.degree):
+            pred = cg.right[cg.inverse_letter[t], level]
+            ok = cg.dist[pred] == d - 1
+            cand = m[pred].copy()
+            cand[:, t] += 1
+            cand[~ok] = big
+            np.minimum(best, cand, out=best)
+        m[level] = best
+    return m
+
+
+def letter_vectors(cg: CayleyGraph) -> list[frozenset[tuple[int, ...]]]:
+    """Every element's set of letter-count vectors over its shortest words (exact DP)."""
+    zero = (0,) * cg.degree
+    vectors: list[frozenset] = [frozenset()] * cg.order
+    vectors[0] = frozenset([zero])
+    dist = cg.dist
+    right = cg.right
+    inv = cg.inverse_letter
+    for g in range(1, cg.order):
+        acc = set()
+        for t in range(cg.degree):
+            p = int(right[inv[t], g])
+            if dist[p] == dist[g] - 1:
+                for v in vectors[p]:
+                    w = list(v)
+                    w[t] += 1
+                    acc.add(tuple(w))
+        vectors[g] = frozenset(acc)
+    return vectors
+
+
+def _greedy_max(fixed: np.ndarray, choices: list[tuple[tuple[int, ...], ...]]) -> int:
+    """Achievable max letter count: choose each multi-option element's vector greedily."""
+    counts = fixed.astype(np.int64).copy()
+    # big vectors first, so small ones can even out what is left
+    for options in sorted(choices, key=lambda o: -sum(o[0])):
+        best = min(options, key=lambda v: (int((counts + v).max()), tuple(sorted(counts + v, reverse=True))))
+        counts += np.asarray(best)
+    return int(counts.max())
+
+
+def _exact_minmax(fixed: np.ndarray, choices: list[tuple[tuple[int, ...], ...]], lower: int, upper: int) -> int | None:
+    """min over choices of max letter count, by Z3 over grouped elements; None if Z3 gives up."""
+    import z3
+
+    groups: dict[tuple, int] = defaultdict(int)
+    for options in choices:
+        groups[tuple(sorted(options))] += 1
+    opt = z3.Optimize()
+    opt.set("timeout", LETTER_ILP_TIMEOUT_MS)
+    top = z3.Int("max_letter_count")
+    totals = [z3.IntVal(int(fixed[k])) for k in range(len(fixed))]
+    for j, (options, size) in enumerate(sorted(groups.items())):
+        counts = [z3.Int(f"n_{j}_{i}") for i in range(len(options))]
+        opt.add(*[c >= 0 for c in counts], z3.Sum(counts) == size)
+        for k in range(len(fixed)):
+            totals[k] = totals[k] + z3.Sum([c * v[k] for c, v in zip(counts, options) if v[k]] or [z3.IntVal(0)])
+    opt.add(*[t <= top for t in totals], top >= lower, top <= upper)
+    opt.minimize(top)
+    if opt.check() != z3.sat:
+        return None
+    return opt.model().eval(top).as_long()
+
+
+def letter_bound(cg: CayleyGraph, target_set: np.ndarray, rotation: Rotation | None = None) -> LetterBound:
+    """The per-letter bound for a set of target elements (see the module doc)."""
+    total = int(cg.dist[target_set].sum())
+    counting = counting_bound(total, cg.degree)
+    mins = min_letter_counts(cg)[target_set].sum(axis=0)
+    lower = max(counting, int(mins.max()))
+
+    if cg.order <= PARIKH_LIMIT:
+        vecs = letter_vectors(cg)
+        option_sets = [vecs[int(g)] for g in target_set]
+        fixed_part = np.zeros(cg.degree, dtype=np.int64)
+        complete, method = True, "exact letter-count DP"
+    elif rotation is not None:
+        # full orbits placed as sigma-images of one word give each letter |w| per orbit
+        full = target_set[rotation.orbit_size[target_set] == cg.degree]
+        fixed_part = np.full(cg.degree, int(cg.dist[full].sum()) // cg.degree, dtype=np.int64)
+        option_sets = []
+        complete = True
+        for g in rotation.exceptional(target_set):
+            opts = set()
+            for n, w in enumerate(shortest_words(cg, int(g), cap=WORD_CAP + 1)):
+                if n == WORD_CAP:
+                    complete = False
+                    break
+                opts.add(tuple(np.bincount(w, minlength=cg.degree).tolist()))
+            option_sets.append(frozenset(opts))
+        complete = False  # the full-orbit part was fixed, so the optimum is only an upper bound
+        method = "rotation-symmetric word choice"
+    else:
+        return LetterBound(lower, False, None, "per-letter minima only")
+
+    fixed = fixed_part.copy()
+    choices = []
+    for opts in option_sets:
+        if len(opts) == 1:
+            fixed += np.asarray(next(iter(opts)))
+        else:
+            choices.append(tuple(sorted(opts)))
+    upper = _greedy_max(fixed, choices)
+    if upper <= lower:
+        return LetterBound(lower, True, upper, method)
+    if complete:
+        exact = _exact_minmax(fixed, choices, lower, upper)
+        if exact is not None:
+            return LetterBound(exact, True, exact, method + " + Z3 optimum")
+    return LetterBound(lower, False, upper, method)
+
+
+def compute_bounds(cg: CayleyGraph, exchange: Exchange | str, rotation: Rotation | None = None) -> Bounds:
+    target_set = targets(cg, exchange)
+    total = int(cg.dist[target_set].sum())
+    return Bounds(
+        target_letters=total,
+        generators=cg.degree,
+        counting=counting_bound(total, cg.degree),
+        letter=letter_bound(cg, target_set, rotation),
+        singleport=total,
+    )

@@ -1,0 +1,125 @@
+"""Rotations: automorphisms that permute the letters as one |S|-cycle.
+
+A rotation sigma acts on words letterwise; because it is an automorphism,
+sigma of a shortest word for g is a shortest word for phi(g).  Target elements
+fall into phi-orbits; full orbits (size |S|) become rotation blocks, the rest
+are the exceptional elements of seed 004 Lemma 1 (those commuting with a power
+of sigma) and go into the searched core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import permutations
+
+import numpy as np
+
+from tesearch.groups import CayleyGraph
+
+#: how many letter cycles a blind search may try (7 letters give 720)
+MAX_CYCLES_TRIED = 5040
+
+
+@dataclass(eq=False)
+class Rotation:
+    """A letter cycle ``sigma`` and the element map ``phi`` it induces."""
+
+    cg: CayleyGraph
+    sigma: np.ndarray  # letter index -> letter index
+    phi: np.ndarray  # element index -> element index
+
+    @property
+    def cycle(self) -> tuple[str, ...]:
+        k, out = 0, []
+        for _ in range(len(self.sigma)):
+            out.append(self.cg.letters[k])
+            k = int(self.sigma[k])
+        return tuple(out)
+
+    def __str__(self) -> str:
+        return " -> ".join(self.cycle) + " -> " + self.cycle[0]
+
+    def apply(self, word, power: int = 1) -> tuple[int, ...]:
+        """sigma^power applied letterwise to a word of letter indices."""
+        out = tuple(int(k) for k in word)
+        for _ in range(power % len(self.sigma)):
+            out = tuple(int(self.sigma[k]) for k in out)
+        return out
+
+    @cached_property
+    def orbit_size(self) -> np.ndarray:
+        """Orbit size of every element under phi."""
+        size = np.zeros(self.cg.order, dtype=np.int32)
+        cur = np.arange(self.cg.order)
+        for r in range(1, len(self.sigma) + 1):
+            cur = self.phi[cur]
+            fresh = (size == 0) & (cur == np.arange(self.cg.order))
+            size[fresh] = r
+        return size
+
+    def orbits(self, elements) -> list[tuple[int, ...]]:
+        """The phi-orbits of a phi-invariant element set, each from its smallest index."""
+        seen: set[int] = set()
+        out = []
+        for g in sorted(int(x) for x in elements):
+            if g in seen:
+                continue
+            orbit = [g]
+            h = int(self.phi[g])
+            while h != g:
+                orbit.append(h)
+                h = int(self.phi[h])
+            seen.update(orbit)
+            out.append(tuple(orbit))
+        return out
+
+    def exceptional(self, elements) -> np.ndarray:
+        """Elements of the set whose orbit is shorter than |S|."""
+        elements = np.asarray(elements)
+        return elements[self.orbit_size[elements] < len(self.sigma)]
+
+
+def rotation_from_cycle(cg: CayleyGraph, cycle) -> Rotation | None:
+    """The rotation with letter cycle ``cycle`` if it extends to an automorphism, else None."""
+    cycle = [cg.letter_index[s] if isinstance(s, str) else int(s) for s in cycle]
+    if sorted(cycle) != list(range(cg.degree)):
+        return None
+    sigma = np.empty(cg.degree, dtype=np.int32)
+    for i, k in enumerate(cycle):
+        sigma[k] = cycle[(i + 1) % len(cycle)]
+    inv = cg.inverse_letter
+    if not np.array_equal(sigma[inv], inv[sigma]):
+        return None  # must map inverse pairs to inverse pairs
+    parent, letter = cg.parent
+    phi = np.zeros(cg.order, dtype=np.int64)
+    starts = cg.level_starts
+    for d in range(1, cg.diameter + 1):
+        level = np.arange(starts[d], starts[d + 1])
+        phi[level] = cg.right[sigma[letter[level]], phi[parent[level]]]
+    for k in range(cg.degree):
+        if not np.array_equal(phi[cg.right[k]], cg.right[sigma[k]][phi]):
+            return None
+    if len(np.unique(phi)) != cg.order:
+        return None
+    return Rotation(cg, sigma, phi)
+
+
+def find_rotation(cg: CayleyGraph, *, search: bool = True) -> Rotation | None:
+    """The family's rotation if it is one; otherwise, optionally, search all letter cycles."""
+    hint = cg.network.rotation
+    if hint is not None and cg.degree > 1:
+        rot = rotation_from_cycle(cg, hint)
+        if rot is not None:
+            return rot
+    if not search or cg.degree < 2:
+        return None
+    tried = 0
+    for rest in permutations(range(1, cg.degree)):
+        tried += 1
+        if tried > MAX_CYCLES_TRIED:
+            break
+        rot = rotation_from_cycle(cg, (0,) + rest)
+        if rot is not None:
+            return rot
+    return None

@@ -1,0 +1,112 @@
+"""Word segmentation for tables printed without word boundaries.
+
+A row of letters such as ``1 1 2 1 1 2 3 1 3 2`` must be split into words,
+each a shortest word of a target element, all elements distinct.  Every run
+of letters between blanks is split independently, so the search is an exact
+cover of the runs by candidate words with an all-different side condition;
+Z3 decides it, and is asked once more for a second reading to tell a unique
+transcription from an ambiguous one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tesearch.errors import FormatError
+from tesearch.groups import cached_cayley_graph
+from tesearch.networks import network_for_generators
+from tesearch.table import Placement, Table, TextTable
+from tesearch.words import targets
+
+
+@dataclass
+class Segmentation:
+    table: Table
+    readings: int  # 1: unique; 2: at least two valid readings
+    alternative: Table | None  # a second reading, when there is one
+
+    @property
+    def unique(self) -> bool:
+        return self.readings == 1
+
+
+def _candidates(cg, is_target: np.ndarray, letters: tuple[str, ...]) -> list[tuple[int, int, int]]:
+    """(start, end, element) for every sub-run that is a shortest word of a target."""
+    idx = [cg.letter_index[s] for s in letters]
+    out = []
+    for i in range(len(idx)):
+        g = 0
+        for j in range(i, len(idx)):
+            g = int(cg.right[idx[j], g])
+            if cg.dist[g] != j - i + 1:
+                break
+            if is_target[g]:
+                out.append((i, j + 1, g))
+    return out
+
+
+def segment_table(table: Table, tt: TextTable, *, complete: bool = False) -> Segmentation:
+    """Split the runs of ``tt`` into words; raise FormatError if no reading exists.
+
+    With ``complete`` every target element must be placed (a whole table);
+    otherwise the words need only name distinct targets (a core).
+    """
+    import z3
+
+    cg = cached_cayley_graph(network_for_generators(table.network, table.generators))
+    is_target = np.zeros(cg.order, dtype=bool)
+    is_target[targets(cg, table.exchange)] = True
+    runs = tt.segments()
+    solver = z3.Solver()
+    chosen: list[tuple[z3.BoolRef, int, int, int, tuple[str, ...]]] = []
+    by_element: dict[int, list] = {}
+    for n, (row, col, letters) in enumerate(runs):
+        cands = _candidates(cg, is_target, letters)
+        reach = {0}
+        for i, j, _ in sorted(cands):
+            if i in reach:
+                reach.add(j)
+        if len(letters) not in reach:
+            raise FormatError(
+                f"no reading: the letters {' '.join(letters)} at row {row}, column {col} cannot be split "
+                f"into shortest words of {table.exchange} targets", where=tt.where)
+        starts: dict[int, list] = {}
+        ends: dict[int, list] = {}
+        for i, j, g in cands:
+            v = z3.Bool(f"run{n}_{i}_{j}")
+            chosen.append((v, row, col + i, g, letters[i:j]))
+            starts.setdefault(i, []).append(v)
+            ends.setdefault(j, []).append(v)
+            by_element.setdefault(g, []).append(v)
+        solver.add(z3.PbEq([(v, 1) for v in starts.get(0, [])], 1))
+        solver.add(z3.PbEq([(v, 1) for v in ends.get(len(letters), [])], 1))
+        for b in range(1, len(letters)):
+            solver.add(z3.Sum([z3.If(v, 1, 0) for v in ends.get(b, [])])
+                       == z3.Sum([z3.If(v, 1, 0) for v in starts.get(b, [])]))
+    for g, vs in by_element.items():
+        if complete:
+            solver.add(z3.PbEq([(v, 1) for v in vs], 1))
+        elif len(vs) > 1:
+            solver.add(z3.AtMost(*vs, 1))
+    if complete:
+        missing = [int(g) for g in np.nonzero(is_target)[0] if int(g) not in by_element]
+        if missing:
+            raise FormatError(f"no reading: {len(missing)} target element(s) occur in no run at all", where=tt.where)
+
+    readings: list[Table] = []
+    for _ in range(2):
+        result = solver.check()
+        if result == z3.unknown:
+            raise FormatError("segmentation undecided (solver returned unknown)", where=tt.where)
+        if result == z3.unsat:
+            break
+        model = solver.model()
+        picked = [(v, r, c, w) for v, r, c, _, w in chosen if z3.is_true(model.eval(v))]
+        readings.append(table.with_placements(Placement(r, c, w) for _, r, c, w in picked))
+        solver.add(z3.Or([z3.Not(v) for v, *_ in picked]))
+    if not readings:
+        raise FormatError("no reading: every way of splitting the rows into shortest target words "
+                          "places some element twice", where=tt.where)
+    return Segmentation(readings[0], len(readings), readings[1] if len(readings) > 1 else None)

@@ -1,0 +1,338 @@
+"""The Table type: tesearch-table v1 JSON and the papers' plain text form.
+
+JSON (``../shared/spec/table-format.md``) is the exchange format.  The text
+form is for people and transcriptions::
+
+    # comments start with '#'
+    network: star-4
+    exchange: total
+    T: 21
+
+    1 2 3 | 1 3 | 2 . 1 3
+    2 3 1 | 2 1 | 3 2 1 .
+    ...
+
+Header lines ``key: value`` come first (``network`` required, ``exchange``
+default total, ``T`` default the longest row, ``generators`` optional JSON,
+anything else kept as metadata).  Then one line per row: letters separated by
+spaces, ``.`` for a blank, ``|`` between adjacent words.  A file whose rows
+carry no ``|`` at all (as printed in the papers) has unmarked word boundaries,
+unless its header says ``boundaries: marked``; such rows are split into words
+by :mod:`tesearch.segment`.  Readers refuse bad input with one line naming
+the file, row and column; writers write atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from tesearch.errors import FormatError
+
+FORMAT = "tesearch-table"
+FORMAT_VERSION = 1
+EXCHANGES = ("total", "odd-distance")
+BLANK = "."
+BOUNDARY = "|"
+_REQUIRED = ("format", "format_version", "network", "exchange", "generators", "T", "lower_bound", "placements")
+
+
+@dataclass(frozen=True, order=True)
+class Placement:
+    """One message: its word laid in ``row`` from ``column`` on."""
+
+    row: int
+    column: int
+    word: tuple[str, ...]
+
+    @property
+    def end(self) -> int:
+        return self.column + len(self.word)
+
+    def to_json(self) -> list:
+        return [self.row, self.column, list(self.word)]
+
+
+@dataclass
+class Table:
+    network: str
+    exchange: str
+    generators: dict[str, tuple[int, ...]]
+    T: int
+    placements: list[Placement]
+    lower_bound: int | None = None
+    extra: dict = field(default_factory=dict)  # keys we do not interpret, kept on write
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        return tuple(self.generators)
+
+    @property
+    def rows(self) -> int:
+        return len(self.generators)
+
+    def grid(self) -> list[list[str | None]]:
+        """Rows x T cells (None = blank).  Later placements overwrite earlier ones;
+        use :func:`tesearch.verify.verify_table` to find overlaps."""
+        cells: list[list[str | None]] = [[None] * self.T for _ in range(self.rows)]
+        for p in self.placements:
+            if 0 <= p.row < self.rows:
+                for i, s in enumerate(p.word):
+                    if 0 <= p.column + i < self.T:
+                        cells[p.row][p.column + i] = s
+        return cells
+
+    def with_placements(self, placements: Iterable[Placement], T: int | None = None) -> "Table":
+        return Table(self.network, self.exchange, dict(self.generators), self.T if T is None else T,
+                     sorted(placements), self.lower_bound, dict(self.extra))
+
+    # ---------------------------------------------------------------- JSON
+    def to_json(self) -> dict:
+        out = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "network": self.network,
+            "exchange": self.exchange,
+            "generators": {s: list(p) for s, p in self.generators.items()},
+            "T": self.T,
+            "lower_bound": self.lower_bound,
+        }
+        out.update({k: v for k, v in self.extra.items() if k not in out and k != "placements"})
+        out["placements"] = [p.to_json() for p in sorted(self.placements)]
+        return out
+
+    def dumps(self) -> str:
+        """JSON text with one placement per line (readable diffs, compact files)."""
+        data = self.to_json()
+        placements = data.pop("placements")
+        head = json.dumps(data, indent=2)
+        body = ",\n".join("    " + json.dumps(p) for p in placements)
+        return head[:-2] + ',\n  "placements": [\n' + body + "\n  ]\n}\n"
+
+    # ---------------------------------------------------------------- text
+    def to_text(self) -> str:
+        lines = [f"network: {self.network}", f"exchange: {self.exchange}", f"T: {self.T}"]
+        if self.lower_bound is not None:
+            lines.append(f"lower_bound: {self.lower_bound}")
+        lines.append("")
+        rows: list[list[str]] = [[BLANK] * self.T for _ in range(self.rows)]
+        starts = [set() for _ in range(self.rows)]
+        for p in self.placements:
+            starts[p.row].add(p.column)
+            for i, s in enumerate(p.word):
+                rows[p.row][p.column + i] = s
+        for r, cells in enumerate(rows):
+            tokens = []
+            for c, cell in enumerate(cells):
+                if c in starts[r] and c > 0 and cells[c - 1] != BLANK:
+                    tokens.append(BOUNDARY)
+                tokens.append(cell)
+            lines.append(" ".join(tokens))
+        return "\n".join(lines) + "\n"
+
+
+def atomic_write(path: str | Path, text: str) -> None:
+    """Write a file whole or not at all."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_table(table: Table, path: str | Path) -> None:
+    path = Path(path)
+    atomic_write(path, table.to_text() if path.suffix == ".txt" else table.dumps())
+
+
+# -------------------------------------------------------------------- reading
+
+def _int_field(data: dict, key: str, where: str, *, minimum: int = 0, optional: bool = False) -> int | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise FormatError(f"{key!r} must be an integer >= {minimum}, got {value!r}", where=where)
+    return value
+
+
+def table_from_json(data: object, where: str = "table") -> Table:
+    """Validate a decoded tesearch-table v1 object and build a :class:`Table`."""
+    from tesearch.networks import check_generators
+
+    if not isinstance(data, dict):
+        raise FormatError("a tesearch-table is a JSON object", where=where)
+    missing = [k for k in _REQUIRED if k not in data]
+    if missing:
+        raise FormatError(f"missing key(s) {', '.join(missing)}", where=where)
+    if data["format"] != FORMAT:
+        raise FormatError(f"'format' is {data['format']!r}, expected {FORMAT!r}", where=where)
+    if data["format_version"] != FORMAT_VERSION:
+        raise FormatError(f"unsupported format_version {data['format_version']!r} (this reader knows 1)", where=where)
+    if not isinstance(data["network"], str):
+        raise FormatError("'network' must be a string", where=where)
+    if data["exchange"] not in EXCHANGES:
+        raise FormatError(f"'exchange' must be one of {', '.join(EXCHANGES)}, got {data['exchange']!r}", where=where)
+    gens = check_generators(data["generators"], where)
+    T = _int_field(data, "T", where)
+    lower = _int_field(data, "lower_bound", where, optional=True)
+    raw = data["placements"]
+    if not isinstance(raw, list):
+        raise FormatError("'placements' must be a list", where=where)
+    placements = []
+    for i, item in enumerate(raw):
+        here = f"{where}: placements[{i}]"
+        if not (isinstance(item, list) and len(item) == 3):
+            raise FormatError("a placement is [row, first_column, word]", where=here)
+        row, col, word = item
+        for name, value in (("row", row), ("first_column", col)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise FormatError(f"{name} must be an integer >= 0, got {value!r}", where=here)
+        if not isinstance(word, list) or not word or not all(isinstance(s, str) for s in word):
+            raise FormatError("word must be a non-empty list of letters", where=here)
+        placements.append(Placement(row, col, tuple(word)))
+    extra = {k: v for k, v in data.items() if k not in _REQUIRED}
+    return Table(data["network"], data["exchange"], gens, T, placements, lower, extra)
+
+
+@dataclass
+class TextTable:
+    """A parsed text table before word segmentation."""
+
+    header: dict[str, str]
+    rows: list[list[str]]  # tokens: letters, BLANK, BOUNDARY
+    where: str
+    line_numbers: list[int]
+
+    @property
+    def marked(self) -> bool:
+        mode = self.header.get("boundaries")
+        if mode is not None:
+            return mode == "marked"
+        return any(BOUNDARY in row for row in self.rows)
+
+    def cells(self, r: int) -> list[str | None]:
+        return [None if t == BLANK else t for t in self.rows[r] if t != BOUNDARY]
+
+    def segments(self) -> list[tuple[int, int, tuple[str, ...]]]:
+        """Maximal runs of letters: (row, first column, letters); '|' and '.' end a run."""
+        out = []
+        for r, tokens in enumerate(self.rows):
+            col, start, run = 0, 0, []
+            for tok in tokens + [BLANK]:
+                if tok in (BLANK, BOUNDARY):
+                    if run:
+                        out.append((r, start, tuple(run)))
+                    run = []
+                    if tok == BLANK:
+                        col += 1
+                    start = col
+                    continue
+                if not run:
+                    start = col
+                run.append(tok)
+                col += 1
+        return out
+
+
+_HEADER = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$")
+
+
+def parse_text(text: str, where: str = "table") -> TextTable:
+    header: dict[str, str] = {}
+    rows: list[list[str]] = []
+    numbers: list[int] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        stripped = line.split("#", 1)[0].strip()
+        if not stripped:
+            continue
+        match = _HEADER.match(stripped)
+        if match and not rows:
+            header[match.group(1)] = match.group(2).strip()
+            continue
+        rows.append(stripped.split())
+        numbers.append(n)
+    if "network" not in header:
+        raise FormatError("text table has no 'network:' header line", where=where)
+    if not rows:
+        raise FormatError("text table has no rows", where=where)
+    if header.get("boundaries") not in (None, "marked", "unmarked"):
+        raise FormatError("'boundaries' must be marked or unmarked", where=where)
+    return TextTable(header, rows, where, numbers)
+
+
+def _text_generators(tt: TextTable) -> dict[str, tuple[int, ...]]:
+    from tesearch.networks import check_generators, network_from_spec
+
+    if "generators" in tt.header:
+        try:
+            gens = json.loads(tt.header["generators"])
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"'generators' header is not JSON: {exc.msg}", where=tt.where) from None
+        return check_generators(gens, tt.where)
+    net = network_from_spec(tt.header["network"])
+    return {s: net.generators[s] for s in net.letters}
+
+
+def table_from_text(tt: TextTable) -> Table:
+    """Build a Table from text with marked boundaries (or unmarked ones via segmentation)."""
+    gens = _text_generators(tt)
+    letters = tuple(gens)
+    exchange = tt.header.get("exchange", "total")
+    if exchange not in EXCHANGES:
+        raise FormatError(f"'exchange' must be one of {', '.join(EXCHANGES)}, got {exchange!r}", where=tt.where)
+    if len(tt.rows) != len(letters):
+        raise FormatError(f"{len(tt.rows)} rows, but the network has {len(letters)} generators", where=tt.where)
+    widths = [len(tt.cells(r)) for r in range(len(tt.rows))]
+    T = int(tt.header["T"]) if tt.header.get("T", "").isdigit() else max(widths)
+    for r, tokens in enumerate(tt.rows):
+        col = 0
+        for tok in tokens:
+            if tok == BOUNDARY:
+                continue
+            if tok != BLANK and tok not in gens:
+                raise FormatError(f"unknown letter {tok!r} (letters: {' '.join(letters)})",
+                                  where=f"{tt.where}: line {tt.line_numbers[r]}, row {r}, column {col}")
+            col += 1
+        if widths[r] > T:
+            raise FormatError(f"row has {widths[r]} cells but T is {T}",
+                              where=f"{tt.where}: line {tt.line_numbers[r]}, row {r}")
+    lower = tt.header.get("lower_bound")
+    meta = {k: v for k, v in tt.header.items() if k not in ("network", "exchange", "T", "generators", "lower_bound", "boundaries")}
+    table = Table(tt.header["network"], exchange, dict(gens), T, [],
+                  int(lower) if lower and lower.isdigit() else None, meta)
+    if tt.marked:
+        table.placements = sorted(Placement(r, c, w) for r, c, w in tt.segments())
+        return table
+    from tesearch.segment import segment_table
+
+    return segment_table(table, tt).table
+
+
+def read_table(path: str | Path) -> Table:
+    """Read a table file: ``.json`` (tesearch-table v1) or text."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise FormatError("no such file", where=str(path)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FormatError(f"cannot read: {exc}", where=str(path)) from None
+    if path.suffix == ".json" or text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
+                              where=str(path)) from None
+        return table_from_json(data, str(path))
+    return table_from_text(parse_text(text, str(path)))

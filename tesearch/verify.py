@@ -1,0 +1,200 @@
+"""Theorem 1 of seed 003: is a table a valid buffer-free total exchange?
+
+The verifier rebuilds the group from the table's own generators and checks
+every rule, reporting each failure with its row, column, word and the rule
+broken: every word is a shortest path to its element; every target element is
+placed exactly once (and nothing else is); no two words of a row overlap;
+every word lies in columns 0..T-1; no column holds a letter twice.  It then
+sets T against every lower bound and says whether the table is optimal.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tesearch.bounds import PARIKH_LIMIT, Bounds, compute_bounds
+from tesearch.groups import CayleyGraph, cached_cayley_graph
+from tesearch.networks import network_for_generators
+from tesearch.rotation import find_rotation
+from tesearch.table import Table
+from tesearch.words import canonical_word, targets, to_letters, word_text
+
+
+class Rule(str, enum.Enum):
+    BAD_ROW = "row-out-of-range"
+    UNKNOWN_LETTER = "unknown-letter"
+    OUT_OF_RANGE = "outside-columns"
+    NOT_SHORTEST = "not-shortest"
+    NOT_TARGET = "not-a-target"
+    DUPLICATE = "element-placed-twice"
+    MISSING = "element-missing"
+    OVERLAP = "words-overlap-in-row"
+    COLUMN_REPEAT = "letter-twice-in-column"
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: Rule
+    row: int | None
+    column: int | None
+    word: tuple[str, ...] | None
+    detail: str
+
+    def __str__(self) -> str:
+        where = []
+        if self.row is not None:
+            where.append(f"row {self.row}")
+        if self.column is not None:
+            where.append(f"column {self.column}")
+        if self.word is not None:
+            where.append(f"word {word_text(self.word)}")
+        return f"{self.rule.value}: {', '.join(where) + ': ' if where else ''}{self.detail}"
+
+    def to_json(self) -> dict:
+        return {"rule": self.rule.value, "row": self.row, "column": self.column,
+                "word": list(self.word) if self.word is not None else None, "detail": self.detail}
+
+
+@dataclass
+class Verification:
+    network: str
+    exchange: str
+    T: int
+    bounds: Bounds
+    words: int
+    targets: int
+    violations: list[Violation] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    @property
+    def gap(self) -> int:
+        return self.T - self.bounds.best
+
+    @property
+    def optimal(self) -> bool:
+        return self.ok and self.gap == 0
+
+    @property
+    def blanks(self) -> int:
+        return self.T * self.bounds.generators - self.bounds.target_letters
+
+    def to_json(self) -> dict:
+        return {
+            "network": self.network,
+            "exchange": self.exchange,
+            "valid": self.ok,
+            "T": self.T,
+            "lower_bound": self.bounds.counting,
+            "letter_bound": self.bounds.letter.value,
+            "best_bound": self.bounds.best,
+            "binding_bound": self.bounds.binding,
+            "gap": self.gap,
+            "optimal": self.optimal,
+            "words": self.words,
+            "targets": self.targets,
+            "violations": [v.to_json() for v in self.violations],
+        }
+
+    def summary(self) -> str:
+        b = self.bounds
+        lines = [
+            f"network {self.network}, exchange {self.exchange}: {self.words} words for {self.targets} targets",
+            f"T = {self.T}; counting bound {b.counting}, per-letter bound {b.letter.value}"
+            f"{'' if b.letter.exact else ' (lower estimate)'}, best {b.best} ({b.binding} binds); gap {self.gap}",
+        ]
+        if self.ok:
+            lines.append("VALID (seed 003 Theorem 1)" + ("; OPTIMAL: T meets the best lower bound" if self.gap == 0
+                                                         else f"; not shown optimal (T exceeds the bound by {self.gap})"))
+        else:
+            lines.append(f"INVALID: {len(self.violations)} violation(s)")
+            lines += [f"  {v}" for v in self.violations[:50]]
+            if len(self.violations) > 50:
+                lines.append(f"  ... and {len(self.violations) - 50} more")
+        return "\n".join(lines)
+
+
+def table_graph(table: Table) -> CayleyGraph:
+    """The Cayley graph of a table's own generators (its family's, when they match)."""
+    return cached_cayley_graph(network_for_generators(table.network, table.generators))
+
+
+def verify_table(table: Table, *, complete: bool = True, cg: CayleyGraph | None = None,
+                 bounds: Bounds | None = None) -> Verification:
+    """Check a table against Theorem 1 and its exchange.
+
+    ``complete=False`` checks a partial table (a core): every word must still
+    be a shortest word of a distinct target, but missing targets are allowed.
+    """
+    cg = cg or table_graph(table)
+    target_set = targets(cg, table.exchange)
+    is_target = np.zeros(cg.order, dtype=bool)
+    is_target[target_set] = True
+    if bounds is None:
+        rotation = find_rotation(cg, search=False) if cg.order > PARIKH_LIMIT else None
+        bounds = compute_bounds(cg, table.exchange, rotation)
+    result = Verification(table.network, table.exchange, table.T, bounds, len(table.placements), len(target_set))
+    bad = result.violations.append
+    T, rows = table.T, table.rows
+
+    placed_by: dict[int, tuple[int, int, tuple[str, ...]]] = {}
+    by_row: dict[int, list] = defaultdict(list)
+    by_column: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for p in table.placements:
+        if not 0 <= p.row < rows:
+            bad(Violation(Rule.BAD_ROW, p.row, p.column, p.word, f"the table has rows 0..{rows - 1}"))
+            continue
+        unknown = [s for s in p.word if s not in cg.letter_index]
+        if unknown:
+            bad(Violation(Rule.UNKNOWN_LETTER, p.row, p.column, p.word,
+                          f"letter {unknown[0]!r} is not a generator ({' '.join(cg.letters)})"))
+            continue
+        if p.end > T:
+            bad(Violation(Rule.OUT_OF_RANGE, p.row, p.column, p.word,
+                          f"the word ends at column {p.end - 1}, past the last column {T - 1}"))
+        by_row[p.row].append(p)
+        for i, s in enumerate(p.word):
+            by_column[p.column + i][s].append(p.row)
+        g = cg.element_of(p.word)
+        d = int(cg.dist[g])
+        if d != len(p.word):
+            bad(Violation(Rule.NOT_SHORTEST, p.row, p.column, p.word,
+                          f"length {len(p.word)}, but its element is at distance {d}"
+                          + (f" (a shortest word: {word_text(to_letters(cg, canonical_word(cg, g)))})" if d else "")))
+        elif not is_target[g]:
+            why = "the identity" if d == 0 else f"at even distance {d}, not an {table.exchange} target"
+            bad(Violation(Rule.NOT_TARGET, p.row, p.column, p.word, f"its element is {why}"))
+        if g in placed_by:
+            r0, c0, w0 = placed_by[g]
+            bad(Violation(Rule.DUPLICATE, p.row, p.column, p.word,
+                          f"same element as word {word_text(w0)} at row {r0}, column {c0}"))
+        else:
+            placed_by[g] = (p.row, p.column, p.word)
+
+    for r, items in sorted(by_row.items()):
+        items.sort()
+        for a, b in zip(items, items[1:]):
+            if b.column < a.end:
+                bad(Violation(Rule.OVERLAP, r, b.column, b.word,
+                              f"starts inside word {word_text(a.word)} (columns {a.column}..{a.end - 1})"))
+
+    for c in sorted(by_column):
+        for s, in_rows in by_column[c].items():
+            if len(in_rows) > 1:
+                bad(Violation(Rule.COLUMN_REPEAT, in_rows[1], c, None,
+                              f"letter {s!r} appears in rows {', '.join(map(str, sorted(in_rows)))}"))
+
+    if complete:
+        missing = [int(g) for g in target_set if int(g) not in placed_by]
+        for g in missing[:20]:
+            bad(Violation(Rule.MISSING, None, None, to_letters(cg, canonical_word(cg, g)),
+                          f"target element at distance {int(cg.dist[g])} is not placed"))
+        if len(missing) > 20:
+            bad(Violation(Rule.MISSING, None, None, None, f"... {len(missing) - 20} more target elements are not placed"))
+    return result
