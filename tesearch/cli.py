@@ -73,5 +73,49 @@ def verify(file, partial, as_json):
     sys.exit(EXIT_OK if result.ok else EXIT_FAILED)
 
 
+@main.command()
+@click.argument("network")
+@EXCHANGE_OPTION
+@click.option("--timeout", "timeout_s", type=float, default=300.0, show_default=True, help="Seconds for the whole search.")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the table (default results/NETWORK[-odd].json).")
+@click.option("--strategy", type=click.Choice([s.value for s in __import__("tesearch.search", fromlist=["Strategy"]).Strategy]),
+              default="auto", show_default=True, help="rotation: core + blocks; full: every target searched.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Solver random seed (runs are deterministic).")
+@click.option("--word-cap", type=int, default=24, show_default=True, help="Candidate shortest words per element.")
+@click.option("--max-width", type=int, default=None, help="Do not look for tables wider than this.")
+@click.option("--from-width", type=int, default=None,
+              help="Start the width loop here instead of at the best bound (e.g. the counting bound, to refute it).")
+@click.option("--keep-encodings", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write the SMT-LIB2 encoding of every refuted width here.")
+@click.option("--quiet", is_flag=True, help="No progress lines.")
+@JSON_OPTION
+def search(network, exchange, timeout_s, out, strategy, seed, word_cap, max_width, from_width, keep_encodings, quiet,
+           as_json):
+    """Search NETWORK for a valid table of the smallest width and write it."""
+    from tesearch.networks import network_from_spec
+    from tesearch.report import default_table_path, outcome_json, outcome_text
+    from tesearch.search import SearchParams, Status, Strategy, search as run_search
+    from tesearch.table import write_table
+    from tesearch.verify import verify_table
+    from tesearch.words import Exchange
+
+    net = network_from_spec(network)
+    params = SearchParams(net.spec, Exchange(exchange), Strategy(strategy), timeout_s, seed, word_cap,
+                          max_width=max_width, min_width=from_width)
+    progress = (lambda msg: None) if quiet else (lambda msg: click.echo(msg, err=True))
+    outcome = run_search(net, params, progress=progress, encodings_dir=keep_encodings)
+    path = None
+    if outcome.table is not None:
+        check = verify_table(outcome.table, cg=None)
+        if not check.ok:  # never write a table that does not verify
+            click.echo(f"tesearch: internal error: the table found does not verify: {check.violations[0]}", err=True)
+            sys.exit(EXIT_FAILED)
+        path = out or default_table_path(net.spec, params.exchange)
+        write_table(outcome.table, path)
+    _emit(outcome_json(outcome, path), as_json, outcome_text(outcome, path))
+    sys.exit({Status.FOUND: EXIT_OK, Status.INFEASIBLE: EXIT_UNSAT, Status.UNKNOWN: EXIT_UNKNOWN}[outcome.status])
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

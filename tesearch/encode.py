@@ -1,0 +1,224 @@
+"""The Z3 model of one table problem (seed 003 Theorem 1), after microsoft/sccl.
+
+A :class:`TableProblem` is a set of items (target elements, each with its
+candidate shortest words) to be packed into a width.  A placement chooses one
+word and a first column for each item; a column may hold each letter at most
+once (exactly once when the cells equal the letters, i.e. no blank is
+allowed).  Rows are not modelled: any such placement packs into |S| rows by
+interval colouring (see :func:`tesearch.search.assign_rows`).
+
+Variables come from small factory functions with deterministic names;
+constraints are added in labelled sections of :func:`encode`; decoding is
+separate (:func:`decode`); parameters live in frozen dataclasses whose
+string form names the run.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import z3
+
+
+class SolveResult(str, enum.Enum):
+    """Three-valued solver outcome (CPMpy's ExitStatus): never read unknown as unsat."""
+
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One message to place: a target element and its candidate shortest words."""
+
+    element: int
+    words: tuple[tuple[int, ...], ...]  # letter indices
+    complete: bool = True  # the words are all of the element's shortest words
+
+    @property
+    def length(self) -> int:
+        return len(self.words[0])
+
+
+@dataclass(frozen=True)
+class EncodingOptions:
+    """Which optional constraints :func:`encode` adds (each measured in benchmarks/search.py)."""
+
+    counting: bool = True  # redundant per-letter and total letter counts vs the width
+    exact_columns: bool = True  # columns hold every letter exactly once when no blank is allowed
+    reversal_symmetry: bool = True  # break the table's left-right mirror symmetry
+
+    def __str__(self) -> str:
+        flags = [name for name, on in (("count", self.counting), ("exact", self.exact_columns),
+                                       ("mirror", self.reversal_symmetry)) if on]
+        return "pb" + "".join("+" + f for f in flags)
+
+
+@dataclass(frozen=True)
+class TableProblem:
+    """Pack ``items`` into ``width`` columns of a ``letters``-row table."""
+
+    name: str  # network and part, e.g. "star-5 total core"
+    letters: int
+    width: int
+    items: tuple[Item, ...]
+    # index of an item that may be pinned to the left half: set by the builder only
+    # when the item set is closed under inverses, every word list is complete and
+    # the item is an involution (then the mirror image of a solution is a solution)
+    mirror_pin: int | None = None
+    options: EncodingOptions = field(default_factory=EncodingOptions)
+
+    @property
+    def letter_count(self) -> int:
+        return sum(item.length for item in self.items)
+
+    @property
+    def cells(self) -> int:
+        return self.letters * self.width
+
+    @property
+    def no_blanks(self) -> bool:
+        return self.cells == self.letter_count
+
+    @property
+    def complete_words(self) -> bool:
+        """Whether every item carries all its shortest words (an unsat is then a real impossibility)."""
+        return all(item.complete for item in self.items)
+
+    def __str__(self) -> str:
+        return f"{self.name} T={self.width} items={len(self.items)} {self.options}"
+
+
+# ---------------------------------------------------------------- variables
+
+def placement_var(item: int, word: int, column: int) -> z3.BoolRef:
+    """Item ``item`` uses its word ``word`` starting at ``column``."""
+    return z3.Bool(f"x_{item}_{word}_{column}")
+
+
+@dataclass
+class Encoding:
+    problem: TableProblem
+    assertions: list  # labelled constraints, in section order
+    sections: dict[str, int]  # section name -> number of constraints
+    placements: dict[tuple[int, int, int], z3.BoolRef]
+    trivially_unsat: str | None = None  # a counting argument refutes the problem before solving
+
+    def solver(self, *, seed: int = 0, timeout_ms: int | None = None) -> z3.Solver:
+        solver = z3.SolverFor("QF_FD")
+        solver.set("random_seed", seed)
+        if timeout_ms is not None:
+            solver.set("timeout", int(timeout_ms))
+        solver.add(*self.assertions)
+        return solver
+
+    def to_smtlib2(self) -> str:
+        """The encoding as a self-contained SMT-LIB2 script ending in (check-sat)."""
+        solver = z3.Solver()
+        solver.add(*self.assertions)
+        head = [f"; tesearch encoding: {self.problem}",
+                f"; sections: {', '.join(f'{k}={v}' for k, v in self.sections.items())}",
+                f"; candidate words complete: {self.problem.complete_words}",
+                "(set-logic QF_LIA)"]
+        body = solver.sexpr()
+        return "\n".join(head) + "\n" + body + "(check-sat)\n(exit)\n"
+
+
+def encode(problem: TableProblem) -> Encoding:
+    """Build the constraints of ``problem`` section by section."""
+    opts = problem.options
+    T = problem.width
+    assertions: list = []
+    sections: dict[str, int] = {}
+
+    def section(name: str, constraints: list) -> None:
+        sections[name] = len(constraints)
+        assertions.extend(constraints)
+
+    # -- variables: one per (item, word, first column) that fits in the width
+    placements: dict[tuple[int, int, int], z3.BoolRef] = {}
+    covering: dict[tuple[int, int], list[z3.BoolRef]] = defaultdict(list)  # (column, letter) -> vars
+    letter_uses: dict[int, list[tuple[z3.BoolRef, int]]] = defaultdict(list)
+    per_item: list[list[z3.BoolRef]] = []
+    for i, item in enumerate(problem.items):
+        mine = []
+        for w, word in enumerate(item.words):
+            counts = defaultdict(int)
+            for s in word:
+                counts[s] += 1
+            for c in range(0, T - len(word) + 1):
+                v = placement_var(i, w, c)
+                placements[(i, w, c)] = v
+                mine.append(v)
+                for k, s in enumerate(word):
+                    covering[(c + k, s)].append(v)
+                for s, n in counts.items():
+                    letter_uses[s].append((v, n))
+        per_item.append(mine)
+
+    # -- section: every item is placed exactly once
+    section("one placement per item", [z3.PbEq([(v, 1) for v in vs], 1) if vs else z3.BoolVal(False)
+                                       for vs in per_item])
+
+    # -- section: no column holds a letter twice (exactly once when there is no blank)
+    exact = opts.exact_columns and problem.no_blanks
+    cols = []
+    for c in range(T):
+        for s in range(problem.letters):
+            vs = covering.get((c, s), [])
+            if exact:
+                cols.append(z3.PbEq([(v, 1) for v in vs], 1) if vs else z3.BoolVal(False))
+            elif len(vs) > 1:
+                cols.append(z3.AtMost(*vs, 1))
+    section("letters in columns", cols)
+
+    # -- section: redundant counting (refutes too-narrow widths at once)
+    trivially_unsat = None
+    if opts.counting:
+        counts = [z3.PbLe(uses, T) for s, uses in sorted(letter_uses.items())]
+        total = [z3.PbLe([(v, len(problem.items[i].words[w])) for (i, w, c), v in placements.items()],
+                         problem.cells)] if placements else []
+        section("letter counts", counts + total)
+    if problem.letter_count > problem.cells:
+        trivially_unsat = (f"{problem.letter_count} letters do not fit in {problem.letters} x {T} = "
+                           f"{problem.cells} cells")
+
+    # -- section: symmetry breaking.  The mirror image of a table (columns
+    #    reversed, every word reversed and its letters inverted) is a table for
+    #    the inverse elements; when the item set is inverse-closed, one
+    #    involution item may be pinned to the left half.
+    sym = []
+    if opts.reversal_symmetry and problem.mirror_pin is not None:
+        i = problem.mirror_pin
+        sym = [z3.Not(v) for (j, w, c), v in placements.items()
+               if j == i and 2 * c + len(problem.items[i].words[w]) > T]
+    section("symmetry breaking", sym)
+    return Encoding(problem, assertions, sections, placements, trivially_unsat)
+
+
+def decode(encoding: Encoding, model: z3.ModelRef) -> list[tuple[int, int, int]]:
+    """(item, word, first column) chosen by the model, one per item."""
+    chosen = [key for key, v in encoding.placements.items() if z3.is_true(model.eval(v, model_completion=True))]
+    return sorted(chosen)
+
+
+def solve(encoding: Encoding, *, seed: int = 0, timeout_ms: int | None = None
+          ) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
+    """Run Z3 once: (result, chosen placements if sat)."""
+    if encoding.trivially_unsat is not None:
+        # Z3 would say the same (the counting section refutes it), but at once
+        return SolveResult.UNSAT, None
+    solver = encoding.solver(seed=seed, timeout_ms=timeout_ms)
+    result = solver.check()
+    if result == z3.sat:
+        return SolveResult.SAT, decode(encoding, solver.model())
+    if result == z3.unsat:
+        return SolveResult.UNSAT, None
+    return SolveResult.UNKNOWN, None
+
+
+def z3_version() -> str:
+    return z3.get_version_string()
