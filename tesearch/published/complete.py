@@ -1,0 +1,70 @@
+"""Completing a core by rotation blocks, the way the seed papers say it.
+
+Seed 004 ("adding the remaining 4-tuples as usual") and seed 003 section 3.3
+("the other lines are obtained by applying sigma to the line above"): after
+the core, every sigma-orbit of targets not in the core becomes one block of
+columns; row 0 holds one word of the orbit and row r holds sigma^r of it, so
+every column of a block holds sigma^0..sigma^(|S|-1) of one letter, all
+distinct.  The word is the canonical (lexicographically first) shortest word
+of the orbit's smallest element.  Blocks come in BFS order of that element,
+so shorter words come first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tesearch.groups import CayleyGraph
+from tesearch.rotation import Rotation
+from tesearch.table import Placement
+from tesearch.words import canonical_word, targets, to_letters, word_text
+
+
+class CompletionError(ValueError):
+    """The core cannot be completed by full orbits."""
+
+
+@dataclass
+class Completion:
+    placements: list[Placement]  # core and blocks
+    T: int
+    core_width: int
+    orbits_added: int
+
+    @property
+    def sections(self) -> list[dict]:
+        """The optional ``sections`` key of a table (docs/sections.md)."""
+        out = []
+        if self.core_width:
+            out.append({"name": "core", "start": 0, "end": self.core_width})
+        if self.T > self.core_width:
+            out.append({"name": "rotation blocks", "start": self.core_width, "end": self.T})
+        return out
+
+
+def rotation_blocks(cg: CayleyGraph, rotation: Rotation, elements, start_column: int) -> tuple[list[Placement], int]:
+    """One block per orbit of ``elements`` (all orbits must be full), from ``start_column``.
+
+    Returns the placements and the first free column after the blocks.
+    """
+    placements = []
+    column = start_column
+    degree = cg.degree
+    for orbit in rotation.orbits(elements):
+        if len(orbit) != degree:
+            raise CompletionError(f"the orbit of {word_text(to_letters(cg, canonical_word(cg, orbit[0])))} has "
+                                  f"{len(orbit)} elements, not {degree}: it cannot be a rotation block")
+        word = canonical_word(cg, orbit[0])
+        for r in range(degree):
+            placements.append(Placement(r, column, to_letters(cg, rotation.apply(word, r))))
+        column += len(word)
+    return placements, column
+
+
+def complete_by_rotation(cg: CayleyGraph, exchange: str, rotation: Rotation, core: list[Placement],
+                         core_width: int) -> Completion:
+    """The core followed by rotation blocks of every target orbit it does not hold."""
+    in_core = {cg.element_of(p.word) for p in core}
+    rest = [int(g) for g in targets(cg, exchange) if int(g) not in in_core]
+    blocks, end = rotation_blocks(cg, rotation, rest, core_width)
+    return Completion(sorted(list(core) + blocks), end, core_width, len(blocks) // max(cg.degree, 1))

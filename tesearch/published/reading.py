@@ -1,0 +1,272 @@
+"""Readings of printed tables: cells -> words, with the paper's intent as constraints.
+
+A printed table is a grid of cells (letters or blanks) without reliable word
+boundaries.  A *reading* splits every maximal run of letters into shortest
+words of distinct target elements.  What else a reading must satisfy depends
+on what the paper says the grid is:
+
+* ``ReadingMode.COMPLETE``: a whole table; every target element exactly once;
+* ``ReadingMode.CORE``: a core to be completed by rotation blocks ("add the
+  remaining orbits as before"): every exceptional target is in it and every
+  full sigma-orbit is in it entirely or not at all;
+* ``ReadingMode.PARTIAL``: words of distinct targets, nothing more.
+
+Readings are enumerated with Z3 (one blocking clause per reading found) up to
+a cap, so a caller can tell "no reading", "exactly one" and "several".
+
+:func:`reinsert_blanks` handles transcriptions that lost or moved blank cells:
+it keeps each row's letters in order and tries every other position of that
+row's blanks, altering as few rows as possible, and returns the placements
+whose columns are valid and which admit a reading.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from tesearch.groups import CayleyGraph
+from tesearch.rotation import Rotation
+from tesearch.table import Placement, Table
+from tesearch.words import targets
+
+Cells = list[list[str | None]]  # rows x columns, None = blank
+
+#: readings enumerated before saying "at least this many"
+READING_CAP = 8
+
+
+class ReadingMode(str, enum.Enum):
+    COMPLETE = "complete"
+    CORE = "core"
+    PARTIAL = "partial"
+
+
+@dataclass
+class ReadingResult:
+    readings: list[list[Placement]]  # up to the cap
+    capped: bool  # True when more readings may exist
+    reason: str  # why there is none (empty when there are readings)
+
+    @property
+    def count_text(self) -> str:
+        n = len(self.readings)
+        return f"{n}+" if self.capped else str(n)
+
+
+def runs_of(cells: Cells) -> list[tuple[int, int, tuple[str, ...]]]:
+    """Maximal runs of letters: (row, first column, letters)."""
+    out = []
+    for r, row in enumerate(cells):
+        start, run = 0, []
+        for c, cell in enumerate(list(row) + [None]):
+            if cell is None:
+                if run:
+                    out.append((r, start, tuple(run)))
+                run = []
+                continue
+            if not run:
+                start = c
+            run.append(cell)
+    return out
+
+
+def columns_valid(cells: Cells) -> bool:
+    """No column holds a letter twice."""
+    width = max((len(r) for r in cells), default=0)
+    for c in range(width):
+        seen = set()
+        for row in cells:
+            if c < len(row) and row[c] is not None:
+                if row[c] in seen:
+                    return False
+                seen.add(row[c])
+    return True
+
+
+def _candidates(cg: CayleyGraph, is_target: np.ndarray, letters: tuple[str, ...]) -> list[tuple[int, int, int]]:
+    idx = [cg.letter_index[s] for s in letters]
+    out = []
+    for i in range(len(idx)):
+        g = 0
+        for j in range(i, len(idx)):
+            g = int(cg.right[idx[j], g])
+            if cg.dist[g] != j - i + 1:
+                break
+            if is_target[g]:
+                out.append((i, j + 1, g))
+    return out
+
+
+def read_cells(cells: Cells, cg: CayleyGraph, exchange: str, mode: ReadingMode,
+               rotation: Rotation | None = None, cap: int = READING_CAP,
+               cuts: list[set[int]] | None = None) -> ReadingResult:
+    """Enumerate up to ``cap`` readings of ``cells`` (see the module doc).
+
+    ``cuts`` (optional, per row) are the only columns where a word may start or
+    end inside a run: the boundaries of a template's printed cells.
+    """
+    import z3
+
+    target_set = targets(cg, exchange)
+    is_target = np.zeros(cg.order, dtype=bool)
+    is_target[target_set] = True
+    for r, row in enumerate(cells):
+        for c, cell in enumerate(row):
+            if cell is not None and cell not in cg.letter_index:
+                return ReadingResult([], False, f"unknown letter {cell!r} at row {r}, column {c}")
+    solver = z3.Solver()
+    chosen: list[tuple[z3.BoolRef, Placement, int]] = []
+    by_element: dict[int, list] = {}
+    for n, (row, col, letters) in enumerate(runs_of(cells)):
+        cands = _candidates(cg, is_target, letters)
+        if cuts is not None:
+            allowed = cuts[row] | {col, col + len(letters)}
+            cands = [(i, j, g) for i, j, g in cands if col + i in allowed and col + j in allowed]
+        reach = {0}
+        for i, j, _ in sorted(cands):
+            if i in reach:
+                reach.add(j)
+        if len(letters) not in reach:
+            return ReadingResult([], False, f"the run {''.join(letters)} at row {row}, column {col} cannot be "
+                                            f"split into shortest words of {exchange} targets")
+        starts: dict[int, list] = {}
+        ends: dict[int, list] = {}
+        for i, j, g in cands:
+            v = z3.Bool(f"run{n}_{i}_{j}")
+            chosen.append((v, Placement(row, col + i, letters[i:j]), g))
+            starts.setdefault(i, []).append(v)
+            ends.setdefault(j, []).append(v)
+            by_element.setdefault(g, []).append(v)
+        solver.add(z3.PbEq([(v, 1) for v in starts.get(0, [])], 1))
+        solver.add(z3.PbEq([(v, 1) for v in ends.get(len(letters), [])], 1))
+        for b in range(1, len(letters)):
+            solver.add(z3.Sum([z3.If(v, 1, 0) for v in ends.get(b, [])])
+                       == z3.Sum([z3.If(v, 1, 0) for v in starts.get(b, [])]))
+    used = {g: z3.Or(vs) if len(vs) > 1 else vs[0] for g, vs in by_element.items()}
+    for g, vs in by_element.items():
+        if len(vs) > 1:
+            solver.add(z3.AtMost(*vs, 1))
+    if mode is ReadingMode.COMPLETE:
+        missing = [int(g) for g in target_set if int(g) not in used]
+        if missing:
+            return ReadingResult([], False, f"{len(missing)} target element(s) occur in no run "
+                                            f"({int(cg.dist[target_set].sum())} letters needed, "
+                                            f"{sum(c is not None for row in cells for c in row)} printed)")
+        solver.add(*[used[int(g)] for g in target_set])
+    elif mode is ReadingMode.CORE:
+        if rotation is None:
+            raise ValueError("a core reading needs a rotation")
+        for orbit in rotation.orbits(target_set):
+            if len(orbit) < cg.degree:
+                absent = [g for g in orbit if g not in used]
+                if absent:
+                    return ReadingResult([], False, f"exceptional element {_name(cg, absent[0])} occurs in no run")
+                solver.add(*[used[g] for g in orbit])
+            else:
+                present = [used[g] for g in orbit if g in used]
+                if len(present) < len(orbit):
+                    solver.add(*[z3.Not(p) for p in present])
+                else:
+                    solver.add(*[p == present[0] for p in present[1:]])
+    readings: list[list[Placement]] = []
+    capped = False
+    while True:
+        result = solver.check()
+        if result != z3.sat:
+            break
+        if len(readings) == cap:
+            capped = True
+            break
+        model = solver.model()
+        picked = [(v, p) for v, p, _ in chosen if z3.is_true(model.eval(v, model_completion=True))]
+        readings.append(sorted(p for _, p in picked))
+        solver.add(z3.Or([z3.Not(v) for v, _ in picked]))
+    reason = "" if readings else {
+        ReadingMode.COMPLETE: "no split of the runs places every target exactly once",
+        ReadingMode.CORE: "no split of the runs gives distinct targets that hold every exceptional element "
+                          "and whole sigma-orbits only",
+        ReadingMode.PARTIAL: "no split of the runs gives distinct target elements",
+    }[mode]
+    return ReadingResult(readings, capped, reason)
+
+
+def _name(cg: CayleyGraph, g: int) -> str:
+    from tesearch.words import canonical_word, to_letters, word_text
+
+    return word_text(to_letters(cg, canonical_word(cg, g)))
+
+
+@dataclass
+class BlankRepair:
+    cells: Cells
+    changed_rows: tuple[int, ...]
+    result: ReadingResult
+
+    def describe(self, original: Cells) -> str:
+        parts = []
+        for r in self.changed_rows:
+            before = [c for c, x in enumerate(original[r]) if x is None]
+            after = [c for c, x in enumerate(self.cells[r]) if x is None]
+            parts.append(f"row {r}: blank(s) at column(s) {_cols(before)} moved to {_cols(after)}")
+        return "; ".join(parts)
+
+
+def _cols(cols: list[int]) -> str:
+    return ",".join(map(str, cols)) if cols else "none"
+
+
+def _blank_moves(row: list[str | None]) -> list[list[str | None]]:
+    """Every other placement of the row's blanks, letters kept in order."""
+    letters = [x for x in row if x is not None]
+    width, blanks = len(row), len(row) - len(letters)
+    out = []
+    for spots in combinations(range(width), blanks):
+        it = iter(letters)
+        moved = [None if c in spots else next(it) for c in range(width)]
+        if moved != list(row):
+            out.append(moved)
+    return out
+
+
+def reinsert_blanks(cells: Cells, cg: CayleyGraph, exchange: str, mode: ReadingMode,
+                    rotation: Rotation | None = None, max_rows: int = 2,
+                    max_tries: int = 20_000) -> list[BlankRepair]:
+    """Readings after moving the blanks of as few rows as possible (see the module doc).
+
+    Returns every repair with a reading at the smallest number of altered
+    rows (1, then 2, ... up to ``max_rows``); an empty list if none is found.
+    """
+    width = max(len(r) for r in cells)
+    cells = [list(r) + [None] * (width - len(r)) for r in cells]
+    tries = 0
+    for size in range(1, max_rows + 1):
+        found = []
+        for rows in combinations(range(len(cells)), size):
+            options = [_blank_moves(cells[r]) for r in rows]
+            if any(not o for o in options):
+                continue
+
+            def walk(k: int, current: Cells):
+                nonlocal tries
+                if k == len(rows):
+                    tries += 1
+                    if tries > max_tries:
+                        return
+                    result = read_cells(current, cg, exchange, mode, rotation, cap=2)
+                    if result.readings:
+                        found.append(BlankRepair([list(r) for r in current], rows, result))
+                    return
+                for option in options[k]:
+                    trial = [list(r) for r in current]
+                    trial[rows[k]] = option
+                    if columns_valid(trial):
+                        walk(k + 1, trial)
+
+            walk(0, cells)
+        if found:
+            return found
+    return []
