@@ -117,5 +117,35 @@ def search(network, exchange, timeout_s, out, strategy, seed, word_cap, max_widt
     sys.exit({Status.FOUND: EXIT_OK, Status.INFEASIBLE: EXIT_UNSAT, Status.UNKNOWN: EXIT_UNKNOWN}[outcome.status])
 
 
+@main.command()
+@JSON_OPTION
+@click.option("--no-constructions", is_flag=True, help="Only the printed tables, not the general constructions.")
+def regress(as_json, no_constructions):
+    """Check every table printed in seeds 003 and 004, and the papers' general constructions."""
+    from tesearch.published.regress import Verdict, regress_text, run_regress
+
+    rows = run_regress(constructions=not no_constructions)
+    if as_json:
+        click.echo(json.dumps([r.to_json() for r in rows], indent=2))
+    else:
+        click.echo(regress_text(rows))
+    sys.exit(EXIT_OK if all(r.verdict is not Verdict.INVALID for r in rows) else EXIT_FAILED)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Picture to write: .png or .svg.")
+@click.option("--window", default=None, metavar="START:END", help="Columns to draw (END exclusive).")
+def draw(file, output, window):
+    """Draw the table in FILE as a grid: one colour per letter, word boundaries, blanks, sections."""
+    from tesearch.draw import draw_table, parse_window
+    from tesearch.table import read_table
+
+    table = read_table(file)
+    start, end = draw_table(table, output, parse_window(window, table.T))
+    click.echo(f"wrote {output} (columns {start}-{end - 1} of {table.T})")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -14,10 +14,11 @@ on what the paper says the grid is:
 Readings are enumerated with Z3 (one blocking clause per reading found) up to
 a cap, so a caller can tell "no reading", "exactly one" and "several".
 
-:func:`reinsert_blanks` handles transcriptions that lost or moved blank cells:
-it keeps each row's letters in order and tries every other position of that
-row's blanks, altering as few rows as possible, and returns the placements
-whose columns are valid and which admit a reading.
+:func:`reinsert_blanks` handles transcriptions that lost, moved or invented
+blank cells: it keeps each row's letters in order, re-places the blanks
+(narrowing the table where blanks were invented), and returns the placements
+whose columns are valid and which admit a reading, narrowest and closest to
+the print first.
 """
 
 from __future__ import annotations
@@ -208,10 +209,13 @@ class BlankRepair:
 
     def describe(self, original: Cells) -> str:
         parts = []
+        width, printed = len(self.cells[0]), max(len(r) for r in original)
+        if width < printed:
+            parts.append(f"width {printed} -> {width}")
         for r in self.changed_rows:
             before = [c for c, x in enumerate(original[r]) if x is None]
             after = [c for c, x in enumerate(self.cells[r]) if x is None]
-            parts.append(f"row {r}: blank(s) at column(s) {_cols(before)} moved to {_cols(after)}")
+            parts.append(f"row {r}: blank(s) at column(s) {_cols(before)} -> {_cols(after)}")
         return "; ".join(parts)
 
 
@@ -219,54 +223,74 @@ def _cols(cols: list[int]) -> str:
     return ",".join(map(str, cols)) if cols else "none"
 
 
-def _blank_moves(row: list[str | None]) -> list[list[str | None]]:
-    """Every other placement of the row's blanks, letters kept in order."""
-    letters = [x for x in row if x is not None]
-    width, blanks = len(row), len(row) - len(letters)
+def _placements_of(letters: list[str], width: int) -> list[list[str | None]]:
+    """Every way to lay ``letters`` in order into ``width`` cells, blanks elsewhere."""
     out = []
-    for spots in combinations(range(width), blanks):
+    for spots in combinations(range(width), width - len(letters)):
         it = iter(letters)
-        moved = [None if c in spots else next(it) for c in range(width)]
-        if moved != list(row):
-            out.append(moved)
+        out.append([None if c in spots else next(it) for c in range(width)])
     return out
 
 
+def _runs_splittable(cells: Cells, cg: CayleyGraph, is_target: np.ndarray) -> bool:
+    """Every run splits into shortest target words (elements not yet required distinct)."""
+    for _, _, letters in runs_of(cells):
+        reach = {0}
+        for i, j, _ in sorted(_candidates(cg, is_target, letters)):
+            if i in reach:
+                reach.add(j)
+        if len(letters) not in reach:
+            return False
+    return True
+
+
 def reinsert_blanks(cells: Cells, cg: CayleyGraph, exchange: str, mode: ReadingMode,
-                    rotation: Rotation | None = None, max_rows: int = 2,
-                    max_tries: int = 20_000) -> list[BlankRepair]:
-    """Readings after moving the blanks of as few rows as possible (see the module doc).
+                    rotation: Rotation | None = None, max_leaves: int = 200_000) -> list[BlankRepair]:
+    """Readings after re-placing blank cells, as narrow and as close to the print as possible.
 
-    Returns every repair with a reading at the smallest number of altered
-    rows (1, then 2, ... up to ``max_rows``); an empty list if none is found.
+    Every row keeps its letters in order; its blanks may sit elsewhere, and
+    blanks may be dropped (the table narrows) since a transcription can
+    invent blank cells as well as lose them.  Widths are tried from the
+    narrowest (the longest row's letter count) up to the printed width; at
+    each width the placements are walked row by row, pruned by the column
+    rule, and those with a reading that alter the fewest rows are returned.
     """
-    width = max(len(r) for r in cells)
-    cells = [list(r) + [None] * (width - len(r)) for r in cells]
-    tries = 0
-    for size in range(1, max_rows + 1):
-        found = []
-        for rows in combinations(range(len(cells)), size):
-            options = [_blank_moves(cells[r]) for r in rows]
-            if any(not o for o in options):
-                continue
+    printed = max(len(r) for r in cells)
+    cells = [list(r) + [None] * (printed - len(r)) for r in cells]
+    letters = [[x for x in r if x is not None] for r in cells]
+    is_target = np.zeros(cg.order, dtype=bool)
+    is_target[targets(cg, exchange)] = True
+    leaves = 0
+    for width in range(max(len(x) for x in letters), printed + 1):
+        options = []
+        for r in range(len(cells)):
+            laid = _placements_of(letters[r], width)
+            same = [o for o in laid if o == cells[r][:width]]
+            options.append(same + [o for o in laid if o != cells[r][:width]])
+        by_changes: dict[int, list[Cells]] = {}
 
-            def walk(k: int, current: Cells):
-                nonlocal tries
-                if k == len(rows):
-                    tries += 1
-                    if tries > max_tries:
-                        return
-                    result = read_cells(current, cg, exchange, mode, rotation, cap=2)
-                    if result.readings:
-                        found.append(BlankRepair([list(r) for r in current], rows, result))
-                    return
-                for option in options[k]:
-                    trial = [list(r) for r in current]
-                    trial[rows[k]] = option
-                    if columns_valid(trial):
-                        walk(k + 1, trial)
+        def walk(k: int, current: Cells, changed: int) -> None:
+            nonlocal leaves
+            if leaves > max_leaves:
+                return
+            if k == len(cells):
+                leaves += 1
+                if (changed or width < printed) and _runs_splittable(current, cg, is_target):
+                    by_changes.setdefault(changed, []).append([list(r) for r in current])
+                return
+            for option in options[k]:
+                trial = current + [option]
+                if columns_valid(trial):
+                    walk(k + 1, trial, changed + (option != cells[k][:width]))
 
-            walk(0, cells)
-        if found:
-            return found
+        walk(0, [], 0)
+        for changed in sorted(by_changes):
+            found = []
+            for candidate in by_changes[changed]:
+                result = read_cells(candidate, cg, exchange, mode, rotation, cap=2)
+                if result.readings:
+                    rows = tuple(r for r in range(len(cells)) if candidate[r] != cells[r][:width])
+                    found.append(BlankRepair(candidate, rows, result))
+            if found:
+                return found
     return []
