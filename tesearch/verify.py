@@ -186,9 +186,10 @@ def verify_table(table: Table, *, complete: bool = True, cg: CayleyGraph | None 
 
     for c in sorted(by_column):
         for s, in_rows in by_column[c].items():
-            if len(in_rows) > 1:
-                bad(Violation(Rule.COLUMN_REPEAT, in_rows[1], c, None,
-                              f"letter {s!r} appears in rows {', '.join(map(str, sorted(in_rows)))}"))
+            rows_here = sorted(set(in_rows))  # overlapping words in one row are an OVERLAP, not a repeat
+            if len(rows_here) > 1:
+                bad(Violation(Rule.COLUMN_REPEAT, rows_here[1], c, None,
+                              f"letter {s!r} appears in rows {', '.join(map(str, rows_here))}"))
 
     if complete:
         missing = [int(g) for g in target_set if int(g) not in placed_by]
