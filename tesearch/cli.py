@@ -147,5 +147,54 @@ def draw(file, output, window):
     click.echo(f"wrote {output} (columns {start}-{end - 1} of {table.T})")
 
 
+@main.command("certify")
+@click.argument("table_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--refutation", "refutations", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="An SMT-LIB2 encoding (under encodings/) that z3 finds unsat: an impossibility claim. Repeatable.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Where to write the certificate (proofs/NAME.json).")
+@click.option("--name", default=None, help="The certificate's name (default: the output file's stem).")
+@click.option("--timeout", "timeout_s", type=float, default=600.0, show_default=True, help="Seconds per solver run.")
+def certify(table_file, refutations, output, name, timeout_s):
+    """Check TABLE_FILE and the refutations now and write a proof certificate."""
+    from tesearch.certificate import RefutationRequest, make_certificate, repository_root, write_certificate
+    from tesearch.table import read_table
+
+    root = repository_root(Path.cwd())
+    certificate = make_certificate(
+        read_table(table_file), name=name or output.stem, table_source=str(table_file),
+        refutations=[RefutationRequest(p) for p in refutations], root=root, timeout_s=timeout_s,
+        command="tesearch " + " ".join(sys.argv[1:]))
+    write_certificate(certificate, output)
+    claims = certificate["impossibility_claims"]
+    click.echo(f"wrote {output}: T = {certificate['result']['T']}, "
+               f"{'optimal' if certificate['result']['optimal'] else 'not shown optimal'}; "
+               f"{len(claims)} impossibility claim(s)"
+               + "".join(f"\n  {c['claim']}: unsat by {', '.join(c['confirmed_by'])}" for c in claims))
+
+
+@main.command("check-proof")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--timeout", "timeout_s", type=float, default=60.0, show_default=True, help="Seconds per solver run.")
+@click.option("--allow-unchecked", is_flag=True, help="Exit 0 when nothing is refuted, even if some claim is unchecked.")
+@JSON_OPTION
+def check_proof(files, timeout_s, allow_unchecked, as_json):
+    """Re-derive every claim of proof certificates FILES; one verdict per claim.
+
+    Exit 0 if every claim is confirmed, 1 if any is refuted, 4 if none is refuted
+    but some could not be checked (0 with --allow-unchecked), 2 on a malformed file.
+    """
+    from tesearch.certificate import check_certificate
+
+    reports = [check_certificate(f, timeout_s=timeout_s) for f in files]
+    data = [r.to_json() for r in reports]
+    _emit(data[0] if len(data) == 1 else data, as_json, "\n".join(r.text() for r in reports))
+    if any(r.refuted for r in reports):
+        sys.exit(EXIT_FAILED)
+    if not all(r.all_confirmed for r in reports) and not allow_unchecked:
+        sys.exit(EXIT_UNKNOWN)
+    sys.exit(EXIT_OK)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
