@@ -166,7 +166,8 @@ def bounds_record(cg, target_set, bounds) -> dict:
             "derivation": "every column holds each letter at most once, so T >= the least possible count of "
                           "the most-used letter over all choices of shortest words "
                           f"= {letter.value} ({letter.method}{'' if letter.exact else '; a lower estimate'}); "
-                          f"each letter's own minimum count is {dict(zip(cg.letters, letter_minima))}",
+                          "each letter's own minimum count is "
+                          + ", ".join(f"{s}: {n}" for s, n in zip(cg.letters, letter_minima)),
         },
         "singleport": {"value": bounds.singleport,
                        "derivation": "single-port: one message per node per step, so T >= the sum of target "

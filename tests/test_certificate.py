@@ -1,0 +1,302 @@
+"""Proof certificates: every file in proofs/ checks; tampering and satisfiable encodings are refuted."""
+
+import importlib.util
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+import z3
+from click.testing import CliRunner
+
+from tesearch import proofcheck
+from tesearch.certificate import (RefutationRequest, Verdict, check_certificate, make_certificate,
+                                  write_certificate)
+from tesearch.cli import main
+from tesearch.encode import SolveResult, encode
+from tesearch.errors import FormatError
+from tesearch.networks import network_from_spec
+from tesearch.search import SearchParams, Searcher, Strategy
+from tesearch.table import read_table
+from tesearch.words import Exchange
+
+ROOT = Path(__file__).resolve().parent.parent
+CERTIFICATES = sorted((ROOT / "proofs").glob("*.json"))
+REPLAY_AVAILABLE = importlib.util.find_spec("tesearch.replay") is not None
+CYCLIC = ROOT / "proofs" / "ring-6-cyclic.json"
+
+
+def verdicts(report) -> dict[str, Verdict]:
+    return {v.claim: v.verdict for v in report.verdicts}
+
+
+def reasons(report) -> str:
+    return " | ".join(f"{v.claim}: {v.reason}" for v in report.verdicts)
+
+
+# ---------------------------------------------------------------- the certificates in proofs/
+
+@pytest.mark.parametrize("path", CERTIFICATES, ids=[p.name for p in CERTIFICATES])
+def test_every_certificate_in_proofs_checks(path):
+    report = check_certificate(path, timeout_s=60)
+    assert not report.refuted, reasons(report)
+    for v in report.verdicts:
+        if v.claim == "replay" and not REPLAY_AVAILABLE:
+            assert v.verdict is Verdict.UNCHECKED
+        else:
+            assert v.verdict is Verdict.CONFIRMED, f"{v.claim}: {v.reason}"
+
+
+def test_the_small_certificates_exist():
+    names = {p.name for p in CERTIFICATES}
+    assert {"ring-6.json", "ring-6-cyclic.json"} <= names
+    claim = json.loads(CYCLIC.read_text())["impossibility_claims"][0]
+    assert claim["width"] == 5 and claim["scope"] == "full" and claim["encoding"]["path"].startswith("encodings/")
+    assert set(claim["confirmed_by"]) == {"z3", "cvc5", "sat+drat"}
+
+
+# ---------------------------------------------------------------- tampering
+
+@pytest.fixture
+def sandbox(tmp_path):
+    """A copy of the ring-6:cyclic certificate and its files in a fresh root: (root, certificate dict, save)."""
+    for sub in ("proofs", "encodings"):
+        (tmp_path / sub).mkdir()
+    data = json.loads(CYCLIC.read_text())
+    claim = data["impossibility_claims"][0]
+    shutil.copy(ROOT / claim["encoding"]["path"], tmp_path / claim["encoding"]["path"])
+    proof = next(c for c in claim["confirmations"] if c["method"] == "sat+drat")["proof"]
+    shutil.copy(ROOT / proof["path"], tmp_path / proof["path"])
+    (tmp_path / "pyproject.toml").write_text("")
+    target = tmp_path / "proofs" / "cert.json"
+
+    def save(cert: dict) -> Path:
+        target.write_text(json.dumps(cert))
+        return target
+
+    return tmp_path, data, save
+
+
+def test_untampered_copy_is_confirmed(sandbox):
+    root, data, save = sandbox
+    report = check_certificate(save(data))
+    assert not report.refuted, reasons(report)
+    assert verdicts(report)["impossibility[0]"] is Verdict.CONFIRMED
+
+
+def test_changed_word_is_refuted(sandbox):
+    root, data, save = sandbox
+    placements = data["table"]["content"]["placements"]
+    row, col, word = placements[0]
+    placements[0] = [row, col, ["a'" if s == "a" else "a" for s in word]]
+    report = check_certificate(save(data))
+    assert verdicts(report)["table"] is Verdict.REFUTED
+    assert "sha256" in next(v.reason for v in report.verdicts if v.claim == "table")
+
+
+def test_changed_word_with_recomputed_hash_is_refuted(sandbox):
+    from tesearch.certificate import table_sha256
+
+    root, data, save = sandbox
+    placements = data["table"]["content"]["placements"]
+    placements[0] = [placements[0][0], placements[0][1], placements[0][2][:-1] or ["a"]]
+    data["table"]["sha256"] = table_sha256(data["table"]["content"])
+    report = check_certificate(save(data))
+    assert verdicts(report)["table"] is Verdict.REFUTED
+    assert verdicts(report)["optimality"] is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("key,value", [("counting", 6), ("per_letter", 5)])
+def test_changed_bound_is_refuted(sandbox, key, value):
+    root, data, save = sandbox
+    data["bounds"][key]["value"] = value
+    report = check_certificate(save(data))
+    assert verdicts(report)["bounds"] is Verdict.REFUTED
+    assert "recomputed" in next(v.reason for v in report.verdicts if v.claim == "bounds")
+
+
+def test_changed_status_is_refuted(sandbox):
+    root, data, save = sandbox
+    data["network"]["status"] = 8
+    assert verdicts(check_certificate(save(data)))["network"] is Verdict.REFUTED
+
+
+def test_encoding_whose_hash_does_not_match_is_refuted(sandbox):
+    root, data, save = sandbox
+    path = root / data["impossibility_claims"][0]["encoding"]["path"]
+    path.write_text(path.read_text().replace("(assert (not x_4_1_2))\n", ""))
+    report = check_certificate(save(data))
+    assert verdicts(report)["impossibility[0]"] is Verdict.REFUTED
+    assert "sha256" in next(v.reason for v in report.verdicts if v.claim == "impossibility[0]")
+
+
+def test_claim_about_another_width_is_refuted(sandbox):
+    root, data, save = sandbox
+    data["impossibility_claims"][0]["width"] = 4
+    report = check_certificate(save(data))
+    assert verdicts(report)["impossibility[0]"] is Verdict.REFUTED
+
+
+def test_claim_wider_than_the_table_is_refuted(sandbox):
+    root, data, save = sandbox
+    data["impossibility_claims"][0]["width"] = 6
+    report = check_certificate(save(data))
+    reason = next(v.reason for v in report.verdicts if v.claim == "impossibility[0]")
+    assert verdicts(report)["impossibility[0]"] is Verdict.REFUTED and "own table has width 6" in reason
+
+
+def test_truncated_drat_proof_is_refuted(sandbox):
+    root, data, save = sandbox
+    entry = next(c for c in data["impossibility_claims"][0]["confirmations"] if c["method"] == "sat+drat")
+    path = root / entry["proof"]["path"]
+    lines = path.read_text().splitlines()
+    bogus = "\n".join(lines[:2]) + "\n0\n"  # claims the empty clause far too early
+    path.write_text(bogus)
+    entry["proof"]["sha256"] = proofcheck.sha256_text(bogus)
+    report = check_certificate(save(data))
+    reason = next(v.reason for v in report.verdicts if v.claim == "impossibility[0]")
+    assert verdicts(report)["impossibility[0]"] is Verdict.REFUTED and "DRAT proof does not check" in reason
+
+
+def test_optimality_without_support_is_refuted(sandbox):
+    root, data, save = sandbox
+    data["impossibility_claims"] = []
+    content = data["table"]["content"]
+    # a valid wider table: shift row 1 right by one column and widen to 7
+    content["T"] = 7
+    content["placements"] = [[r, c + (1 if r == 1 else 0), w] for r, c, w in content["placements"]]
+    from tesearch.certificate import table_sha256
+
+    data["table"]["sha256"] = table_sha256(content)
+    data["table"]["T"] = data["result"]["T"] = 7
+    report = check_certificate(save(data))
+    assert verdicts(report)["table"] is Verdict.CONFIRMED, reasons(report)
+    assert verdicts(report)["optimality"] is Verdict.REFUTED
+
+
+def test_missing_encoding_is_unchecked_not_confirmed(sandbox):
+    root, data, save = sandbox
+    (root / data["impossibility_claims"][0]["encoding"]["path"]).unlink()
+    report = check_certificate(save(data))
+    assert verdicts(report)["impossibility[0]"] is Verdict.UNCHECKED and not report.all_confirmed
+
+
+# ---------------------------------------------------------------- a satisfiable encoding
+
+def ring6_cyclic_encoding(width: int) -> str:
+    net = network_from_spec("ring-6:cyclic")
+    searcher = Searcher(net, SearchParams(net.spec, Exchange.TOTAL, Strategy.FULL))
+    items = [searcher.item(g) for g in searcher.targets]
+    return encode(searcher.problem(f"{net.spec} total", width, items)).to_smtlib2()
+
+
+def test_claim_whose_encoding_is_satisfiable_is_refuted(sandbox):
+    root, data, save = sandbox
+    text = ring6_cyclic_encoding(6)
+    path = root / "encodings" / "ring-6_cyclic-total-full-T6.smt2"
+    path.write_text(text)
+    claim = data["impossibility_claims"][0]
+    claim.update({"claim": "no table of width 6 with this layout", "width": 6, "scope": "restricted"})
+    claim["encoding"].update({"path": "encodings/ring-6_cyclic-total-full-T6.smt2",
+                              "sha256": proofcheck.sha256_text(text)})
+    report = check_certificate(save(data))
+    reason = next(v.reason for v in report.verdicts if v.claim == "impossibility[0]")
+    assert verdicts(report)["impossibility[0]"] is Verdict.REFUTED
+    assert "z3 finds the encoding satisfiable" in reason and "cvc5 finds the encoding satisfiable" in reason
+
+
+def test_certify_refuses_a_satisfiable_encoding(tmp_path):
+    path = tmp_path / "sat.smt2"
+    path.write_text(ring6_cyclic_encoding(6))
+    table = read_table(ROOT / "proofs" / "tables" / "ring-6-cyclic.json")
+    with pytest.raises(Exception, match="z3 says sat"):
+        make_certificate(table, name="x", refutations=[RefutationRequest(path, scope="restricted")], root=tmp_path)
+
+
+def test_make_and_check_round_trip(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "encodings").mkdir()
+    encoding = tmp_path / "encodings" / "r6c-T5.smt2"
+    encoding.write_text(ring6_cyclic_encoding(5))
+    table = read_table(ROOT / "proofs" / "tables" / "ring-6-cyclic.json")
+    cert = make_certificate(table, name="r6c", refutations=[RefutationRequest(encoding)], root=tmp_path,
+                            command="test")
+    assert cert["impossibility_claims"][0]["scope"] == "full"
+    assert cert["bounds"]["binding"] == "per-letter" and cert["result"]["optimal"]
+    out = tmp_path / "proofs" / "r6c.json"
+    write_certificate(cert, out)
+    report = check_certificate(out)
+    assert not report.refuted and verdicts(report)["impossibility[0]"] is Verdict.CONFIRMED
+
+
+# ---------------------------------------------------------------- the command line
+
+def test_check_proof_cli_exit_codes(sandbox, tmp_path):
+    root, data, save = sandbox
+    runner = CliRunner()
+    good = runner.invoke(main, ["check-proof", str(CYCLIC)])
+    assert good.exit_code == (0 if REPLAY_AVAILABLE else 4), good.output
+    assert "confirmed  impossibility[0]" in good.output
+    assert runner.invoke(main, ["check-proof", "--allow-unchecked", str(CYCLIC)]).exit_code == 0
+    as_json = runner.invoke(main, ["check-proof", "--json", str(CYCLIC)])
+    assert json.loads(as_json.output)["claims"][0]["verdict"] == "confirmed"
+    data["bounds"]["counting"]["value"] = 4
+    bad = runner.invoke(main, ["check-proof", str(save(data))])
+    assert bad.exit_code == 1 and "refuted" in bad.output
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json")
+    assert runner.invoke(main, ["check-proof", str(junk)]).exit_code == 2
+    junk.write_text(json.dumps({"format": "tesearch-table"}))
+    assert runner.invoke(main, ["check-proof", str(junk)]).exit_code == 2
+
+
+def test_malformed_claim_is_a_format_error(sandbox):
+    root, data, save = sandbox
+    data["impossibility_claims"][0]["scope"] = "everything"
+    with pytest.raises(FormatError):
+        check_certificate(save(data))
+
+
+# ---------------------------------------------------------------- the independent machinery
+
+def random_pb_script(rng: random.Random) -> tuple[str, z3.CheckSatResult]:
+    n = rng.randint(2, 7)
+    xs = [z3.Bool(f"v{i}") for i in range(n)]
+    solver = z3.Solver()
+    for _ in range(rng.randint(1, 5)):
+        sub = rng.sample(xs, rng.randint(1, n))
+        coeffs = [(x, rng.randint(1, 3)) for x in sub]
+        bound = rng.randint(0, 6)
+        kind = rng.choice(["eq", "le", "ge", "atmost", "atleast", "or", "notle", "xor"])
+        solver.add({"eq": lambda: z3.PbEq(coeffs, bound), "le": lambda: z3.PbLe(coeffs, bound),
+                    "ge": lambda: z3.PbGe(coeffs, bound), "atmost": lambda: z3.AtMost(*sub, rng.randint(1, len(sub))),
+                    "atleast": lambda: z3.AtLeast(*sub, rng.randint(1, len(sub))),
+                    "or": lambda: z3.Or(*[x if rng.random() < 0.5 else z3.Not(x) for x in sub]),
+                    "notle": lambda: z3.Not(z3.PbLe(coeffs, bound)), "xor": lambda: z3.Xor(sub[0], xs[-1])}[kind]())
+    return "(set-logic QF_LIA)\n" + solver.sexpr() + "(check-sat)\n", solver.check()
+
+
+def test_cnf_and_standard_forms_agree_with_z3_on_random_pb_problems():
+    pytest.importorskip("pysat")
+    rng = random.Random(7)
+    seen = set()
+    for _ in range(60):
+        text, expected = random_pb_script(rng)
+        want = SolveResult.SAT if expected == z3.sat else SolveResult.UNSAT
+        seen.add(want)
+        cnf = proofcheck.to_cnf(text)
+        run, proof = proofcheck.run_sat_with_proof(cnf)
+        assert run.result is want, text
+        if want is SolveResult.UNSAT:
+            assert proofcheck.check_drat(cnf, proof).accepted, text
+        assert proofcheck.run_z3(proofcheck.to_standard_smtlib2(text), 10).result is want, text
+    assert seen == {SolveResult.SAT, SolveResult.UNSAT}
+
+
+def test_drat_checker_rejects_a_non_implied_lemma():
+    cnf = proofcheck.Cnf(2, [[1, 2], [-1, 2], [1, -2], [-1, -2]])
+    assert proofcheck.check_drat(cnf, "2 0\n0\n").accepted
+    sat_cnf = proofcheck.Cnf(2, [[1, 2], [-1, 2]])
+    assert not proofcheck.check_drat(sat_cnf, "-2 0\n0\n").accepted
+    assert not proofcheck.check_drat(sat_cnf, "").accepted
