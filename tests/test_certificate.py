@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CERTIFICATES = sorted((ROOT / "proofs").glob("*.json"))
 REPLAY_AVAILABLE = importlib.util.find_spec("tesearch.replay") is not None
 CYCLIC = ROOT / "proofs" / "ring-6-cyclic.json"
+# CI installs only the test extra: cvc5 and python-sat may be missing (the DRAT re-check is pure Python)
+HAVE_CVC5 = proofcheck.cvc5_version() is not None
+HAVE_PYSAT = proofcheck.pysat_version() is not None
 
 
 def verdicts(report) -> dict[str, Verdict]:
@@ -203,7 +206,8 @@ def test_claim_whose_encoding_is_satisfiable_is_refuted(sandbox):
     report = check_certificate(save(data))
     reason = next(v.reason for v in report.verdicts if v.claim == "impossibility[0]")
     assert verdicts(report)["impossibility[0]"] is Verdict.REFUTED
-    assert "z3 finds the encoding satisfiable" in reason and "cvc5 finds the encoding satisfiable" in reason
+    assert "z3 finds the encoding satisfiable" in reason
+    assert ("cvc5 finds the encoding satisfiable" in reason) == HAVE_CVC5
 
 
 def test_certify_refuses_a_satisfiable_encoding(tmp_path):
@@ -214,6 +218,7 @@ def test_certify_refuses_a_satisfiable_encoding(tmp_path):
         make_certificate(table, name="x", refutations=[RefutationRequest(path, scope="restricted")], root=tmp_path)
 
 
+@pytest.mark.skipif(not (HAVE_CVC5 or HAVE_PYSAT), reason="a second confirmation needs cvc5 or python-sat")
 def test_make_and_check_round_trip(tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "encodings").mkdir()
