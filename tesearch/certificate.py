@@ -191,12 +191,19 @@ def run_replay(table_json: dict) -> tuple[Verdict, str, dict | None]:
         path.write_text(json.dumps(table_json))
         try:
             report = replay_file(path, REPLAY_MODEL)
-        except TesearchError as exc:
+        except FormatError as exc:
             return Verdict.REFUTED, f"replay rejects the table: {exc}", None
+        except TesearchError as exc:  # e.g. a network too large to replay
+            return Verdict.UNCHECKED, f"replay not run: {exc}", None
     data = report.to_json() if hasattr(report, "to_json") else None
-    if report.ok:
-        return Verdict.CONFIRMED, f"replay ({REPLAY_MODEL}) delivers every message", data
-    return Verdict.REFUTED, f"replay ({REPLAY_MODEL}) fails", data
+    buffer_free = getattr(report, "buffer_free", True)
+    if report.ok and buffer_free:
+        return Verdict.CONFIRMED, (f"replay ({REPLAY_MODEL}) delivers every message once along a shortest path "
+                                   f"by step {getattr(report, 'completion_time', '?')}, no link overused, "
+                                   "no buffer"), data
+    kinds = sorted(k.value if hasattr(k, "value") else str(k) for k in getattr(report, "kinds", set()))
+    return Verdict.REFUTED, (f"replay ({REPLAY_MODEL}) fails: {', '.join(kinds) or 'see the report'}"
+                             + ("" if buffer_free else "; a message waits in a buffer")), data
 
 
 # ------------------------------------------------------------------ impossibility claims
