@@ -196,5 +196,43 @@ def check_proof(files, timeout_s, allow_unchecked, as_json):
     sys.exit(EXIT_OK)
 
 
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--model", type=click.Choice(["all-port", "single-port"]), default=None,
+              help="Port model (default: the file's 'model' key, else all-port).")
+@click.option("--plot", "plot_png", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Draw link utilisation per step to this PNG.")
+@JSON_OPTION
+def replay(file, model, plot_png, as_json):
+    """Replay FILE (tesearch-table or tesearch-schedule JSON) on the whole network."""
+    from tesearch.replay import plot_utilization, replay_file
+
+    report = replay_file(file, model, progress=True)
+    if plot_png is not None:
+        plot_utilization(report, plot_png)
+    _emit(report.to_json(), as_json, report.summary())
+    sys.exit(EXIT_OK if report.ok else EXIT_FAILED)
+
+
+@main.command()
+@click.argument("network")
+@click.option("--algorithm", type=click.Choice(["fifo", "a2"]), default="fifo", show_default=True,
+              help="fifo: seed 000 node-invariant FIFO; a2: seed 001 Algorithm A2 (product networks).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the schedule (tesearch-schedule JSON).")
+@JSON_OPTION
+def singleport(network, algorithm, out, as_json):
+    """Single-port total exchange on NETWORK: schedule, time vs status bound, replay verdict."""
+    from tesearch.networks import network_from_spec
+    from tesearch.singleport import run_singleport
+    from tesearch.table import atomic_write
+
+    run = run_singleport(network_from_spec(network), algorithm, progress=True)
+    if out is not None:
+        atomic_write(out, json.dumps(run.schedule_json) + "\n")
+    _emit(run.to_json(), as_json, run.summary())
+    sys.exit(EXIT_OK if run.ok else EXIT_FAILED)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
