@@ -39,6 +39,7 @@ import enum
 import heapq
 import itertools
 import json
+import time
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -542,9 +543,7 @@ def _expected_destination(net: ReplayNetwork, dest: Perm, where: str) -> int:
 
 def replay(inp: ReplayInput, model: PortModel | str = PortModel.ALL_PORT, *, progress: bool = False) -> ReplayReport:
     """Replay every copy of every message at every node, vectorised over the nodes."""
-    import time as _time
-
-    started = _time.perf_counter()
+    started = time.perf_counter()
     model = PortModel.parse(model)
     net = build_network(inp.letters, inp.generators, where=inp.where)
     n, degree = net.order, net.degree
@@ -616,18 +615,18 @@ def replay(inp: ReplayInput, model: PortModel | str = PortModel.ALL_PORT, *, pro
             clash = link_stamp[links] == t
             if clash.any():
                 _report_clash(found, ViolationKind.LINK_CAPACITY, clash, here, there, m, k, t, step_hops, net,
-                              message_pair, by="link")
+                              message_pair)
             link_stamp[links] = t
         else:
             clash = send_stamp[here] == t
             if clash.any():
                 _report_clash(found, ViolationKind.SEND_PORT, clash, here, there, m, k, t, step_hops, net,
-                              message_pair, by="send")
+                              message_pair)
             send_stamp[here] = t
             clash = recv_stamp[there] == t
             if clash.any():
                 _report_clash(found, ViolationKind.RECEIVE_PORT, clash, here, there, m, k, t, step_hops, net,
-                              message_pair, by="receive")
+                              message_pair)
             recv_stamp[there] = t
         step_hops.append((m, k, here, there))
         link_use[t] += here.size
@@ -640,7 +639,7 @@ def replay(inp: ReplayInput, model: PortModel | str = PortModel.ALL_PORT, *, pro
                 occupancy += np.bincount(there, minlength=n)
                 heapq.heappush(wait_ends, (next_t - 1, wid))
         else:
-            _deliver(found, net, dist, pair_count, msg, m, there, len(msg.word), t, inp.where)
+            _deliver(found, net, dist, pair_count, msg, there, len(msg.word), t, inp.where)
         if bar is not None:
             done_since_update += here.size
             if done_since_update > 5_000_000:
@@ -674,12 +673,13 @@ def replay(inp: ReplayInput, model: PortModel | str = PortModel.ALL_PORT, *, pro
         claimed_T=inp.T, completion_time=completion, transmissions=int(link_use.sum()),
         expected_transmissions=expected, max_buffer=max_buffer, delivered=delivered,
         target_pairs=int(np.count_nonzero(target)), violations=found.items, violation_counts=dict(found.counts),
-        link_use_per_step=link_use[:completion], seconds=_time.perf_counter() - started)
+        link_use_per_step=link_use[:completion], seconds=time.perf_counter() - started)
     return report
 
 
 def _report_clash(found: _Violations, kind: ViolationKind, clash: np.ndarray, here: np.ndarray, there: np.ndarray,
-                  m: int, k: int, t: int, step_hops, net: ReplayNetwork, message_pair, by: str) -> None:
+                  m: int, k: int, t: int, step_hops, net: ReplayNetwork, message_pair) -> None:
+    """Record a link or port used twice in step t, naming the message that used it first."""
     copies = np.nonzero(clash)[0]
     if not found.wants(kind):
         found.count_only(kind, len(copies))
@@ -688,20 +688,18 @@ def _report_clash(found: _Violations, kind: ViolationKind, clash: np.ndarray, he
     a, b = int(here[g]), int(there[g])
     other = None
     for m2, k2, here2, there2 in step_hops:
-        if by == "link" and k2 == k:
+        if kind is ViolationKind.LINK_CAPACITY:
+            hit = np.nonzero(here2 == a)[0] if k2 == k else ()
+        elif kind is ViolationKind.SEND_PORT:
             hit = np.nonzero(here2 == a)[0]
-        elif by == "send":
-            hit = np.nonzero(here2 == a)[0]
-        elif by == "receive":
-            hit = np.nonzero(there2 == b)[0]
         else:
-            hit = []
+            hit = np.nonzero(there2 == b)[0]
         if len(hit):
             other = message_pair(m2, int(hit[0]))
             break
-    what = {"link": "the link already carries", "send": "the node already sends",
-            "receive": "the node already receives"}[by]
-    node = net.elements[b] if by == "receive" else net.elements[a]
+    what = {ViolationKind.LINK_CAPACITY: "the link already carries", ViolationKind.SEND_PORT: "the node already sends",
+            ViolationKind.RECEIVE_PORT: "the node already receives"}[kind]
+    node = net.elements[b] if kind is ViolationKind.RECEIVE_PORT else net.elements[a]
     detail = f"{what} message {_node_text(other[0])} => {_node_text(other[1])} in this step" if other else what
     detail += f" ({len(copies)} node(s) clash in this step for this hop)"
     found.add(kind, len(copies), step=t, node=node, link=(net.elements[a], net.letters[k], net.elements[b]),
@@ -709,7 +707,7 @@ def _report_clash(found: _Violations, kind: ViolationKind, clash: np.ndarray, he
 
 
 def _deliver(found: _Violations, net: ReplayNetwork, dist: np.ndarray, pair_count: np.ndarray, msg: ReplayMessage,
-             m: int, final: np.ndarray, hops: int, t: int, where: str) -> None:
+             final: np.ndarray, hops: int, t: int, where: str) -> None:
     n = net.order
     sources = np.arange(n)
     keys = sources * n + final
@@ -758,9 +756,7 @@ def replay_reference(inp: ReplayInput, model: PortModel | str = PortModel.ALL_PO
     Distances come from networkx BFS (one per source); nothing is shared with :func:`replay`
     except the loader and the BFS that numbers the nodes.  Small inputs only.
     """
-    import time as _time
-
-    started = _time.perf_counter()
+    started = time.perf_counter()
     model = PortModel.parse(model)
     net = build_network(inp.letters, inp.generators, where=inp.where)
     graph = net.graph
@@ -838,7 +834,7 @@ def replay_reference(inp: ReplayInput, model: PortModel | str = PortModel.ALL_PO
         violation_counts=dict(found.counts),
         link_use_per_step=np.bincount([t for (t, _, _) in link_load.elements()] if model is PortModel.ALL_PORT
                                       else [t for (t, _) in sends.elements()], minlength=completion)[:completion],
-        seconds=_time.perf_counter() - started)
+        seconds=time.perf_counter() - started)
 
 
 # ============================================================================ front doors
