@@ -1,0 +1,1 @@
+"""New tables beyond the seed papers (issue 7): constructions, each verified."""
