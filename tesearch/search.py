@@ -37,6 +37,9 @@ DEFAULT_WORD_CAP = 24
 #: how many further core widths and filler plans the rotation strategy tries
 MAX_EXTRA_CORE_COLUMNS = 30
 MAX_PLANS_PER_WIDTH = 4
+#: Z3's Python API needs about 40 s to build 200k placement variables: above this the
+#: full encoding is not built and the width is reported unknown
+MAX_PLACEMENT_VARIABLES = 60_000
 
 
 class Strategy(str, enum.Enum):
@@ -159,7 +162,7 @@ def greedy_placement(items: list[Item], letters: int) -> tuple[int, list[tuple[i
     placed = []
     for item in sorted(items, key=lambda it: (-it.length, it.element)):
         best = None
-        for word in item.words[:8]:
+        for word in item.words:
             idx = np.arange(len(word))
             c = 0
             while True:
@@ -302,6 +305,11 @@ class Searcher:
                 saw_unknown = True
                 break
             problem = self.problem(f"{self.network.spec} {self.params.exchange.value}", width, items)
+            size = sum(len(it.words) * max(0, width - it.length + 1) for it in items)
+            if size > MAX_PLACEMENT_VARIABLES:
+                self.log(f"full T={width}: {size} placement variables exceed {MAX_PLACEMENT_VARIABLES}; not encoded")
+                saw_unknown = True
+                break
             result, chosen = self.run_problem("full", problem, self.clock.left)
             if result is SolveResult.SAT:
                 rows = assign_rows(self._placed(problem, chosen), self.cg.degree)

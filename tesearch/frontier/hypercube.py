@@ -53,13 +53,13 @@ general proof; existence for d > 16 by this route is open (``find_recipe``
 may or may not extend the recipe).
 
 What was verified (runs of this module, see benchmarks/hypercube_construction.py):
-``tesearch verify results/hypercube-d.json`` reports VALID and OPTIMAL
+``tesearch verify results/frontier/hypercube-d.json`` reports VALID and OPTIMAL
 (T = 2^(d-1) = counting bound, no blank) for every d = 1..16 (hypercube-16:
 65535 words, T = 32768, about 15 s); ``tesearch replay`` reports no
 violation for d = 1..13 and refuses d = 14..16 (its node limit).
 tests/test_frontier_hypercube.py verifies d = 1..10 with verify_table and
 with an independent column/element check.  Regenerate the result files
-with ``python -m tesearch.frontier.hypercube results``.
+with ``python -m tesearch.frontier.hypercube results/frontier``.
 """
 
 from __future__ import annotations
@@ -307,8 +307,8 @@ def hypercube_table(d: int) -> Table:
                  sorted(placements), counting_bound(total_letters, d), extra)
 
 
-def write_results(directory: str = "results", dimensions: Iterable[int] = range(1, MAX_DIMENSION + 1)) -> None:
-    """Write results/hypercube-d.json with lower_bound = the counting bound of tesearch.bounds."""
+def write_results(directory: str = "results/frontier", dimensions: Iterable[int] = range(1, MAX_DIMENSION + 1)) -> None:
+    """Write results/frontier/hypercube-d.json with lower_bound = the counting bound of tesearch.bounds."""
     from pathlib import Path
 
     from tesearch.bounds import PARIKH_LIMIT, compute_bounds
