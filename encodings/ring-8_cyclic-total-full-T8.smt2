@@ -1,7 +1,8 @@
 ; tesearch encoding: ring-8:cyclic total T=8 items=7 pb+count+exact+mirror
 ; sections: one placement per item=7, letters in columns=16, letter counts=3, symmetry breaking=4
 ; candidate words complete: True
-(set-logic QF_LIA)
+; z3 pseudo-Boolean syntax ((_ pbeq ..), (_ at-most ..), (_ pble ..)); for other solvers
+; tesearch.proofcheck.to_standard_smtlib2 rewrites it to plain QF_LIA sums
 (declare-fun x_0_0_7 () Bool)
 (declare-fun x_0_0_6 () Bool)
 (declare-fun x_0_0_5 () Bool)
@@ -221,60 +222,8 @@
   x_6_1_4))
 (assert ((_ pbeq 1 1 1 1 1) x_0_0_7 x_2_0_6 x_4_0_5 x_6_0_4))
 (assert ((_ pbeq 1 1 1 1 1) x_1_0_7 x_3_0_6 x_5_0_5 x_6_1_4))
-(assert ((_ pble 8 1 1 1 1 1 1 1 1 2 2 2 2 2 2 2 3 3 3 3 3 3 4 4 4 4 4)
-  x_0_0_0
-  x_0_0_1
-  x_0_0_2
-  x_0_0_3
-  x_0_0_4
-  x_0_0_5
-  x_0_0_6
-  x_0_0_7
-  x_2_0_0
-  x_2_0_1
-  x_2_0_2
-  x_2_0_3
-  x_2_0_4
-  x_2_0_5
-  x_2_0_6
-  x_4_0_0
-  x_4_0_1
-  x_4_0_2
-  x_4_0_3
-  x_4_0_4
-  x_4_0_5
-  x_6_0_0
-  x_6_0_1
-  x_6_0_2
-  x_6_0_3
-  x_6_0_4))
-(assert ((_ pble 8 1 1 1 1 1 1 1 1 2 2 2 2 2 2 2 3 3 3 3 3 3 4 4 4 4 4)
-  x_1_0_0
-  x_1_0_1
-  x_1_0_2
-  x_1_0_3
-  x_1_0_4
-  x_1_0_5
-  x_1_0_6
-  x_1_0_7
-  x_3_0_0
-  x_3_0_1
-  x_3_0_2
-  x_3_0_3
-  x_3_0_4
-  x_3_0_5
-  x_3_0_6
-  x_5_0_0
-  x_5_0_1
-  x_5_0_2
-  x_5_0_3
-  x_5_0_4
-  x_5_0_5
-  x_6_1_0
-  x_6_1_1
-  x_6_1_2
-  x_6_1_3
-  x_6_1_4))
+(assert ((_ pble 2 4 4 4 4 4) x_6_0_0 x_6_0_1 x_6_0_2 x_6_0_3 x_6_0_4))
+(assert ((_ pble 2 4 4 4 4 4) x_6_1_0 x_6_1_1 x_6_1_2 x_6_1_3 x_6_1_4))
 (assert ((_ pble
     16
     1

@@ -106,6 +106,10 @@ class Encoding:
     sections: dict[str, int]  # section name -> number of constraints
     placements: dict[tuple[int, int, int], z3.BoolRef]
     trivially_unsat: str | None = None  # a counting argument refutes the problem before solving
+    derivations: list[str] = field(default_factory=list)  # counting facts behind constraints solved as false
+    # constraints solved in-process as `false` are exported as the equivalent plain letter count
+    # (sum of counts <= T, equivalent given one placement per item), so the file stands alone
+    exported: dict[int, z3.BoolRef] = field(default_factory=dict)
 
     def solver(self, *, seed: int = 0, timeout_ms: int | None = None) -> z3.Solver:
         solver = z3.SolverFor("QF_FD")
@@ -118,11 +122,13 @@ class Encoding:
     def to_smtlib2(self) -> str:
         """The encoding as a self-contained SMT-LIB2 script ending in (check-sat)."""
         solver = z3.Solver()
-        solver.add(*self.assertions)
+        solver.add(*[self.exported.get(i, a) for i, a in enumerate(self.assertions)])
         head = [f"; tesearch encoding: {self.problem}",
                 f"; sections: {', '.join(f'{k}={v}' for k, v in self.sections.items())}",
                 f"; candidate words complete: {self.problem.complete_words}",
-                "(set-logic QF_LIA)"]
+                *[f"; letter counts: {why} (exported as the plain count)" for why in self.derivations],
+                "; z3 pseudo-Boolean syntax ((_ pbeq ..), (_ at-most ..), (_ pble ..)); for other solvers",
+                "; tesearch.proofcheck.to_standard_smtlib2 rewrites it to plain QF_LIA sums"]
         body = solver.sexpr()
         return "\n".join(head) + "\n" + body + "(check-sat)\n(exit)\n"
 
@@ -141,7 +147,7 @@ def encode(problem: TableProblem) -> Encoding:
     # -- variables: one per (item, word, first column) that fits in the width
     placements: dict[tuple[int, int, int], z3.BoolRef] = {}
     covering: dict[tuple[int, int], list[z3.BoolRef]] = defaultdict(list)  # (column, letter) -> vars
-    letter_uses: dict[int, list[tuple[z3.BoolRef, int]]] = defaultdict(list)
+    letter_uses: dict[int, list[tuple[z3.BoolRef, int, int]]] = defaultdict(list)  # (var, count, item)
     per_item: list[list[z3.BoolRef]] = []
     for i, item in enumerate(problem.items):
         mine = []
@@ -156,7 +162,7 @@ def encode(problem: TableProblem) -> Encoding:
                 for k, s in enumerate(word):
                     covering[(c + k, s)].append(v)
                 for s, n in counts.items():
-                    letter_uses[s].append((v, n))
+                    letter_uses[s].append((v, n, i))
         per_item.append(mine)
 
     # -- section: every item is placed exactly once
@@ -175,10 +181,30 @@ def encode(problem: TableProblem) -> Encoding:
                 cols.append(z3.AtMost(*vs, 1))
     section("letters in columns", cols)
 
-    # -- section: redundant counting (refutes too-narrow widths at once)
+    # -- section: redundant counting (refutes too-narrow widths at once).  Each
+    #    letter's count is written relative to every item's least possible
+    #    count of it: sum (count - least) * x <= T - sum of leasts, so a width
+    #    below the per-letter bound has a negative right-hand side.
     trivially_unsat = None
+    derivations: list[str] = []
+    exported: dict[int, z3.BoolRef] = {}  # assertion index -> the form written to SMT-LIB2
     if opts.counting:
-        counts = [z3.PbLe(uses, T) for s, uses in sorted(letter_uses.items())]
+        least = [[min(word.count(s) for word in item.words) for s in range(problem.letters)]
+                 for item in problem.items]
+        counts = []
+        for s in range(problem.letters):
+            base = sum(row[s] for row in least)
+            terms = [(v, n - least[i][s]) for v, n, i in letter_uses[s] if n > least[i][s]]
+            if base > T:
+                # sum of non-negative terms <= a negative number: false (written as such,
+                # since (_ pble k ..) takes no negative k); the reason goes in the file header
+                counts.append(z3.BoolVal(False))
+                exported[len(assertions) + len(counts) - 1] = z3.PbLe([(v, n) for v, n, _ in letter_uses[s]], T)
+                why = f"letter {s} occurs at least {base} times in any choice of words, more than the {T} columns"
+                derivations.append(why)
+                trivially_unsat = trivially_unsat or why
+            else:
+                counts.append(z3.PbLe(terms, T - base) if terms else z3.BoolVal(True))
         total = [z3.PbLe([(v, len(problem.items[i].words[w])) for (i, w, c), v in placements.items()],
                          problem.cells)] if placements else []
         section("letter counts", counts + total)
@@ -196,7 +222,7 @@ def encode(problem: TableProblem) -> Encoding:
         sym = [z3.Not(v) for (j, w, c), v in placements.items()
                if j == i and 2 * c + len(problem.items[i].words[w]) > T]
     section("symmetry breaking", sym)
-    return Encoding(problem, assertions, sections, placements, trivially_unsat)
+    return Encoding(problem, assertions, sections, placements, trivially_unsat, derivations, exported)
 
 
 def decode(encoding: Encoding, model: z3.ModelRef) -> list[tuple[int, int, int]]:

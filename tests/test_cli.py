@@ -1,0 +1,80 @@
+"""The command line: JSON keys, one-line errors and exit codes, nothing half-written."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from tesearch.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_info_json_keys():
+    result = run("info", "star-5", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    for key in ("nodes", "degree", "diameter", "distance_distribution", "status", "lower_bound", "exceptional"):
+        assert key in data
+    assert data["nodes"] == 120 and data["status"] == 442 and data["lower_bound"] == 111
+    assert sum(data["distance_distribution"]) == 120 and len(data["exceptional"]) == 7
+
+
+def test_info_text_mentions_binding_bound():
+    result = run("info", "torus-4x8")
+    assert result.exit_code == 0 and "per-letter binds" in result.output
+
+
+@pytest.mark.parametrize("spec", ["star-2", "torus-0x3", "ring-5:dihedral", "hypercube-x", "missing-file.json"])
+def test_bad_specs_exit_2_with_one_line(spec):
+    result = run("info", spec)
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("tesearch:")
+
+
+@pytest.mark.parametrize("content,fragment", [
+    ('{"generators": {"a": [1, 2, 0]}}', "not closed under inverses"),
+    ('{"generators": {"a": [1, 1, 0]}}', "not a permutation"),
+    ("[1, 2", "not valid JSON"),
+])
+def test_bad_generator_files(tmp_path, content, fragment):
+    path = tmp_path / "g.json"
+    path.write_text(content)
+    result = run("info", str(path))
+    assert result.exit_code == 2 and fragment in result.output
+
+
+def test_search_writes_a_verified_table_and_verify_accepts_it(tmp_path):
+    out = tmp_path / "t.json"
+    result = run("search", "star-4", "--out", str(out), "--quiet")
+    assert result.exit_code == 0, result.output
+    assert "OPTIMAL" in result.output
+    check = run("verify", str(out), "--json")
+    assert check.exit_code == 0 and json.loads(check.output)["optimal"] is True
+
+
+def test_search_exit_3_when_refuted(tmp_path):
+    out = tmp_path / "t.json"
+    result = run("search", "ring-8:cyclic", "--from-width", "8", "--max-width", "9", "--out", str(out), "--quiet")
+    assert result.exit_code == 3
+    assert not out.exists()
+
+
+def test_verify_reports_broken_table_with_exit_1(tmp_path):
+    out = tmp_path / "t.json"
+    run("search", "ring-6", "--out", str(out), "--quiet")
+    data = json.loads(out.read_text())
+    data["placements"][0][1] += 1  # shift a word one column
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    result = run("verify", str(bad))
+    assert result.exit_code == 1 and "INVALID" in result.output
+
+
+def test_verify_malformed_exit_2(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "tesearch-table"}')
+    result = run("verify", str(bad))
+    assert result.exit_code == 2 and "missing key" in result.output

@@ -1,0 +1,114 @@
+"""The encoding and the search: thresholds, three-valued results, verified output."""
+
+import pytest
+
+from tesearch.encode import EncodingOptions, Item, SolveResult, TableProblem, encode, solve
+from tesearch.networks import network_from_spec
+from tesearch.rotation import find_rotation
+from tesearch.search import SearchParams, Status, Strategy, assign_rows, candidate_words, greedy_placement, search
+from tesearch.verify import verify_table
+from tesearch.words import Exchange, shortest_words, targets
+
+
+def items_for(cg, elements, cap=1000):
+    return [Item(int(g), tuple(shortest_words(cg, int(g), cap=cap)), True) for g in elements]
+
+
+def test_star5_exceptional_core_threshold(graph):
+    """34 exceptional letters fit 9 x 4 = 36 cells by counting, yet no core exists at width 9
+    (so filler is needed); with the seed's two filler orbits a width-10... core at 12 exists."""
+    cg = graph("star-5")
+    rot = find_rotation(cg)
+    exc = rot.exceptional(targets(cg, "total"))
+    problem = TableProblem("star-5 exceptional", 4, 9, tuple(items_for(cg, exc)))
+    assert not encode(problem).trivially_unsat
+    assert solve(encode(problem))[0] is SolveResult.UNSAT
+    # the seed-004 core: exceptional words + orbits of 1 and 13, in 12 columns
+    filler = [cg.element_of(list(w)) for w in ["1", "2", "3", "4", "13", "24", "31", "42"]]
+    problem = TableProblem("star-5 seed core", 4, 12, tuple(items_for(cg, list(exc) + filler)))
+    result, chosen = solve(encode(problem))
+    assert result is SolveResult.SAT and len(chosen) == len(problem.items)
+    problem11 = TableProblem("star-5 seed core", 4, 11, tuple(items_for(cg, list(exc) + filler)))
+    assert solve(encode(problem11))[0] is SolveResult.UNSAT  # 46 letters > 44 cells
+
+
+@pytest.mark.parametrize("spec,exchange,T", [("ring-6:cyclic", "total", 6), ("ring-8:cyclic", "total", 10),
+                                             ("torus-4x8", "odd-distance", 16), ("star-4", "total", 21)])
+def test_full_search_threshold(graph, spec, exchange, T):
+    """Infeasible at T-1, feasible at T, by the full encoding (no rotation)."""
+    cg = graph(spec)
+    items = [candidate_words(cg, int(g), 24) for g in targets(cg, exchange)]
+    below = solve(encode(TableProblem(spec, cg.degree, T - 1, tuple(items))))
+    assert below[0] is SolveResult.UNSAT
+    at, chosen = solve(encode(TableProblem(spec, cg.degree, T, tuple(items))))
+    assert at is SolveResult.SAT
+    placed = [(items[i].element, c, items[i].words[w]) for i, w, c in chosen]
+    rows = assign_rows(placed, cg.degree)
+    assert len({(r, c) for r, c, _ in rows}) == len(rows)
+
+
+def test_counting_section_refutes_at_once(graph):
+    cg = graph("star-5")
+    items = [candidate_words(cg, int(g), 4) for g in targets(cg, "total")]
+    enc = encode(TableProblem("star-5", 4, 110, tuple(items)))
+    assert enc.trivially_unsat and "do not fit" in enc.trivially_unsat
+    assert enc.sections["letter counts"] == 5  # four letters and the total
+
+
+def test_timeout_is_unknown_not_unsat(graph):
+    cg = graph("torus-4x8")
+    items = [candidate_words(cg, int(g), 24) for g in targets(cg, "total")]
+    result, chosen = solve(encode(TableProblem("torus-4x8", 4, 32, tuple(items))), timeout_ms=1)
+    assert result is SolveResult.UNKNOWN and chosen is None
+
+
+def test_encoding_names_and_smtlib(graph):
+    cg = graph("ring-6:cyclic")
+    items = [candidate_words(cg, int(g), 24) for g in targets(cg, "total")]
+    problem = TableProblem("ring-6:cyclic total", 2, 5, tuple(items), options=EncodingOptions(reversal_symmetry=False))
+    text = encode(problem).to_smtlib2()
+    assert "(check-sat)" in text and "x_0_0_0" in text
+    from tesearch.proofcheck import to_standard_smtlib2
+    assert "set-logic QF_LIA" in to_standard_smtlib2(text)
+    assert str(problem) == "ring-6:cyclic total T=5 items=5 pb+count+exact"
+    import z3
+    solver = z3.Solver()
+    solver.from_string(text)
+    assert solver.check() == z3.unsat
+
+
+def test_greedy_is_valid_upper_bound(graph):
+    cg = graph("pancake-4")
+    items = [candidate_words(cg, int(g), 8) for g in targets(cg, "total")]
+    width, placed = greedy_placement(items, cg.degree)
+    cells = set()
+    for element, c, word in placed:
+        for i, s in enumerate(word):
+            assert (c + i, s) not in cells
+            cells.add((c + i, s))
+    assert width >= -(-sum(it.length for it in items) // cg.degree)
+
+
+@pytest.mark.parametrize("spec,exchange", [("star-4", "total"), ("star-5", "odd-distance"), ("hypercube-5", "total"),
+                                           ("torus-6x6", "total"), ("ring-10", "total"), ("torus-3x3x3", "total"),
+                                           ("ring-7", "total"), ("bubblesort-4", "total")])
+def test_search_returns_verified_optimal_tables(spec, exchange):
+    outcome = search(network_from_spec(spec), SearchParams(spec, Exchange(exchange), timeout_s=60))
+    assert outcome.status is Status.FOUND
+    check = verify_table(outcome.table)
+    assert check.ok, check.summary()
+    assert outcome.optimal and outcome.T == check.bounds.best
+
+
+def test_search_refutes_counting_bound_of_even_cyclic_ring(tmp_path):
+    params = SearchParams("ring-6:cyclic", Exchange.TOTAL, Strategy.FULL, min_width=5)
+    outcome = search(network_from_spec("ring-6:cyclic"), params, encodings_dir=tmp_path)
+    assert outcome.T == 6 and outcome.refuted_widths == [5]
+    assert len(list(tmp_path.glob("*.smt2"))) == 1
+
+
+def test_search_infeasible_when_width_capped():
+    params = SearchParams("ring-8:cyclic", Exchange.TOTAL, Strategy.FULL, min_width=8, max_width=9)
+    outcome = search(network_from_spec("ring-8:cyclic"), params)
+    assert outcome.status is Status.INFEASIBLE and outcome.table is None
+    assert outcome.refuted_widths == [8, 9]
