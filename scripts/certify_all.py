@@ -30,7 +30,7 @@ def main() -> None:
         data = json.loads(path.read_text())
         if data.get("format") != "tesearch-table":
             continue
-        if args.only and args.only not in path.name:
+        if args.only and args.only not in f"{path.parent.name}/{path.name}":
             continue
         name = ("frontier-" if path.parent.name == "frontier" else "") + path.stem
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", data["network"])
