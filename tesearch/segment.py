@@ -32,7 +32,7 @@ class Segmentation:
         return self.readings == 1
 
 
-def _candidates(cg, is_target: np.ndarray, letters: tuple[str, ...]) -> list[tuple[int, int, int]]:
+def word_candidates(cg, is_target: np.ndarray, letters: tuple[str, ...]) -> list[tuple[int, int, int]]:
     """(start, end, element) for every sub-run that is a shortest word of a target."""
     idx = [cg.letter_index[s] for s in letters]
     out = []
@@ -63,7 +63,7 @@ def segment_table(table: Table, tt: TextTable, *, complete: bool = False) -> Seg
     chosen: list[tuple[z3.BoolRef, int, int, int, tuple[str, ...]]] = []
     by_element: dict[int, list] = {}
     for n, (row, col, letters) in enumerate(runs):
-        cands = _candidates(cg, is_target, letters)
+        cands = word_candidates(cg, is_target, letters)
         reach = {0}
         for i, j, _ in sorted(cands):
             if i in reach:

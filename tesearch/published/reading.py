@@ -31,6 +31,7 @@ import numpy as np
 
 from tesearch.groups import CayleyGraph
 from tesearch.rotation import Rotation
+from tesearch.segment import word_candidates
 from tesearch.table import Placement, Table
 from tesearch.words import targets
 
@@ -88,20 +89,6 @@ def columns_valid(cells: Cells) -> bool:
     return True
 
 
-def _candidates(cg: CayleyGraph, is_target: np.ndarray, letters: tuple[str, ...]) -> list[tuple[int, int, int]]:
-    idx = [cg.letter_index[s] for s in letters]
-    out = []
-    for i in range(len(idx)):
-        g = 0
-        for j in range(i, len(idx)):
-            g = int(cg.right[idx[j], g])
-            if cg.dist[g] != j - i + 1:
-                break
-            if is_target[g]:
-                out.append((i, j + 1, g))
-    return out
-
-
 def read_cells(cells: Cells, cg: CayleyGraph, exchange: str, mode: ReadingMode,
                rotation: Rotation | None = None, cap: int = READING_CAP,
                cuts: list[set[int]] | None = None) -> ReadingResult:
@@ -123,7 +110,7 @@ def read_cells(cells: Cells, cg: CayleyGraph, exchange: str, mode: ReadingMode,
     chosen: list[tuple[z3.BoolRef, Placement, int]] = []
     by_element: dict[int, list] = {}
     for n, (row, col, letters) in enumerate(runs_of(cells)):
-        cands = _candidates(cg, is_target, letters)
+        cands = word_candidates(cg, is_target, letters)
         if cuts is not None:
             allowed = cuts[row] | {col, col + len(letters)}
             cands = [(i, j, g) for i, j, g in cands if col + i in allowed and col + j in allowed]
@@ -236,7 +223,7 @@ def _runs_splittable(cells: Cells, cg: CayleyGraph, is_target: np.ndarray) -> bo
     """Every run splits into shortest target words (elements not yet required distinct)."""
     for _, _, letters in runs_of(cells):
         reach = {0}
-        for i, j, _ in sorted(_candidates(cg, is_target, letters)):
+        for i, j, _ in sorted(word_candidates(cg, is_target, letters)):
             if i in reach:
                 reach.add(j)
         if len(letters) not in reach:
