@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tesearch.encode import SolveResult
-from tesearch.errors import FormatError, TesearchError
+from tesearch.errors import FormatError, TesearchError, read_json_file
 from tesearch.table import Table, atomic_write, table_from_json
 
 FORMAT = "tesearch-certificate"
@@ -454,14 +454,7 @@ class CertificateReport:
 
 def load_certificate(path: str | Path) -> dict:
     path = Path(path)
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise FormatError("no such file", where=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"cannot read: {exc}", where=str(path)) from None
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})", where=str(path)) from None
+    data = read_json_file(path)
     where = str(path)
     if not isinstance(data, dict):
         raise FormatError("a certificate is a JSON object", where=where)

@@ -12,13 +12,12 @@ the CLI, the tests and the table reader all go through :func:`network_from_spec`
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
-from tesearch.errors import GeneratorsError, SpecError
+from tesearch.errors import GeneratorsError, SpecError, read_json_file
 
 Perm = tuple[int, ...]
 
@@ -277,15 +276,7 @@ def generators_network(gens: Mapping[str, object], *, name: str = "custom", wher
 def network_from_file(path: str | Path) -> Network:
     """A network from a JSON file holding a ``generators`` object (a bare one or a table's)."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise GeneratorsError("no such file", where=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GeneratorsError(f"cannot read: {exc}", where=str(path)) from None
-    except json.JSONDecodeError as exc:
-        raise GeneratorsError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
-                              where=str(path)) from None
+    data = read_json_file(path, GeneratorsError)
     if isinstance(data, dict) and "generators" in data:
         gens = data["generators"]
         name = data.get("network") if isinstance(data.get("network"), str) else None

@@ -38,7 +38,6 @@ from __future__ import annotations
 import enum
 import heapq
 import itertools
-import json
 import time
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
@@ -48,7 +47,7 @@ from typing import Any, Mapping, Sequence
 import networkx as nx
 import numpy as np
 
-from tesearch.errors import FormatError, TesearchError
+from tesearch.errors import FormatError, TesearchError, read_json_file
 
 TABLE_FORMAT = "tesearch-table"
 SCHEDULE_FORMAT = "tesearch-schedule"
@@ -381,17 +380,7 @@ def input_from_json(data: object, where: str = "input") -> ReplayInput:
 
 def load_input(path: str | Path) -> ReplayInput:
     path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise _bad("no such file", str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _bad(f"cannot read: {exc}", str(path)) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _bad(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})", str(path)) from None
-    return input_from_json(data, str(path))
+    return input_from_json(read_json_file(path), str(path))
 
 
 # ============================================================================ the network

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from tesearch.errors import FormatError
+from tesearch.errors import FormatError, parse_json_text, read_text_file
 
 FORMAT = "tesearch-table"
 FORMAT_VERSION = 1
@@ -322,17 +322,7 @@ def table_from_text(tt: TextTable) -> Table:
 def read_table(path: str | Path) -> Table:
     """Read a table file: ``.json`` (tesearch-table v1) or text."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise FormatError("no such file", where=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"cannot read: {exc}", where=str(path)) from None
+    text = read_text_file(path)
     if path.suffix == ".json" or text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise FormatError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
-                              where=str(path)) from None
-        return table_from_json(data, str(path))
+        return table_from_json(parse_json_text(text, str(path)), str(path))
     return table_from_text(parse_text(text, str(path)))
