@@ -47,6 +47,30 @@ def word_candidates(cg, is_target: np.ndarray, letters: tuple[str, ...]) -> list
     return out
 
 
+def split_run(solver, n: int, length: int, cands: list[tuple[int, int, int]]) -> list[tuple[object, int, int, int]]:
+    """Z3 variables for splitting run ``n`` (``length`` letters) into candidate words.
+
+    Returns (variable, start, end, element) per candidate and adds the flow
+    constraints under which the chosen candidates tile the run exactly.
+    """
+    import z3
+
+    out = []
+    starts: dict[int, list] = {}
+    ends: dict[int, list] = {}
+    for i, j, g in cands:
+        v = z3.Bool(f"run{n}_{i}_{j}")
+        out.append((v, i, j, g))
+        starts.setdefault(i, []).append(v)
+        ends.setdefault(j, []).append(v)
+    solver.add(z3.PbEq([(v, 1) for v in starts.get(0, [])], 1))
+    solver.add(z3.PbEq([(v, 1) for v in ends.get(length, [])], 1))
+    for b in range(1, length):
+        solver.add(z3.Sum([z3.If(v, 1, 0) for v in ends.get(b, [])])
+                   == z3.Sum([z3.If(v, 1, 0) for v in starts.get(b, [])]))
+    return out
+
+
 def segment_table(table: Table, tt: TextTable, *, complete: bool = False) -> Segmentation:
     """Split the runs of ``tt`` into words; raise FormatError if no reading exists.
 
@@ -72,19 +96,9 @@ def segment_table(table: Table, tt: TextTable, *, complete: bool = False) -> Seg
             raise FormatError(
                 f"no reading: the letters {' '.join(letters)} at row {row}, column {col} cannot be split "
                 f"into shortest words of {table.exchange} targets", where=tt.where)
-        starts: dict[int, list] = {}
-        ends: dict[int, list] = {}
-        for i, j, g in cands:
-            v = z3.Bool(f"run{n}_{i}_{j}")
+        for v, i, j, g in split_run(solver, n, len(letters), cands):
             chosen.append((v, row, col + i, g, letters[i:j]))
-            starts.setdefault(i, []).append(v)
-            ends.setdefault(j, []).append(v)
             by_element.setdefault(g, []).append(v)
-        solver.add(z3.PbEq([(v, 1) for v in starts.get(0, [])], 1))
-        solver.add(z3.PbEq([(v, 1) for v in ends.get(len(letters), [])], 1))
-        for b in range(1, len(letters)):
-            solver.add(z3.Sum([z3.If(v, 1, 0) for v in ends.get(b, [])])
-                       == z3.Sum([z3.If(v, 1, 0) for v in starts.get(b, [])]))
     for g, vs in by_element.items():
         if complete:
             solver.add(z3.PbEq([(v, 1) for v in vs], 1))

@@ -31,8 +31,8 @@ import numpy as np
 
 from tesearch.groups import CayleyGraph
 from tesearch.rotation import Rotation
-from tesearch.segment import word_candidates
-from tesearch.table import Placement, Table
+from tesearch.segment import split_run, word_candidates
+from tesearch.table import Placement
 from tesearch.words import targets
 
 Cells = list[list[str | None]]  # rows x columns, None = blank
@@ -121,19 +121,9 @@ def read_cells(cells: Cells, cg: CayleyGraph, exchange: str, mode: ReadingMode,
         if len(letters) not in reach:
             return ReadingResult([], False, f"the run {''.join(letters)} at row {row}, column {col} cannot be "
                                             f"split into shortest words of {exchange} targets")
-        starts: dict[int, list] = {}
-        ends: dict[int, list] = {}
-        for i, j, g in cands:
-            v = z3.Bool(f"run{n}_{i}_{j}")
+        for v, i, j, g in split_run(solver, n, len(letters), cands):
             chosen.append((v, Placement(row, col + i, letters[i:j]), g))
-            starts.setdefault(i, []).append(v)
-            ends.setdefault(j, []).append(v)
             by_element.setdefault(g, []).append(v)
-        solver.add(z3.PbEq([(v, 1) for v in starts.get(0, [])], 1))
-        solver.add(z3.PbEq([(v, 1) for v in ends.get(len(letters), [])], 1))
-        for b in range(1, len(letters)):
-            solver.add(z3.Sum([z3.If(v, 1, 0) for v in ends.get(b, [])])
-                       == z3.Sum([z3.If(v, 1, 0) for v in starts.get(b, [])]))
     used = {g: z3.Or(vs) if len(vs) > 1 else vs[0] for g, vs in by_element.items()}
     for g, vs in by_element.items():
         if len(vs) > 1:
