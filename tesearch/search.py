@@ -28,7 +28,7 @@ from tesearch.bounds import Bounds, compute_bounds
 from tesearch.encode import EncodingOptions, Item, SolveResult, TableProblem, encode, solve, z3_version
 from tesearch.groups import CayleyGraph, cayley_graph
 from tesearch.networks import Network
-from tesearch.rotation import Rotation, find_rotation
+from tesearch.rotation import find_rotation
 from tesearch.table import Placement, Table, atomic_write
 from tesearch.words import Exchange, canonical_word, shortest_words, targets, to_letters, word_counts
 
@@ -217,19 +217,17 @@ class Searcher:
         self.counts = word_counts(self.cg)
         self.attempts: list[Attempt] = []
         self.clock = _Clock(params.timeout_s)
-        inv = self.cg.inverse_letter
-        # inverse of every element: g^-1 is the word of g reversed with letters inverted
         self._inverse_cache: dict[int, int] = {}
-        self._inv_letters = inv
 
     def log(self, msg: str) -> None:
         self.progress(f"[{self.clock.elapsed:7.1f}s] {msg}")
 
     # ------------------------------------------------------------ building blocks
     def inverse(self, g: int) -> int:
+        """g^-1: the word of g reversed, with every letter inverted."""
         if g not in self._inverse_cache:
             word = canonical_word(self.cg, g)
-            self._inverse_cache[g] = self.cg.element_of([int(self._inv_letters[k]) for k in reversed(word)])
+            self._inverse_cache[g] = self.cg.element_of([int(self.cg.inverse_letter[k]) for k in reversed(word)])
         return self._inverse_cache[g]
 
     def item(self, g: int) -> Item:
@@ -239,10 +237,10 @@ class Searcher:
         elements = {it.element for it in items}
         pin = None
         if all(it.complete for it in items) and all(self.inverse(g) in elements for g in elements):
-            for i, it in enumerate(sorted(items, key=lambda it: -it.length)):
-                if self.inverse(it.element) == it.element:
-                    pin = items.index(it)
-                    break
+            # pin the longest involution item (first in item order among equals)
+            involutions = [i for i, it in enumerate(items) if self.inverse(it.element) == it.element]
+            if involutions:
+                pin = min(involutions, key=lambda i: -items[i].length)
         return TableProblem(name, self.cg.degree, width, tuple(items), pin, self.params.options)
 
     def run_problem(self, part: str, problem: TableProblem, timeout_s: float
@@ -267,7 +265,6 @@ class Searcher:
         return [(problem.items[i].element, c, problem.items[i].words[w]) for i, w, c in chosen]
 
     def make_table(self, rows: list[tuple[int, int, tuple[int, ...]]], width: int, extra: dict) -> Table:
-        letters = self.cg.letters
         placements = [Placement(r, c, to_letters(self.cg, w)) for r, c, w in rows]
         extra = {"letter_bound": self.bounds.letter.value, **extra}
         return Table(self.network.spec, self.params.exchange.value, self.network.generators_json(), width,
