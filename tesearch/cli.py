@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from tesearch.backends import Backend
 from tesearch.errors import TesearchError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_UNSAT, EXIT_UNKNOWN = 0, 1, 2, 3, 4
@@ -88,10 +89,12 @@ def verify(file, partial, as_json):
               help="Start the width loop here instead of at the best bound (e.g. the counting bound, to refute it).")
 @click.option("--keep-encodings", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write the SMT-LIB2 encoding of every refuted width here.")
+@click.option("--backend", type=click.Choice([b.value for b in Backend]), default=Backend.Z3.value, show_default=True,
+              help="Solver for each width; cpsat needs ortools and its unsat is not a certificate.")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 @JSON_OPTION
-def search(network, exchange, timeout_s, out, strategy, seed, word_cap, max_width, from_width, keep_encodings, quiet,
-           as_json):
+def search(network, exchange, timeout_s, out, strategy, seed, word_cap, max_width, from_width, keep_encodings, backend,
+           quiet, as_json):
     """Search NETWORK for a valid table of the smallest width and write it."""
     from tesearch.networks import network_from_spec
     from tesearch.report import default_table_path, outcome_json, outcome_text
@@ -102,7 +105,7 @@ def search(network, exchange, timeout_s, out, strategy, seed, word_cap, max_widt
 
     net = network_from_spec(network)
     params = SearchParams(net.spec, Exchange(exchange), Strategy(strategy), timeout_s, seed, word_cap,
-                          max_width=max_width, min_width=from_width)
+                          max_width=max_width, min_width=from_width, backend=Backend(backend))
     progress = (lambda msg: None) if quiet else (lambda msg: click.echo(msg, err=True))
     outcome = run_search(net, params, progress=progress, encodings_dir=keep_encodings)
     path = None

@@ -48,7 +48,9 @@ def outcome_text(outcome, path) -> str:
         lines.append(f"T = {outcome.T}; counting bound {b.counting}, per-letter bound {b.letter.value}; "
                      f"{verdict}; verified (Theorem 1)")
         if outcome.refuted_widths:
-            lines.append(f"refuted widths: {outcome.refuted_widths}")
+            lines.append(f"refuted widths: {outcome.refuted_widths}"
+                         + ("" if outcome.params.backend.value == "z3" else
+                            f" (by {outcome.params.backend.value}: not certified; re-check with z3)"))
         if outcome.T <= PRINT_WIDTH:
             lines += [""] + [line for line in outcome.table.to_text().splitlines()[outcome.table.to_text().splitlines().index("") + 1:]]
         else:

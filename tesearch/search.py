@@ -24,6 +24,7 @@ from typing import Callable
 
 import numpy as np
 
+from tesearch.backends import Backend
 from tesearch.bounds import Bounds, compute_bounds
 from tesearch.encode import EncodingOptions, Item, SolveResult, TableProblem, encode, solve, z3_version
 from tesearch.groups import CayleyGraph, cayley_graph
@@ -38,7 +39,7 @@ DEFAULT_WORD_CAP = 24
 MAX_EXTRA_CORE_COLUMNS = 30
 MAX_PLANS_PER_WIDTH = 4
 #: Z3's Python API needs about 40 s to build 200k placement variables: above this the
-#: full encoding is not built and the width is reported unknown
+#: full encoding is not built and the width is reported unknown (z3 backend only)
 MAX_PLACEMENT_VARIABLES = 60_000
 
 
@@ -68,10 +69,12 @@ class SearchParams:
     max_width: int | None = None  # stop the width loop here (default: the greedy upper bound)
     min_width: int | None = None  # start the width loop here (default: the best lower bound), e.g.
     #                               the counting bound, to have Z3 refute what the per-letter bound excludes
+    backend: Backend = Backend.Z3  # which solver decides each width (a CP-SAT unsat is not a certificate)
 
     def __str__(self) -> str:
         return (f"{self.network} {self.exchange.value} {self.strategy.value} cap={self.word_cap} "
-                f"{self.options} seed={self.seed}")
+                f"{self.options} seed={self.seed}"
+                + ("" if self.backend is Backend.Z3 else f" backend={self.backend.value}"))
 
 
 @dataclass
@@ -246,18 +249,29 @@ class Searcher:
     def run_problem(self, part: str, problem: TableProblem, timeout_s: float
                     ) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
         t0 = time.monotonic()
-        enc = encode(problem)
-        result, chosen = solve(enc, seed=self.params.seed, timeout_ms=int(max(timeout_s, 0.05) * 1000))
+        if self.params.backend is Backend.CPSAT:
+            from tesearch.backends import cpsat
+
+            enc = None
+            built = cpsat.build(problem)
+            result, chosen = cpsat.solve_model(built, seed=self.params.seed, timeout_s=max(timeout_s, 0.05))
+            detail = built.trivially_unsat or f"cpsat {built.stats['variables']} variables"
+        else:
+            enc = encode(problem)
+            result, chosen = solve(enc, seed=self.params.seed, timeout_ms=int(max(timeout_s, 0.05) * 1000))
+            detail = enc.trivially_unsat or ""
         seconds = time.monotonic() - t0
         attempt = Attempt(part, problem.width, len(problem.items), problem.letter_count, result, seconds,
-                          problem.complete_words, enc.trivially_unsat or "")
+                          problem.complete_words, detail)
         if result is SolveResult.UNSAT and self.encodings_dir is not None:
+            # a CP-SAT unsat keeps the same Z3 encoding, so that `tesearch certify` can re-check it
             path = self.encodings_dir / _safe(f"{self.network.spec}-{self.params.exchange.value}-{part}-T{problem.width}.smt2")
-            atomic_write(path, enc.to_smtlib2())
+            atomic_write(path, (enc or encode(problem)).to_smtlib2())
             attempt.encoding = str(path)
         self.attempts.append(attempt)
         self.log(f"{part} T={problem.width}: {len(problem.items)} items, {problem.letter_count} letters, "
-                 f"{problem.cells - problem.letter_count} blanks -> {result.value} ({seconds:.2f}s)"
+                 f"{problem.cells - problem.letter_count} blanks -> {result.value} ({seconds:.2f}s"
+                 + ("" if self.params.backend is Backend.Z3 else f", {self.params.backend.value}") + ")"
                  + ("" if problem.complete_words else " [sampled words]"))
         return result, chosen
 
@@ -303,14 +317,14 @@ class Searcher:
                 break
             problem = self.problem(f"{self.network.spec} {self.params.exchange.value}", width, items)
             size = sum(len(it.words) * max(0, width - it.length + 1) for it in items)
-            if size > MAX_PLACEMENT_VARIABLES:
+            if self.params.backend is Backend.Z3 and size > MAX_PLACEMENT_VARIABLES:
                 self.log(f"full T={width}: {size} placement variables exceed {MAX_PLACEMENT_VARIABLES}; not encoded")
                 saw_unknown = True
                 break
             result, chosen = self.run_problem("full", problem, self.clock.left)
             if result is SolveResult.SAT:
                 rows = assign_rows(self._placed(problem, chosen), self.cg.degree)
-                return Status.FOUND, self.make_table(rows, width, self._meta("full", "z3"))
+                return Status.FOUND, self.make_table(rows, width, self._meta("full", self.params.backend.value))
             if result is SolveResult.UNKNOWN:
                 saw_unknown = True
                 break
@@ -375,15 +389,21 @@ class Searcher:
             column += len(word)
         sections = [{"name": "core", "start": 0, "end": core_width},
                     {"name": "rotation blocks", "start": core_width, "end": column}]
-        meta = self._meta("rotation", "z3 core + rotation blocks")
+        meta = self._meta("rotation", f"{self.params.backend.value} core + rotation blocks")
         meta["sections"] = sections
         meta["search"]["rotation"] = list(rot.cycle)
         meta["search"]["filler_orbits"] = [[list(to_letters(self.cg, canonical_word(self.cg, full[j][0])))] for j in plan]
         return self.make_table(rows, column, meta)
 
     def _meta(self, strategy: str, how: str) -> dict:
+        if self.params.backend is Backend.CPSAT:
+            from tesearch.backends.cpsat import ortools_version
+
+            solver = f"cpsat (OR-Tools {ortools_version()})"
+        else:
+            solver = f"z3 {z3_version()}"
         return {"search": {"tool": "tesearch", "strategy": strategy, "method": how, "run": str(self.params),
-                           "seed": self.params.seed, "solver": f"z3 {z3_version()}",
+                           "seed": self.params.seed, "solver": solver,
                            "seconds": round(self.clock.elapsed, 3)}}
 
 
