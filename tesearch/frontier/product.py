@@ -1,0 +1,359 @@
+"""Optimal total-exchange tables for a product of rings, lifted one ring at a time.
+
+README
+======
+
+Result.  ``lifted_table("torus-4x8x8")`` builds a table for a torus (any
+sides, cyclic or dihedral per side) from a table of a torus with one side
+fewer, down to a single ring, by solving one small Z3 problem per side.  It
+is how tesearch gets the TPU-shaped tori torus-4x8x8 and torus-8x8x16 at
+their per-letter bound (see results/frontier.md for what was measured).
+
+Construction (lift).  Let G = A x H, with A a ring of m elements (letters
+``a`` and ``A``, or ``a`` and ``a'``) and H the torus of the other sides,
+and let P be a table for H of width T_H.  Every element of G is (x, h):
+
+* lay m copies of P side by side, copy k in columns ``k*T_H .. (k+1)*T_H-1``;
+  H's letters then sit exactly where the copies put them, so every column
+  holds each H letter at most once, as in P;
+* in copy k the word of h becomes a word of (x, h) for some x = x(k, h):
+  a shortest word w of x in A is split as w = u v, and u goes directly
+  before the H word and v directly after it (``u h-word v`` is a shuffle of
+  shortest words of commuting factors, hence a shortest word of (x, h));
+  the H letters do not move;
+* for each h != e the copies take the m elements x once each (so (x, h) is
+  placed once for every x), and each x != 0 of A also gets a lone word w
+  for (x, e) anywhere;
+* Z3 chooses x(k, h), the word w, the split and the lone words' columns so
+  that each column holds each A letter at most once, inside ``0..m*T_H-1``.
+
+Why the result is valid.  Each element of G != e is placed exactly once
+with a shortest word; H letters are column-valid because P is; A letters
+are column-valid by the Z3 constraints.  The width is m*T_H.  When that
+equals the network's best lower bound (it does for every torus whose
+binding bound is the per-letter bound of its longest side, or the counting
+bound with all sides equal, if P is optimal) the table is optimal.
+
+What is not proved.  That a lift exists: the Z3 problem may be unsat or
+time out, and then this module says so (``LiftError``) rather than widen
+the table.  Two assignment modes are tried in order, ``FIXED`` (copy k
+takes one x for every h: a small model) and ``LATIN`` (x(k, h) free, each
+h taking every x once: a larger model, more room).  Every delivered table
+is re-checked by ``verify_table`` before it is returned.
+
+Usage::
+
+    python -m tesearch.frontier.product torus-4x8x8 --out results/frontier/torus-4x8x8.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import z3
+
+from tesearch.bounds import compute_bounds
+from tesearch.errors import SpecError, TesearchError
+from tesearch.groups import cached_cayley_graph
+from tesearch.networks import Network, network_from_spec, torus_network
+from tesearch.search import SearchParams, Strategy, Status, assign_rows, search
+from tesearch.table import Placement, Table, write_table
+from tesearch.verify import verify_table
+from tesearch.words import Exchange, shortest_words, to_letters
+
+Progress = Callable[[str], None]
+
+
+class LiftError(TesearchError):
+    """No lifted table was found (unsat or unknown), or the input does not suit a lift."""
+
+
+class AssignMode(str, enum.Enum):
+    """How ring elements are spread over the copies of the factor table."""
+
+    FIXED = "fixed"  # copy k carries x_k for every h
+    LATIN = "latin"  # x(k, h) free; each h takes every x once over the copies
+
+
+@dataclass(frozen=True)
+class LiftParams:
+    """One lift: a torus spec, the index of the ring split off, the mode and the time."""
+
+    network: str
+    ring_index: int
+    mode: AssignMode
+    timeout_s: float = 120.0
+    seed: int = 0
+
+    def __str__(self) -> str:
+        return f"lift {self.network} ring={self.ring_index} {self.mode.value} seed={self.seed}"
+
+
+@dataclass(frozen=True)
+class HWord:
+    """A placed word of the factor table, in the product's letters."""
+
+    column: int
+    letters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way to complete an item: the ring element, its word split, and its cells."""
+
+    x: int
+    prefix: tuple[str, ...]
+    suffix: tuple[str, ...]
+    start: int  # first column of the completed word
+    cells: tuple[tuple[str, int], ...]  # (ring letter, column)
+
+
+# ---------------------------------------------------------------- variables
+
+def option_var(item: int, option: int) -> z3.BoolRef:
+    return z3.Bool(f"lift_{item}_{option}")
+
+
+# ---------------------------------------------------------------- the split
+
+def split_off(network: Network, ring_index: int) -> tuple[Network, Network, dict[str, str]]:
+    """(ring A, rest H, map from H's letters to the product's letters)."""
+    if network.family != "torus" or len(network.factors) < 2:
+        raise SpecError(f"{network.spec}: a lift needs a torus with at least two sides")
+    if not 0 <= ring_index < len(network.factors):
+        raise SpecError(f"{network.spec}: no side {ring_index}")
+    sides, kinds = network.params
+    ring = network.factors[ring_index]
+    keep = [i for i in range(len(sides)) if i != ring_index]
+    rest = torus_network(tuple(sides[i] for i in keep), tuple(kinds[i] for i in keep))
+    letter_map: dict[str, str] = {}
+    for j, i in enumerate(keep):
+        for theirs, ours in zip(rest.factors[j].letters, network.factors[i].letters):
+            letter_map[theirs] = ours
+    if len(letter_map) != len(rest.letters):
+        raise LiftError(f"{network.spec}: the sides' letters do not line up")  # pragma: no cover
+    return ring, rest, letter_map
+
+
+def ring_words(ring: Network) -> list[list[tuple[str, ...]]]:
+    """Shortest words of each ring element, indexed by element (0 = identity)."""
+    cg = cached_cayley_graph(ring)
+    return [[to_letters(cg, w) for w in shortest_words(cg, g)] if g else [()] for g in range(cg.order)]
+
+
+# ---------------------------------------------------------------- the model
+
+@dataclass
+class LiftModel:
+    items: list[tuple[str, int, int]]  # (kind, copy, h index) or ("lone", -1, x)
+    options: list[list[Option]]
+    solver: z3.Solver
+    width: int
+
+
+def _split_options(x: int, words: list[tuple[str, ...]], start: int, length: int, width: int
+                   ) -> list[Option]:
+    out = []
+    for w in words:
+        for p in range(len(w) + 1):
+            first = start - p
+            end = start + length + len(w) - p
+            if first < 0 or end > width:
+                continue
+            cells = tuple((w[i], first + i) for i in range(p))
+            cells += tuple((w[i], start + length + i - p) for i in range(p, len(w)))
+            out.append(Option(x, w[:p], w[p:], first, cells))
+    return out
+
+
+def build_model(params: LiftParams, hwords: list[HWord], h_width: int,
+                ring_word_lists: list[list[tuple[str, ...]]]) -> LiftModel:
+    m = len(ring_word_lists)
+    width = m * h_width
+    items: list[tuple[str, int, int]] = []
+    options: list[list[Option]] = []
+    # -- items: copy k of the factor word h, and one lone word per ring element x != 0
+    for k in range(m):
+        for hi, hw in enumerate(hwords):
+            xs = [k] if params.mode is AssignMode.FIXED else range(m)
+            opts = []
+            for x in xs:
+                opts += _split_options(x, ring_word_lists[x], k * h_width + hw.column, len(hw.letters), width)
+            items.append(("copy", k, hi))
+            options.append(opts)
+    for x in range(1, m):
+        opts = []
+        for w in ring_word_lists[x]:
+            for c in range(width - len(w) + 1):
+                opts.append(Option(x, w, (), c, tuple((w[i], c + i) for i in range(len(w)))))
+        items.append(("lone", -1, x))
+        options.append(opts)
+
+    solver = z3.Solver()
+    solver.set("random_seed", params.seed)
+    solver.set("timeout", int(params.timeout_s * 1000))
+    # -- section placement: each item takes exactly one option
+    for i, opts in enumerate(options):
+        if not opts:
+            raise LiftError(f"{params}: item {items[i]} has no option inside the width")
+        solver.add(z3.PbEq([(option_var(i, o), 1) for o in range(len(opts))], 1))
+    # -- section latin: each h takes every ring element once over the copies
+    if params.mode is AssignMode.LATIN:
+        by_h_x: dict[tuple[int, int], list[z3.BoolRef]] = {}
+        for i, (kind, _, hi) in enumerate(items):
+            if kind != "copy":
+                continue
+            for o, opt in enumerate(options[i]):
+                by_h_x.setdefault((hi, opt.x), []).append(option_var(i, o))
+        for (hi, x), vs in sorted(by_h_x.items()):
+            solver.add(z3.PbEq([(v, 1) for v in vs], 1))
+    # -- section column: each ring letter at most once per column
+    users: dict[tuple[str, int], list[z3.BoolRef]] = {}
+    for i, opts in enumerate(options):
+        for o, opt in enumerate(opts):
+            for cell in opt.cells:
+                users.setdefault(cell, []).append(option_var(i, o))
+    for cell, vs in sorted(users.items()):
+        if len(vs) > 1:
+            solver.add(z3.AtMost(*vs, 1))
+    return LiftModel(items, options, solver, width)
+
+
+def decode(model: LiftModel, z3_model: z3.ModelRef, hwords: list[HWord]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """(item, start column, word) for every chosen option with a non-empty word."""
+    placed = []
+    for i, opts in enumerate(model.options):
+        chosen = [o for o in range(len(opts)) if z3.is_true(z3_model.eval(option_var(i, o), model_completion=True))]
+        if len(chosen) != 1:  # pragma: no cover - the placement section forbids it
+            raise LiftError(f"item {model.items[i]} decoded {len(chosen)} options")
+        opt = opts[chosen[0]]
+        kind, _, hi = model.items[i]
+        middle = hwords[hi].letters if kind == "copy" else ()
+        placed.append((i, opt.start, opt.prefix + middle + opt.suffix))
+    return placed
+
+
+# ---------------------------------------------------------------- driver
+
+def _quiet(_: str) -> None:
+    return None
+
+
+def _searched(network: Network, timeout_s: float, progress: Progress) -> Table | None:
+    outcome = search(network, SearchParams(network.spec, Exchange.TOTAL, Strategy.AUTO, timeout_s))
+    progress(f"{network.spec}: search {outcome.status.value}, T = {outcome.T}")
+    return outcome.table if outcome.status is Status.FOUND else None
+
+
+def factor_table(spec: str, *, timeout_s: float, progress: Progress = _quiet) -> Table:
+    """The best total-exchange table of ``spec`` that search and lifts give, optimal when they reach it.
+
+    A ring, or a torus with equal sides (it has a rotation, and the rotation
+    search is fast there while a lift has no slack at all), is searched
+    first; any other torus is lifted first, and searched when the lift
+    leaves a gap.
+    """
+    network = network_from_spec(spec)
+    bound = compute_bounds(cached_cayley_graph(network), Exchange.TOTAL).best
+    liftable = network.family == "torus" and len(network.factors) >= 2
+    tries = ["search", "lift"] if not liftable or network.rotation is not None else ["lift", "search"]
+    best: Table | None = None
+    failures = []
+    for how in tries:
+        if how == "lift" and not liftable:
+            continue
+        try:
+            table = (lifted_table(spec, timeout_s=timeout_s, progress=progress) if how == "lift"
+                     else _searched(network, timeout_s, progress))
+        except LiftError as exc:
+            failures.append(str(exc))
+            continue
+        if table is not None and (best is None or table.T < best.T):
+            best = table
+        if best is not None and best.T == bound:
+            break
+    if best is None:
+        raise LiftError(f"{spec}: neither search nor a lift gave a table ({'; '.join(failures) or 'search unknown'})")
+    return best
+
+
+def lifted_table(spec: str, *, ring_index: int | None = None, factor: Table | None = None,
+                 timeout_s: float = 120.0, modes: tuple[AssignMode, ...] = (AssignMode.FIXED, AssignMode.LATIN),
+                 progress: Progress = _quiet) -> Table:
+    """A verified table for the torus ``spec`` lifted from a table of its other sides (see the module doc).
+
+    ``factor`` is that table (letters as in the torus of the other sides);
+    by default it comes from :func:`factor_table`.  The result is as wide as
+    ``m * factor.T``, so it is optimal only when that meets the bound.
+    """
+    network = network_from_spec(spec)
+    if network.family != "torus" or len(network.factors) < 2:
+        raise SpecError(f"{spec}: a lift needs a torus with at least two sides")
+    sides = network.params[0]
+    if ring_index is None:  # split off the shortest side, keeping the longest ones in the factor
+        ring_index = min(range(len(sides)), key=lambda i: (sides[i], i))
+    ring, rest, letter_map = split_off(network, ring_index)
+    sub = factor if factor is not None else factor_table(rest.spec, timeout_s=timeout_s, progress=progress)
+    if sub.network != rest.spec or sub.exchange != Exchange.TOTAL.value:
+        raise SpecError(f"{spec}: the factor table is for {sub.network} {sub.exchange}, not {rest.spec} total")
+    hwords = sorted((HWord(p.column, tuple(letter_map[s] for s in p.word)) for p in sub.placements),
+                    key=lambda w: (w.column, w.letters))
+    words = ring_words(ring)
+    cg = cached_cayley_graph(network)
+    bounds = compute_bounds(cg, Exchange.TOTAL)
+    last = "no mode tried"
+    for mode in modes:
+        params = LiftParams(network.spec, ring_index, mode, timeout_s)
+        t0 = time.monotonic()
+        model = build_model(params, hwords, sub.T, words)
+        built = time.monotonic() - t0
+        answer = model.solver.check()
+        took = time.monotonic() - t0
+        progress(f"{params}: {answer} (width {model.width}, {sum(map(len, model.options))} options, "
+                 f"built {built:.1f}s, total {took:.1f}s)")
+        if answer != z3.sat:
+            last = f"{params}: {'unsat' if answer == z3.unsat else 'unknown'} after {took:.1f}s"
+            continue
+        placed = decode(model, model.solver.model(), hwords)
+        rows = assign_rows(placed, len(network.letters))
+        table = Table(network.spec, Exchange.TOTAL.value, network.generators_json(), model.width,
+                      sorted(Placement(r, c, w) for r, c, w in rows), bounds.counting,
+                      {"letter_bound": bounds.letter.value,
+                       "construction": {"method": "ring lift (tesearch/frontier/product.py)",
+                                        "ring": ring.spec, "factor": rest.spec, "factor_T": sub.T,
+                                        "mode": mode.value, "seconds": round(took, 1)}})
+        check = verify_table(table, cg=cg, bounds=bounds)
+        if not check.ok:  # pragma: no cover - the model forbids it; verify anyway
+            raise LiftError(f"{params}: the lifted table does not verify: {check.summary()}")
+        return table
+    raise LiftError(f"{spec}: no lift found ({last})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Lift a torus table from a torus with one side fewer.")
+    ap.add_argument("network")
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per Z3 call")
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args(argv)
+    try:
+        table = lifted_table(args.network, timeout_s=args.timeout, progress=lambda s: print(s, flush=True))
+    except TesearchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 4 if isinstance(exc, LiftError) else 2
+    check = verify_table(table)
+    print(f"{table.network}: T = {table.T}, best bound {check.bounds.best}: "
+          f"{'optimal' if table.T == check.bounds.best else f'gap {table.T - check.bounds.best}'}")
+    if args.out:
+        write_table(table, Path(args.out))
+        print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

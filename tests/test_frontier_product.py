@@ -1,0 +1,118 @@
+"""Ring lifts (tesearch/frontier/product.py): optimal mixed-radix tori, checked three ways."""
+
+from collections import defaultdict
+
+import pytest
+
+from tesearch.errors import SpecError
+from tesearch.frontier.product import AssignMode, LiftError, factor_table, lifted_table, main, split_off
+from tesearch.networks import network_from_spec
+from tesearch.replay import replay_data
+from tesearch.table import read_table
+from tesearch.verify import verify_table
+
+
+def per_letter_bound(sides: tuple[int, ...]) -> int:
+    """Closed form: the longest even side L of an N-node torus forces N*L/8 uses of each of its letters."""
+    nodes = 1
+    for s in sides:
+        nodes *= s
+    longest = max(sides)
+    assert longest % 2 == 0
+    return nodes * longest // 8
+
+
+@pytest.fixture(scope="module")
+def factor_8x8():
+    return factor_table("torus-8x8", timeout_s=60)
+
+
+@pytest.fixture(scope="module")
+def tpu_4x8x8(factor_8x8):
+    return lifted_table("torus-4x8x8", factor=factor_8x8, timeout_s=60)
+
+
+def test_tpu_torus_meets_per_letter_bound(tpu_4x8x8):
+    table = tpu_4x8x8
+    assert table.T == per_letter_bound((4, 8, 8)) == 256
+    check = verify_table(table)
+    assert check.ok, check.summary()
+    assert check.optimal and check.bounds.best == 256
+
+
+def test_tpu_torus_replays(tpu_4x8x8):
+    report = replay_data(tpu_4x8x8.to_json())
+    assert report.ok, report.violations[:3]
+    assert report.completion_time == 256 and report.delivered == report.target_pairs == 256 * 255
+
+
+def test_factor_letters_stay_where_the_factor_table_put_them(tpu_4x8x8, factor_8x8):
+    """Independent of the verifier: strip the ring letters and find each copy of the 8x8 table."""
+    table = tpu_4x8x8
+    network = network_from_spec("torus-4x8x8")
+    ring, rest, letter_map = split_off(network, 0)
+    sub = factor_8x8
+    m, width = 4, sub.T
+    assert table.T == m * width
+    ring_letters = set(ring.letters)
+    expected = defaultdict(int)
+    for p in sub.placements:
+        for k in range(m):
+            expected[(k * width + p.column, tuple(letter_map[s] for s in p.word))] += 1
+    seen = defaultdict(int)
+    for p in table.placements:
+        prefix = 0
+        while prefix < len(p.word) and p.word[prefix] in ring_letters:
+            prefix += 1
+        middle = tuple(s for s in p.word[prefix:] if s not in ring_letters)
+        assert all(s in ring_letters for s in p.word[prefix + len(middle):]), p  # ring letters only outside
+        if middle:
+            seen[(p.column + prefix, middle)] += 1
+    assert seen == expected
+
+
+@pytest.mark.parametrize("spec, sides", [("torus-4x8", (4, 8)), ("torus-3x4x8", (3, 4, 8)), ("torus-8x16", (8, 16))])
+def test_lift_meets_the_closed_form_bound(spec, sides):
+    table = lifted_table(spec, timeout_s=60)
+    assert table.T == per_letter_bound(sides)
+    check = verify_table(table)
+    assert check.ok and check.optimal, check.summary()
+
+
+def test_lift_with_cyclic_and_odd_sides():
+    table = lifted_table("torus-3x5:cyclic", timeout_s=60)
+    check = verify_table(table)
+    assert check.ok, check.summary()
+    assert table.T == check.bounds.best
+
+
+def test_fixed_mode_alone_may_fail_and_says_so(factor_8x8):
+    """One x per copy is too tight for torus-4x8x8: the lift reports it instead of widening."""
+    with pytest.raises(LiftError, match="no lift found"):
+        lifted_table("torus-4x8x8", factor=factor_8x8, modes=(AssignMode.FIXED,), timeout_s=60)
+
+
+def test_a_factor_table_of_another_network_is_refused(factor_8x8):
+    with pytest.raises(SpecError, match="factor table is for torus-8x8"):
+        lifted_table("torus-4x4x8", factor=factor_8x8)
+
+
+@pytest.mark.parametrize("spec", ["star-5", "torus-8", "ring-6"])
+def test_not_a_product(spec):
+    with pytest.raises(SpecError, match="at least two sides"):
+        lifted_table(spec)
+
+
+def test_cli_writes_a_verified_table(tmp_path, capsys):
+    out = tmp_path / "t.json"
+    assert main(["torus-4x8", "--out", str(out)]) == 0
+    table = read_table(out)
+    assert verify_table(table).ok
+    assert "T = 32, best bound 32: optimal" in capsys.readouterr().out
+
+
+def test_cli_bad_input(tmp_path, capsys):
+    out = tmp_path / "t.json"
+    assert main(["pancake-4", "--out", str(out)]) == 2
+    assert not out.exists()
+    assert capsys.readouterr().err.count("\n") == 1
