@@ -68,6 +68,8 @@ def main() -> None:
 def write_report() -> None:
     """results/frontier.md from runs.json and the hypercube construction tables."""
     store = json.loads(STORE.read_text()) if STORE.exists() else {}
+    lifts_path = ROOT / "results" / "frontier" / "lifts.json"
+    lifts = json.loads(lifts_path.read_text()) if lifts_path.exists() else {}
     lines = [
         "# Frontier (issue 7): new optimal tables and open cases",
         "",
@@ -90,10 +92,19 @@ def write_report() -> None:
     for key, d in store.items():
         if d["status"] == "found":
             outcome = "optimal" if d.get("optimal") else f"found, gap {d['T'] - d['best_bound']} (not shown optimal)"
+            if not d.get("optimal") and d["network"] in lifts and lifts[d["network"]].get("optimal"):
+                outcome += "; superseded by the optimal ring lift below"
         else:
             outcome = f"{d['status']}: no table within the time"
         lines.append(f"| {d['network']} | {d['exchange']} | {outcome} | {d['T']} | {d['best_bound']} | "
                      f"{d.get('wall_seconds')} | {d.get('strategy')} | `{d['command']}` |")
+    for spec, d in lifts.items():
+        if d["status"] == "found":
+            outcome = "optimal" if d.get("optimal") else f"found, gap {d['T'] - d['best_bound']} (not shown optimal)"
+        else:
+            outcome = f"{d['status']}: {d.get('error', 'no table')}"
+        lines.append(f"| {spec} | total | {outcome} | {d['T']} | {d['best_bound']} | {d['seconds']} | "
+                     f"ring lift (tesearch/frontier/product.py) | `{d['command']}` |")
     for n in (10, 12):
         path = ROOT / "results" / "frontier" / f"torus-{n}x{n}x{n}.json"
         if path.exists():

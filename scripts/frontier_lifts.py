@@ -1,0 +1,73 @@
+"""Mixed-radix tori by ring lifts (tesearch/frontier/product.py): results/frontier/*.json.
+
+Each table is lifted, re-verified, and written only when it passes verify and is no wider
+than the table already there; every run (found or not) is recorded with its time in
+results/frontier/lifts.json, which scripts/frontier.py --report reads.  Usage:
+
+    .venv/bin/python scripts/frontier_lifts.py [--only SUBSTRING] [--timeout 120]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from tesearch.bounds import compute_bounds
+from tesearch.errors import TesearchError
+from tesearch.groups import cached_cayley_graph
+from tesearch.networks import network_from_spec
+from tesearch.words import Exchange
+from tesearch.frontier.product import lifted_table
+from tesearch.table import read_table, write_table
+from tesearch.verify import verify_table
+
+ROOT = Path(__file__).resolve().parent.parent
+STORE = ROOT / "results" / "frontier" / "lifts.json"
+
+# The issue's TPU-shaped targets first, then more slices of TPU-like and odd mixed-radix tori.
+TARGETS = ("torus-4x4x8", "torus-4x8x8", "torus-8x8x16",
+           "torus-4x4x16", "torus-4x8x16", "torus-8x16x16", "torus-4x4x4x8",
+           "torus-8x16", "torus-16x32", "torus-3x5x7", "torus-6x8x10")
+
+
+def best_bound(spec: str) -> int:
+    return compute_bounds(cached_cayley_graph(network_from_spec(spec)), Exchange.TOTAL).best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", default=None)
+    ap.add_argument("--timeout", type=float, default=120.0)
+    args = ap.parse_args()
+    store = json.loads(STORE.read_text()) if STORE.exists() else {}
+    for spec in TARGETS:
+        if args.only and args.only not in spec:
+            continue
+        t0 = time.monotonic()
+        steps: list[str] = []
+        try:
+            table = lifted_table(spec, timeout_s=args.timeout, progress=steps.append)
+        except TesearchError as exc:
+            record = {"network": spec, "status": "unknown", "T": None, "best_bound": best_bound(spec),
+                      "error": str(exc)}
+        else:
+            check = verify_table(table)
+            path = ROOT / "results" / "frontier" / f"{spec}.json"
+            old = read_table(path).T if path.exists() else None
+            if check.ok and (old is None or table.T <= old):
+                write_table(table, path)
+            record = {"network": spec, "status": "found" if check.ok else "invalid", "T": table.T,
+                      "best_bound": check.bounds.best, "optimal": check.ok and table.T == check.bounds.best}
+        record["seconds"] = round(time.monotonic() - t0, 1)
+        record["steps"] = steps
+        record["command"] = f"python -m tesearch.frontier.product {spec} --out results/frontier/{spec}.json"
+        store[spec] = record
+        print(f"{spec:16s} {record['status']:8s} T={record['T']} bound={record.get('best_bound')} "
+              f"{record['seconds']}s", flush=True)
+        STORE.write_text(json.dumps(store, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
