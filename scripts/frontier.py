@@ -4,17 +4,19 @@ Tables for hypercube-d come from tesearch.frontier.hypercube (a construction, se
 docstring); everything else here is `tesearch search`, with the outcome recorded as it came
 (found optimal, found with a gap, or unknown with the time spent).  Usage:
 
-    .venv/bin/python scripts/frontier.py [--only SUBSTRING] [--timeout 120]
+    .venv/bin/python scripts/frontier.py [--only SUBSTRING] [--timeout 120] [--jobs N]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,34 +37,43 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default=None)
     ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="searches run side by side (default: one per CPU)")
     ap.add_argument("--report", action="store_true", help="only rewrite results/frontier.md")
     args = ap.parse_args()
     if args.report:
         write_report()
         return
     store = json.loads(STORE.read_text()) if STORE.exists() else {}
-    for spec, extra in targets():
-        if args.only and args.only not in spec:
-            continue
-        odd = "--exchange" in extra
-        out = f"results/frontier/{spec.replace(':', '-')}{'-odd' if odd else ''}.json"
-        cmd = ["tesearch", "search", spec, *extra, "--timeout", str(args.timeout), "--out", out]
-        t0 = time.monotonic()
-        proc = subprocess.run([TESEARCH, *cmd[1:], "--json", "--quiet"], capture_output=True, text=True, cwd=ROOT)
-        try:
-            data = json.loads(proc.stdout)
-        except json.JSONDecodeError:
-            data = {"network": spec, "exchange": "odd-distance" if odd else "total", "status": "error",
-                    "T": None, "best_bound": None, "optimal": False, "strategy": "-",
-                    "seconds": None, "error": proc.stderr.strip()[-300:]}
-        data["command"] = " ".join(shlex.quote(c) for c in cmd)
-        data["wall_seconds"] = round(time.monotonic() - t0, 1)
-        store[f"{spec} {data['exchange']}"] = data
-        print(f"{spec:16s} {data['exchange']:12s} {data['status']:8s} T={data['T']} bound={data['best_bound']} "
-              f"{data['wall_seconds']}s", flush=True)
-        STORE.parent.mkdir(parents=True, exist_ok=True)
-        STORE.write_text(json.dumps(store, indent=1) + "\n")
+    chosen = [(spec, extra) for spec, extra in targets() if not args.only or args.only in spec]
+    # Each run is its own `tesearch search` process; the pool runs --jobs of them side by side.
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for data in pool.map(lambda t: run_one(*t, timeout=args.timeout), chosen):
+            store[f"{data['network']} {data['exchange']}"] = data
+            print(f"{data['network']:16s} {data['exchange']:12s} {data['status']:8s} T={data['T']} "
+                  f"bound={data['best_bound']} {data['wall_seconds']}s", flush=True)
+            STORE.parent.mkdir(parents=True, exist_ok=True)
+            STORE.write_text(json.dumps(store, indent=1) + "\n")
     write_report()
+
+
+def run_one(spec: str, extra: list[str], *, timeout: int) -> dict:
+    """One `tesearch search` run, recorded as it came (found, unknown, infeasible or error)."""
+    odd = "--exchange" in extra
+    out = f"results/frontier/{spec.replace(':', '-')}{'-odd' if odd else ''}.json"
+    cmd = ["tesearch", "search", spec, *extra, "--timeout", str(timeout), "--out", out]
+    t0 = time.monotonic()
+    proc = subprocess.run([TESEARCH, *cmd[1:], "--json", "--quiet"], capture_output=True, text=True, cwd=ROOT)
+    try:
+        data = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        data = {"network": spec, "exchange": "odd-distance" if odd else "total", "status": "error",
+                "T": None, "best_bound": None, "optimal": False, "strategy": "-",
+                "seconds": None, "error": proc.stderr.strip()[-300:]}
+    data["network"] = spec
+    data["command"] = " ".join(shlex.quote(c) for c in cmd)
+    data["wall_seconds"] = round(time.monotonic() - t0, 1)
+    return data
 
 
 def write_report() -> None:
