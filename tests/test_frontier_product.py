@@ -4,6 +4,7 @@ from collections import defaultdict
 
 import pytest
 
+from tesearch.backends import Backend
 from tesearch.errors import SpecError
 from tesearch.frontier.product import AssignMode, LiftError, factor_table, lifted_table, main, split_off
 from tesearch.networks import network_from_spec
@@ -116,3 +117,11 @@ def test_cli_bad_input(tmp_path, capsys):
     assert main(["pancake-4", "--out", str(out)]) == 2
     assert not out.exists()
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_cpsat_backend_gives_the_same_kind_of_table(factor_8x8):
+    pytest.importorskip("ortools")
+    table = lifted_table("torus-4x8x8", factor=factor_8x8, backend=Backend.CPSAT, timeout_s=60)
+    check = verify_table(table)
+    assert check.ok and check.optimal, check.summary()
+    assert table.extra["construction"]["backend"] == "cpsat"

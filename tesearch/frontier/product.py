@@ -24,8 +24,11 @@ and let P be a table for H of width T_H.  Every element of G is (x, h):
 * for each h != e the copies take the m elements x once each (so (x, h) is
   placed once for every x), and each x != 0 of A also gets a lone word w
   for (x, e) anywhere;
-* Z3 chooses x(k, h), the word w, the split and the lone words' columns so
-  that each column holds each A letter at most once, inside ``0..m*T_H-1``.
+* a solver chooses x(k, h), the word w, the split and the lone words'
+  columns so that each column holds each A letter at most once, inside
+  ``0..m*T_H-1``.  The model (:class:`LiftModel`) is plain 0/1 constraints
+  in three sections; Z3 solves it by default, OR-Tools CP-SAT with
+  ``--backend cpsat`` when it is installed (the ``cpsat`` extra).
 
 Why the result is valid.  Each element of G != e is placed exactly once
 with a shortest word; H letters are column-valid because P is; A letters
@@ -59,7 +62,9 @@ from typing import Callable
 import z3
 
 from tesearch.bounds import compute_bounds
-from tesearch.errors import SpecError, TesearchError
+from tesearch.backends import Backend
+from tesearch.encode import SolveResult
+from tesearch.errors import SolverUnavailable, SpecError, TesearchError
 from tesearch.groups import cached_cayley_graph
 from tesearch.networks import Network, network_from_spec, torus_network
 from tesearch.search import SearchParams, Strategy, Status, assign_rows, search
@@ -90,9 +95,10 @@ class LiftParams:
     mode: AssignMode
     timeout_s: float = 120.0
     seed: int = 0
+    backend: Backend = Backend.Z3
 
     def __str__(self) -> str:
-        return f"lift {self.network} ring={self.ring_index} {self.mode.value} seed={self.seed}"
+        return f"lift {self.network} ring={self.ring_index} {self.mode.value} {self.backend.value} seed={self.seed}"
 
 
 @dataclass(frozen=True)
@@ -151,10 +157,23 @@ def ring_words(ring: Network) -> list[list[tuple[str, ...]]]:
 
 @dataclass
 class LiftModel:
-    items: list[tuple[str, int, int]]  # (kind, copy, h index) or ("lone", -1, x)
+    """The lift as 0/1 constraints over (item, option) pairs, independent of the solver.
+
+    Sections: ``placement`` (each item takes exactly one option), ``latin``
+    (in LATIN mode each factor word h takes every ring element exactly once
+    over the copies), ``column`` (each ring letter at most once per column).
+    """
+
+    params: LiftParams
+    items: list[tuple[str, int, int]]  # ("copy", copy, h index) or ("lone", -1, x)
     options: list[list[Option]]
-    solver: z3.Solver
+    latin: list[list[tuple[int, int]]]  # exactly-one groups of (item, option)
+    column: list[list[tuple[int, int]]]  # at-most-one groups of (item, option)
     width: int
+
+    @property
+    def size(self) -> int:
+        return sum(map(len, self.options))
 
 
 def _split_options(x: int, words: list[tuple[str, ...]], start: int, length: int, width: int
@@ -194,45 +213,85 @@ def build_model(params: LiftParams, hwords: list[HWord], h_width: int,
                 opts.append(Option(x, w, (), c, tuple((w[i], c + i) for i in range(len(w)))))
         items.append(("lone", -1, x))
         options.append(opts)
-
-    solver = z3.Solver()
-    solver.set("random_seed", params.seed)
-    solver.set("timeout", int(params.timeout_s * 1000))
-    # -- section placement: each item takes exactly one option
     for i, opts in enumerate(options):
         if not opts:
             raise LiftError(f"{params}: item {items[i]} has no option inside the width")
-        solver.add(z3.PbEq([(option_var(i, o), 1) for o in range(len(opts))], 1))
-    # -- section latin: each h takes every ring element once over the copies
+    # -- section latin
+    latin: list[list[tuple[int, int]]] = []
     if params.mode is AssignMode.LATIN:
-        by_h_x: dict[tuple[int, int], list[z3.BoolRef]] = {}
+        by_h_x: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for i, (kind, _, hi) in enumerate(items):
-            if kind != "copy":
-                continue
-            for o, opt in enumerate(options[i]):
-                by_h_x.setdefault((hi, opt.x), []).append(option_var(i, o))
-        for (hi, x), vs in sorted(by_h_x.items()):
-            solver.add(z3.PbEq([(v, 1) for v in vs], 1))
-    # -- section column: each ring letter at most once per column
-    users: dict[tuple[str, int], list[z3.BoolRef]] = {}
+            if kind == "copy":
+                for o, opt in enumerate(options[i]):
+                    by_h_x.setdefault((hi, opt.x), []).append((i, o))
+        latin = [by_h_x[key] for key in sorted(by_h_x)]
+    # -- section column
+    users: dict[tuple[str, int], list[tuple[int, int]]] = {}
     for i, opts in enumerate(options):
         for o, opt in enumerate(opts):
             for cell in opt.cells:
-                users.setdefault(cell, []).append(option_var(i, o))
-    for cell, vs in sorted(users.items()):
-        if len(vs) > 1:
-            solver.add(z3.AtMost(*vs, 1))
-    return LiftModel(items, options, solver, width)
+                users.setdefault(cell, []).append((i, o))
+    column = [users[cell] for cell in sorted(users) if len(users[cell]) > 1]
+    return LiftModel(params, items, options, latin, column, width)
 
 
-def decode(model: LiftModel, z3_model: z3.ModelRef, hwords: list[HWord]) -> list[tuple[int, int, tuple[str, ...]]]:
-    """(item, start column, word) for every chosen option with a non-empty word."""
+def solve_z3(model: LiftModel) -> tuple[SolveResult, dict[int, int]]:
+    """Z3: (result, chosen option per item)."""
+    solver = z3.Solver()
+    solver.set("random_seed", model.params.seed)
+    solver.set("timeout", int(model.params.timeout_s * 1000))
+    for i, opts in enumerate(model.options):
+        solver.add(z3.PbEq([(option_var(i, o), 1) for o in range(len(opts))], 1))
+    for group in model.latin:
+        solver.add(z3.PbEq([(option_var(i, o), 1) for i, o in group], 1))
+    for group in model.column:
+        solver.add(z3.AtMost(*[option_var(i, o) for i, o in group], 1))
+    answer = solver.check()
+    if answer != z3.sat:
+        return (SolveResult.UNSAT if answer == z3.unsat else SolveResult.UNKNOWN), {}
+    found = solver.model()
+    chosen = {}
+    for i, opts in enumerate(model.options):
+        for o in range(len(opts)):
+            if z3.is_true(found.eval(option_var(i, o), model_completion=True)):
+                chosen[i] = o
+    return SolveResult.SAT, chosen
+
+
+def solve_cpsat(model: LiftModel, workers: int = 2) -> tuple[SolveResult, dict[int, int]]:
+    """OR-Tools CP-SAT on the same sections (optional dependency; an INFEASIBLE is not certified)."""
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError:
+        raise SolverUnavailable("the cpsat backend needs OR-Tools: pip install 'tesearch[cpsat]'") from None
+    cp = cp_model.CpModel()
+    var = [[cp.NewBoolVar(f"lift_{i}_{o}") for o in range(len(opts))] for i, opts in enumerate(model.options)]
+    for row in var:
+        cp.AddExactlyOne(row)
+    for group in model.latin:
+        cp.AddExactlyOne([var[i][o] for i, o in group])
+    for group in model.column:
+        cp.AddAtMostOne([var[i][o] for i, o in group])
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = model.params.timeout_s
+    solver.parameters.num_search_workers = workers
+    solver.parameters.random_seed = model.params.seed
+    status = solver.Solve(cp)
+    if status == cp_model.INFEASIBLE:
+        return SolveResult.UNSAT, {}
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return SolveResult.UNKNOWN, {}
+    chosen = {i: next(o for o, v in enumerate(row) if solver.Value(v)) for i, row in enumerate(var)}
+    return SolveResult.SAT, chosen
+
+
+def decode(model: LiftModel, chosen: dict[int, int], hwords: list[HWord]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """(item, start column, word) for every item, from the chosen option of each."""
     placed = []
     for i, opts in enumerate(model.options):
-        chosen = [o for o in range(len(opts)) if z3.is_true(z3_model.eval(option_var(i, o), model_completion=True))]
-        if len(chosen) != 1:  # pragma: no cover - the placement section forbids it
-            raise LiftError(f"item {model.items[i]} decoded {len(chosen)} options")
-        opt = opts[chosen[0]]
+        if i not in chosen:  # pragma: no cover - the placement section forbids it
+            raise LiftError(f"item {model.items[i]} has no chosen option")
+        opt = opts[chosen[i]]
         kind, _, hi = model.items[i]
         middle = hwords[hi].letters if kind == "copy" else ()
         placed.append((i, opt.start, opt.prefix + middle + opt.suffix))
@@ -251,7 +310,7 @@ def _searched(network: Network, timeout_s: float, progress: Progress) -> Table |
     return outcome.table if outcome.status is Status.FOUND else None
 
 
-def factor_table(spec: str, *, timeout_s: float, progress: Progress = _quiet) -> Table:
+def factor_table(spec: str, *, timeout_s: float, backend: Backend = Backend.Z3, progress: Progress = _quiet) -> Table:
     """The best total-exchange table of ``spec`` that search and lifts give, optimal when they reach it.
 
     A ring, or a torus with equal sides (it has a rotation, and the rotation
@@ -269,7 +328,7 @@ def factor_table(spec: str, *, timeout_s: float, progress: Progress = _quiet) ->
         if how == "lift" and not liftable:
             continue
         try:
-            table = (lifted_table(spec, timeout_s=timeout_s, progress=progress) if how == "lift"
+            table = (lifted_table(spec, timeout_s=timeout_s, backend=backend, progress=progress) if how == "lift"
                      else _searched(network, timeout_s, progress))
         except LiftError as exc:
             failures.append(str(exc))
@@ -285,7 +344,7 @@ def factor_table(spec: str, *, timeout_s: float, progress: Progress = _quiet) ->
 
 def lifted_table(spec: str, *, ring_index: int | None = None, factor: Table | None = None,
                  timeout_s: float = 120.0, modes: tuple[AssignMode, ...] = (AssignMode.FIXED, AssignMode.LATIN),
-                 progress: Progress = _quiet) -> Table:
+                 backend: Backend = Backend.Z3, progress: Progress = _quiet) -> Table:
     """A verified table for the torus ``spec`` lifted from a table of its other sides (see the module doc).
 
     ``factor`` is that table (letters as in the torus of the other sides);
@@ -299,7 +358,8 @@ def lifted_table(spec: str, *, ring_index: int | None = None, factor: Table | No
     if ring_index is None:  # split off the shortest side, keeping the longest ones in the factor
         ring_index = min(range(len(sides)), key=lambda i: (sides[i], i))
     ring, rest, letter_map = split_off(network, ring_index)
-    sub = factor if factor is not None else factor_table(rest.spec, timeout_s=timeout_s, progress=progress)
+    sub = factor if factor is not None else factor_table(rest.spec, timeout_s=timeout_s, backend=backend,
+                                                         progress=progress)
     if sub.network != rest.spec or sub.exchange != Exchange.TOTAL.value:
         raise SpecError(f"{spec}: the factor table is for {sub.network} {sub.exchange}, not {rest.spec} total")
     hwords = sorted((HWord(p.column, tuple(letter_map[s] for s in p.word)) for p in sub.placements),
@@ -309,25 +369,26 @@ def lifted_table(spec: str, *, ring_index: int | None = None, factor: Table | No
     bounds = compute_bounds(cg, Exchange.TOTAL)
     last = "no mode tried"
     for mode in modes:
-        params = LiftParams(network.spec, ring_index, mode, timeout_s)
+        params = LiftParams(network.spec, ring_index, mode, timeout_s, backend=backend)
         t0 = time.monotonic()
         model = build_model(params, hwords, sub.T, words)
         built = time.monotonic() - t0
-        answer = model.solver.check()
+        answer, chosen = solve_cpsat(model) if backend is Backend.CPSAT else solve_z3(model)
         took = time.monotonic() - t0
-        progress(f"{params}: {answer} (width {model.width}, {sum(map(len, model.options))} options, "
+        progress(f"{params}: {answer.value} (width {model.width}, {model.size} options, "
                  f"built {built:.1f}s, total {took:.1f}s)")
-        if answer != z3.sat:
-            last = f"{params}: {'unsat' if answer == z3.unsat else 'unknown'} after {took:.1f}s"
+        if answer is not SolveResult.SAT:
+            last = f"{params}: {answer.value} after {took:.1f}s"
             continue
-        placed = decode(model, model.solver.model(), hwords)
+        placed = decode(model, chosen, hwords)
         rows = assign_rows(placed, len(network.letters))
         table = Table(network.spec, Exchange.TOTAL.value, network.generators_json(), model.width,
                       sorted(Placement(r, c, w) for r, c, w in rows), bounds.counting,
                       {"letter_bound": bounds.letter.value,
                        "construction": {"method": "ring lift (tesearch/frontier/product.py)",
                                         "ring": ring.spec, "factor": rest.spec, "factor_T": sub.T,
-                                        "mode": mode.value, "seconds": round(took, 1)}})
+                                        "mode": mode.value, "backend": backend.value,
+                                        "seconds": round(took, 1)}})
         check = verify_table(table, cg=cg, bounds=bounds)
         if not check.ok:  # pragma: no cover - the model forbids it; verify anyway
             raise LiftError(f"{params}: the lifted table does not verify: {check.summary()}")
@@ -339,10 +400,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Lift a torus table from a torus with one side fewer.")
     ap.add_argument("network")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per Z3 call")
+    ap.add_argument("--backend", choices=[b.value for b in Backend], default=Backend.Z3.value)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     try:
-        table = lifted_table(args.network, timeout_s=args.timeout, progress=lambda s: print(s, flush=True))
+        table = lifted_table(args.network, timeout_s=args.timeout, backend=Backend(args.backend),
+                             progress=lambda s: print(s, flush=True))
     except TesearchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 4 if isinstance(exc, LiftError) else 2
