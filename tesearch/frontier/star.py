@@ -1,0 +1,417 @@
+"""Total-exchange tables for star graphs by symmetry stratification.
+
+README
+======
+
+Result.  ``stratified_table(spec, exchange)`` builds a table for a network
+with a rotation sigma (a letter |S|-cycle that extends to an automorphism;
+for star-n conjugation by (1 2 ... n-1)) as the concatenation in time of
+independent sub-tables, one per *stratum*.  Each stratum is either searched
+with the package's Z3 encoding (tesearch.encode) on a reduced alphabet, or
+is made of plain rotation blocks.  When every stratum tiles its rectangle
+with the planned number of blanks, the table meets the counting bound.
+
+Strata.  For every divisor d of S = |S| there is a stratum with d *reduced
+rows*; row i + j*d of the full table (j = 0 .. S/d - 1) is sigma^(j*d) of
+reduced row i.
+
+* d = S: the free core (rows independent; every item is one element).
+* 1 < d < S: a sigma^d-symmetric part.  Its items are sigma^d-orbits of size
+  S/d; one word w for the representative g in reduced row i stands for the
+  words sigma^(j*d)(w) of sigma^(j*d)(g) in rows i + j*d.  Letters fall into
+  d classes (position in the letter cycle mod d, the orbits of sigma^d on
+  letters); a column of the reduced table must hold distinct classes.  For
+  star-7: d = 3 (classes {1,4},{2,5},{3,6}) takes the size-2 sigma-orbits as
+  one word each, a full orbit as 3 words; d = 2 (classes {1,3,5},{2,4,6})
+  takes the size-3 orbits as one word each, a full orbit as 2 words.
+* d = 1: rotation blocks (one word per full orbit, exactly as
+  tesearch.search.Searcher.assemble does).
+
+A sigma-orbit of size m can live in stratum d iff m / gcd(m, d) = S / d;
+it then splits into gcd(m, d) items.  So sigma-fixed elements only fit the
+core, size-2 orbits of star-7 fit d = 3 or the core, size-3 orbits d = 2 or
+the core, full orbits anywhere (as fillers).
+
+Why the result is valid.  In a sigma^d part, the full column holds
+sigma^(j*d)(x_i) for the reduced letters x_i; sigma^d keeps a letter's class
+and moves it freely around its class (sigma is one S-cycle), so two equal
+letters would need the same reduced row i and the same j.  Hence distinct
+classes per reduced column give distinct letters per full column.  Each
+element of a sigma^d-orbit of size S/d gets exactly one word, and
+sigma^k of a shortest word of g is a shortest word of phi^k(g)
+(tesearch.rotation).  The reduced problem is literally a TableProblem with
+``letters = d`` and words written over class indices, so the Z3 encoding is
+reused unchanged; a reduced placement is packed into d rows by interval
+colouring (tesearch.search.assign_rows).  Parts are placed side by side, so
+a table is valid when every part is; it is also checked with
+tesearch.verify.verify_table before it is returned.
+
+Divisibility.  With no blank, a part with d reduced rows needs reduced
+letters = d * width and every class exactly ``width`` times; fillers (full
+orbits, d words of length L each) add d*L reduced letters and leave the
+residue mod d unchanged.  So the exceptional orbits must be split so that
+every part's residue is 0.  For star-7 total: fixed elements 39 letters
+(= 3 mod 6), size-2 orbits 4+4+7+7+8+9 = 39 reduced letters (= 0 mod 3),
+size-3 orbits 95 reduced letters (odd): one size-3 orbit of odd length L
+must go to the core (39 + 3L = 0 mod 6).  ``plan_moves`` finds the
+cheapest such split (fewest letters moved to the core).  All blanks the
+bound allows go to the core.
+
+What is not proved.  Nothing about optimality beyond the counting bound
+(a table meeting it is its own certificate).  An unsat part refutes only
+that part at that width with those fillers (a narrower class than all
+tables); the search then widens the part or changes fillers.  Unknown is
+unknown.  Reduced words are deduplicated by class pattern; the candidate
+set is complete when every shortest word of the representative was
+enumerated (``WORD_CAP``).
+
+What was measured: see MEASURED below (filled in from runs of this module).
+
+Run ``python -m tesearch.frontier.star star-7 [--exchange odd-distance]
+[--timeout S] --out results/frontier/star-7.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from tesearch.bounds import compute_bounds
+from tesearch.encode import EncodingOptions, Item, SolveResult, TableProblem, encode, solve, z3_version
+from tesearch.groups import CayleyGraph, cached_cayley_graph
+from tesearch.networks import network_from_spec
+from tesearch.rotation import Rotation, find_rotation
+from tesearch.search import assign_rows
+from tesearch.table import Placement, Table, write_table
+from tesearch.verify import verify_table
+from tesearch.words import Exchange, canonical_word, shortest_words, targets, to_letters
+
+#: shortest words enumerated per item (star-7's longest exceptional elements have 576)
+WORD_CAP = 4096
+#: further widths tried per part beyond its least width, and filler plans per width
+MAX_EXTRA_WIDTH = 12
+MAX_PLANS_PER_WIDTH = 3
+#: at most this many exceptional orbits are moved from their own stratum to the core
+MAX_MOVES = 4
+#: default cap on one solver call, so one hard (width, fillers) does not eat the budget
+ATTEMPT_SECONDS = 60.0
+
+MEASURED = """(not yet measured)"""
+
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+class StratifyError(RuntimeError):
+    """No split of the exceptional orbits makes every stratum's letter count divisible."""
+
+
+# ---------------------------------------------------------------- letters and orbits
+
+def letter_classes(rot: Rotation, d: int) -> tuple[int, ...]:
+    """Class of every letter index under sigma^d: its position in the letter cycle mod d."""
+    cycle = [rot.cg.letter_index[s] for s in rot.cycle]
+    classes = [0] * len(cycle)
+    for position, k in enumerate(cycle):
+        classes[k] = position % d
+    return tuple(classes)
+
+
+def fits(orbit_size: int, d: int, S: int) -> bool:
+    """Whether a sigma-orbit of this size splits into sigma^d-orbits of size S/d."""
+    return orbit_size // math.gcd(orbit_size, d) == S // d
+
+
+def sub_orbits(orbit: tuple[int, ...], d: int) -> list[tuple[int, ...]]:
+    """Split a sigma-orbit (in phi order) into its sigma^d-orbits, each in sigma^d order."""
+    m = len(orbit)
+    out = []
+    for start in range(math.gcd(m, d)):
+        out.append(tuple(orbit[(start + j * d) % m] for j in range(m // math.gcd(m, d))))
+    return out
+
+
+@dataclass(frozen=True)
+class ReducedItem:
+    """A sigma^d-orbit to place as one reduced word; ``real`` maps a class word to a real word."""
+
+    item: Item  # element = representative, words over class indices
+    real: dict  # class word -> a shortest word (letter indices) of the representative
+
+
+def reduced_item(cg: CayleyGraph, g: int, classes: tuple[int, ...], cap: int = WORD_CAP) -> ReducedItem:
+    real: dict[tuple[int, ...], tuple[int, ...]] = {}
+    words = list(shortest_words(cg, g, cap=cap + 1))
+    complete = len(words) <= cap
+    for w in words[:cap]:
+        real.setdefault(tuple(classes[k] for k in w), w)
+    return ReducedItem(Item(int(g), tuple(real), complete), real)
+
+
+def expand(rot: Rotation, d: int, placed: list[tuple[int, int, tuple[int, ...]]], offset: int = 0
+           ) -> list[tuple[int, int, tuple[int, ...]]]:
+    """Reduced (row i, column, word w) -> full rows i + j*d holding sigma^(j*d)(w), j < S/d.
+
+    The full columns hold distinct letters iff the reduced columns hold distinct classes
+    (:func:`letter_classes`)."""
+    S = len(rot.sigma)
+    return [(r + j * d, offset + c, rot.apply(w, j * d)) for r, c, w in placed for j in range(S // d)]
+
+
+# ---------------------------------------------------------------- parts
+
+@dataclass
+class Part:
+    """One stratum: ``rows`` reduced rows (S = free core, 1 = rotation blocks)."""
+
+    rows: int
+    degree: int  # |S|
+    own: list[tuple[int, ...]]  # sigma-orbits that must live here (exceptional)
+    fillers: list[tuple[int, ...]] = field(default_factory=list)  # full sigma-orbits added
+    blanks: int = 0  # reduced blank cells planned (only the core gets any)
+    width: int = 0
+    placed: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)  # reduced (row, column, word)
+    seconds: float = 0.0
+    result: SolveResult | None = None
+
+    @property
+    def name(self) -> str:
+        return "core" if self.rows == self.degree else f"sigma^{self.rows}"
+
+    def items(self) -> list[tuple[int, ...]]:
+        """The sigma^rows-orbits to place, one reduced word each."""
+        return [sub for orbit in self.own + self.fillers for sub in sub_orbits(orbit, self.rows)]
+
+
+def reduced_letters(cg: CayleyGraph, orbits: list[tuple[int, ...]], d: int) -> int:
+    return sum(int(cg.dist[sub[0]]) for orbit in orbits for sub in sub_orbits(orbit, d))
+
+
+def plan_moves(cg: CayleyGraph, exceptional: list[tuple[int, ...]], blanks: int
+               ) -> dict[int, list[tuple[int, ...]]]:
+    """Send each exceptional orbit to its own stratum (the least d < S it fits, else the core), moving the fewest
+    letters to the core (d = S) so that every stratum's reduced letter count (plus the
+    core's blanks) is a multiple of its row count."""
+    S = cg.degree
+    divisors = [d for d in range(2, S) if S % d == 0]
+    home = {orbit: next((d for d in divisors if fits(len(orbit), d, S)), S) for orbit in exceptional}
+    movable = [o for o in exceptional if home[o] != S]
+    best = None
+    for k in range(0, min(MAX_MOVES, len(movable)) + 1):
+        for moved in itertools.combinations(movable, k):
+            parts: dict[int, list] = {}
+            for orbit in exceptional:
+                d = S if orbit in moved else home[orbit]
+                parts.setdefault(d, []).append(orbit)
+            ok = all((reduced_letters(cg, orbits, d) + (blanks if d == S else 0)) % d == 0
+                     for d, orbits in parts.items())
+            if ok:
+                cost = sum(int(cg.dist[o[0]]) * len(o) for o in moved)
+                if best is None or cost < best[0]:
+                    best = (cost, parts)
+        if best is not None:
+            break
+    if best is None:
+        raise StratifyError(f"{cg.network.spec}: no split of the exceptional orbits with up to {MAX_MOVES} moves")
+    parts = best[1]
+    parts.setdefault(S, [])
+    return dict(sorted(parts.items(), key=lambda kv: -kv[0]))
+
+
+def filler_plans(lengths: dict[int, int], need: int, limit: int) -> list[list[int]]:
+    """Sets of free full orbits (keys of ``lengths``) whose word lengths sum to ``need``."""
+    if need == 0:
+        return [[]]
+    keys = sorted(lengths, key=lambda j: (lengths[j], j))
+    orders = [keys, sorted(keys, key=lambda j: (-lengths[j], j)), keys[1:] + keys[:1],
+              sorted(keys, key=lambda j: (lengths[j] != 2, lengths[j], j)),
+              sorted(keys, key=lambda j: (lengths[j] != 3, lengths[j], j))]
+    plans: list[list[int]] = []
+    for order in orders:
+        chosen, left = [], need
+        for j in order:
+            if lengths[j] <= left:
+                chosen.append(j)
+                left -= lengths[j]
+                if left == 0:
+                    break
+        if left == 0 and sorted(chosen) not in plans:
+            plans.append(sorted(chosen))
+        if len(plans) >= limit:
+            break
+    return plans
+
+
+# ---------------------------------------------------------------- the search
+
+class StarStratifier:
+    """Plan the strata, search each reduced part, assemble and verify."""
+
+    def __init__(self, spec: str, exchange: Exchange = Exchange.TOTAL, *, timeout_s: float = 600.0,
+                 attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
+                 options: EncodingOptions | None = None):
+        self.network = network_from_spec(spec)
+        self.exchange = Exchange(exchange)
+        self.cg = cached_cayley_graph(self.network)
+        rot = find_rotation(self.cg)
+        if rot is None:
+            raise StratifyError(f"{spec} has no rotation")
+        self.rot = rot
+        self.timeout_s = timeout_s
+        self.attempt_s = attempt_s
+        self.seed = seed
+        self.progress = progress
+        self.options = options if options is not None else EncodingOptions()
+        self.start = time.monotonic()
+        self.targets = targets(self.cg, self.exchange)
+        self.bounds = compute_bounds(self.cg, self.exchange, rot)
+
+    def log(self, msg: str) -> None:
+        self.progress(f"[{time.monotonic() - self.start:7.1f}s] {msg}")
+
+    @property
+    def left(self) -> float:
+        return max(0.0, self.timeout_s - (time.monotonic() - self.start))
+
+    def solve_part(self, part: Part, d: int, width: int, budget: float) -> SolveResult:
+        """Search one reduced part at one width; on sat, part.placed holds reduced rows."""
+        classes = letter_classes(self.rot, d)
+        reduced = [reduced_item(self.cg, sub[0], classes) for sub in part.items()]
+        problem = TableProblem(f"{self.network.spec} {self.exchange.value} {part.name}", d, width,
+                               tuple(r.item for r in reduced), None, self.options)
+        t0 = time.monotonic()
+        enc = encode(problem)
+        result, chosen = solve(enc, seed=self.seed, timeout_ms=int(max(budget, 0.05) * 1000))
+        part.seconds = time.monotonic() - t0
+        part.result = result
+        self.log(f"{part.name} T={width}: {len(problem.items)} items, {problem.letter_count} reduced letters, "
+                 f"{problem.cells - problem.letter_count} blanks, fillers {self._lengths(part.fillers)} "
+                 f"-> {result.value} ({part.seconds:.2f}s)" + ("" if problem.complete_words else " [sampled words]"))
+        if result is SolveResult.SAT:
+            placed = [(reduced[i].item.element, c, reduced[i].real[reduced[i].item.words[w]]) for i, w, c in chosen]
+            # colour on class letters: words overlapping a column hold distinct classes
+            by_class = {(c, tuple(classes[k] for k in w)): w for _, c, w in placed}
+            rows = assign_rows([(g, c, tuple(classes[k] for k in w)) for g, c, w in placed], d)
+            part.placed = [(r, c, by_class[(c, cw)]) for r, c, cw in rows]
+            part.width = width
+        return result
+
+    def _lengths(self, orbits: list[tuple[int, ...]]) -> list[int]:
+        return sorted(int(self.cg.dist[o[0]]) for o in orbits)
+
+    def run(self) -> Table | None:
+        cg, rot, S = self.cg, self.rot, self.cg.degree
+        orbits = rot.orbits(self.targets)
+        exceptional = [o for o in orbits if len(o) < S]
+        full = sorted((o for o in orbits if len(o) == S), key=lambda o: (int(cg.dist[o[0]]), o[0]))
+        blanks = self.bounds.counting * S - self.bounds.target_letters
+        self.log(f"{self.network.spec} {self.exchange.value}: {len(self.targets)} targets, bound "
+                 f"{self.bounds.counting} (best {self.bounds.best}), {blanks} blanks; rotation {rot}; "
+                 f"{len(full)} full orbits, exceptional orbit sizes {sorted(len(o) for o in exceptional)}")
+        layout = plan_moves(cg, exceptional, blanks)
+        free = {j: int(cg.dist[o[0]]) for j, o in enumerate(full)}
+        done: list[Part] = []
+        for d, own in layout.items():
+            part = Part(d, S, list(own), blanks=blanks if d == S else 0)
+            base = reduced_letters(cg, own, d) + part.blanks
+            longest = max((int(cg.dist[o[0]]) for o in own), default=0)
+            least = max(-(-base // d), longest)
+            self.log(f"{part.name}: {len(own)} own orbits (lengths {self._lengths(own)}), "
+                     f"{base - part.blanks} reduced letters, least width {least}")
+            found = False
+            for width in range(least, least + MAX_EXTRA_WIDTH + 1):
+                need = width - base // d  # sum of filler word lengths (base is a multiple of d)
+                for plan in filler_plans(free, need, MAX_PLANS_PER_WIDTH):
+                    if self.left <= 0:
+                        self.log("time is up")
+                        return None
+                    part.fillers = [full[j] for j in plan]
+                    budget = min(self.attempt_s, max(self.left / 3, min(self.left, 5.0)))
+                    if self.solve_part(part, d, width, budget) is SolveResult.SAT:
+                        for j in plan:
+                            del free[j]
+                        found = True
+                        break
+                if found:
+                    break
+            if not found:
+                self.log(f"{part.name}: no width up to {least + MAX_EXTRA_WIDTH} solved")
+                return None
+            done.append(part)
+        return self.assemble(done, [full[j] for j in sorted(free)])
+
+    def assemble(self, parts: list[Part], blocks: list[tuple[int, ...]]) -> Table:
+        cg, rot, S = self.cg, self.rot, self.cg.degree
+        rows: list[tuple[int, int, tuple[int, ...]]] = []
+        sections = []
+        column = 0
+        for part in parts:
+            rows += expand(rot, part.rows, part.placed, column)
+            sections.append({"name": part.name, "rows": part.rows, "start": column, "end": column + part.width,
+                             "own_orbits": [["".join(to_letters(cg, canonical_word(cg, o[0])))] for o in part.own],
+                             "filler_lengths": self._lengths(part.fillers),
+                             "seconds": round(part.seconds, 3)})
+            column += part.width
+        start = column
+        for orbit in blocks:
+            word = canonical_word(cg, orbit[0])
+            for r in range(S):
+                rows.append((r, column, rot.apply(word, r)))
+            column += len(word)
+        sections.append({"name": "rotation blocks", "rows": 1, "start": start, "end": column})
+        placements = sorted(Placement(r, c, to_letters(cg, w)) for r, c, w in rows)
+        extra = {"letter_bound": self.bounds.letter.value,
+                 "search": {"tool": "tesearch", "strategy": "symmetry stratification",
+                            "module": "tesearch.frontier.star", "rotation": list(rot.cycle),
+                            "solver": f"z3 {z3_version()}", "seed": self.seed,
+                            "seconds": round(time.monotonic() - self.start, 3)},
+                 "sections": sections}
+        table = Table(self.network.spec, self.exchange.value, self.network.generators_json(), column,
+                      placements, self.bounds.counting, extra)
+        check = verify_table(table, cg=cg, bounds=self.bounds)
+        if not check.ok:
+            raise AssertionError("stratified table failed verification:\n" + check.summary())
+        self.log(f"assembled T={column} (bound {self.bounds.best}): {check.summary().splitlines()[-1]}")
+        return table
+
+
+def stratified_table(spec: str, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float = 600.0,
+                     attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet
+                     ) -> Table | None:
+    """A verified table built stratum by stratum, or None when a part stayed unsolved in time."""
+    return StarStratifier(spec, Exchange(exchange), timeout_s=timeout_s, attempt_s=attempt_s, seed=seed,
+                          progress=progress).run()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tesearch.frontier.star", description=__doc__.splitlines()[0])
+    parser.add_argument("network")
+    parser.add_argument("--exchange", default=Exchange.TOTAL.value, choices=[e.value for e in Exchange])
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds for the whole search")
+    parser.add_argument("--attempt-timeout", type=float, default=ATTEMPT_SECONDS,
+                        help="seconds for one solver call (one part, width and filler plan)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
+    table = stratified_table(args.network, args.exchange, timeout_s=args.timeout, attempt_s=args.attempt_timeout,
+                             seed=args.seed, progress=lambda m: print(m, flush=True))
+    if table is None:
+        print("unknown: no table within the time")
+        return 1
+    if args.out is not None:
+        write_table(table, args.out)
+        print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

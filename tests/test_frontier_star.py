@@ -1,0 +1,139 @@
+"""Symmetry stratification (tesearch.frontier.star): strata rules, reduced parts, whole tables."""
+
+from collections import defaultdict
+
+import pytest
+
+from tesearch.encode import SolveResult
+from tesearch.frontier.star import (Part, StarStratifier, expand, fits, letter_classes, plan_moves,
+                                    stratified_table, sub_orbits)
+from tesearch.groups import cached_cayley_graph
+from tesearch.networks import network_from_spec
+from tesearch.rotation import find_rotation
+from tesearch.verify import verify_table
+from tesearch.words import Exchange, canonical_word, targets
+
+
+def _rotation(spec):
+    cg = cached_cayley_graph(network_from_spec(spec))
+    return cg, find_rotation(cg)
+
+
+def _class_sets(cg, rot, d):
+    classes = letter_classes(rot, d)
+    out = defaultdict(set)
+    for k, c in enumerate(classes):
+        out[c].add(cg.letters[k])
+    return sorted(sorted(v) for v in out.values())
+
+
+def test_letter_classes_of_star_7():
+    cg, rot = _rotation("star-7")
+    assert _class_sets(cg, rot, 3) == [["1", "4"], ["2", "5"], ["3", "6"]]
+    assert _class_sets(cg, rot, 2) == [["1", "3", "5"], ["2", "4", "6"]]
+    assert _class_sets(cg, rot, 6) == [[s] for s in "123456"]
+
+
+def test_which_orbits_fit_which_stratum():
+    # star-7: size-2 orbits are one word in sigma^3, size-3 orbits one word in sigma^2
+    assert fits(2, 3, 6) and not fits(2, 2, 6)
+    assert fits(3, 2, 6) and not fits(3, 3, 6)
+    assert all(fits(m, 6, 6) for m in (1, 2, 3, 6))
+    assert not fits(1, 2, 6) and not fits(1, 3, 6)
+    assert fits(6, 1, 6) and fits(6, 2, 6) and fits(6, 3, 6)
+    # star-5: a size-2 orbit is sigma^2-fixed, so only the core takes it
+    assert not fits(2, 2, 4) and fits(4, 2, 4)
+    assert sub_orbits((10, 11, 12, 13, 14, 15), 3) == [(10, 13), (11, 14), (12, 15)]
+    assert sub_orbits((10, 11, 12, 13, 14, 15), 2) == [(10, 12, 14), (11, 13, 15)]
+    assert sub_orbits((20, 21), 3) == [(20, 21)]
+
+
+def test_star_7_split_is_divisible():
+    cg, rot = _rotation("star-7")
+    orbits = rot.orbits(targets(cg, Exchange.TOTAL))
+    exceptional = [o for o in orbits if len(o) < 6]
+    layout = plan_moves(cg, exceptional, 0)
+    assert set(layout) == {6, 3, 2}
+    core_letters = sum(int(cg.dist[g]) for o in layout[6] for g in o)
+    assert core_letters % 6 == 0
+    assert sorted(len(o) for o in layout[6]) == [1, 1, 1, 1, 1, 3]  # fixed elements + one size-3 orbit
+    assert sum(int(cg.dist[o[0]]) for o in layout[3]) % 3 == 0
+    assert sum(int(cg.dist[o[0]]) for o in layout[2]) % 2 == 0
+    assert len(layout[3]) == 6 and len(layout[2]) == 13
+
+
+def _column_and_element_check(cg, rot, full_rows, elements):
+    """Independent of tesearch.verify: distinct letters per column, each element once, shortest words."""
+    columns = defaultdict(list)
+    seen = []
+    for r, c, w in full_rows:
+        assert 0 <= r < cg.degree
+        for i, k in enumerate(w):
+            columns[c + i].append(k)
+        g = cg.element_of(w)
+        assert int(cg.dist[g]) == len(w)
+        seen.append(g)
+    assert sorted(seen) == sorted(elements)
+    return all(len(set(ks)) == len(ks) for ks in columns.values())
+
+
+@pytest.mark.parametrize("d", [2])
+def test_reduced_part_of_fillers_expands_to_a_valid_block(d):
+    """A sigma^2 part of star-5 made of full orbits only: solve the 2-row reduced table,
+    expand it to 4 rows, check columns and elements without the verifier."""
+    cg, rot = _rotation("star-5")
+    full = [o for o in rot.orbits(targets(cg, Exchange.TOTAL)) if len(o) == 4]
+    chosen = sorted(full, key=lambda o: (int(cg.dist[o[0]]), o[0]))[:4]  # lengths 1, 2, 2, 2
+    letters = sum(int(cg.dist[o[0]]) for o in chosen) * 4
+    width = letters // 4
+    part = Part(d, 4, own=[], fillers=chosen)
+    stratifier = StarStratifier("star-5", timeout_s=20)
+    assert stratifier.solve_part(part, d, width, 10.0) is SolveResult.SAT
+    classes = letter_classes(rot, d)
+    reduced_columns = defaultdict(list)
+    for r, c, w in part.placed:
+        assert 0 <= r < d
+        for i, k in enumerate(w):
+            reduced_columns[c + i].append(classes[k])
+    assert all(sorted(v) == list(range(d)) for v in reduced_columns.values())  # no blank: every class once
+    full_rows = expand(rot, d, part.placed)
+    assert _column_and_element_check(cg, rot, full_rows, [g for o in chosen for g in o])
+
+
+def test_class_rule_is_needed():
+    """Two reduced words that share a class in one column expand to a repeated letter."""
+    cg, rot = _rotation("star-7")
+    one, three = cg.letter_index["1"], cg.letter_index["3"]  # same sigma^2 class {1,3,5}
+    four = cg.letter_index["4"]  # other sigma^2 class
+    bad = [(0, 0, (one,)), (1, 0, (three,))]
+    good = [(0, 0, (one,)), (1, 0, (four,))]
+
+    def column_ok(rows):
+        letters = [w[0] for _, _, w in rows]
+        return len(set(letters)) == len(letters)
+
+    assert not column_ok(expand(rot, 2, bad))
+    assert column_ok(expand(rot, 2, good))
+    # sigma^3: 1 and 4 share a class
+    assert not column_ok(expand(rot, 3, [(0, 0, (one,)), (1, 0, (four,)), (2, 0, (three,))]))
+    assert column_ok(expand(rot, 3, [(0, 0, (one,)), (1, 0, (cg.letter_index["2"],)), (2, 0, (three,))]))
+
+
+def test_expand_places_sigma_images():
+    cg, rot = _rotation("star-7")
+    g = cg.element_of("1351")
+    word = canonical_word(cg, g)
+    rows = expand(rot, 3, [(1, 5, word)], offset=10)
+    assert [(r, c) for r, c, _ in rows] == [(1, 15), (4, 15)]
+    assert rows[1][2] == rot.apply(word, 3)
+    assert cg.element_of(rows[1][2]) == int(rot.phi[rot.phi[rot.phi[g]]])
+
+
+@pytest.mark.parametrize("spec", ["star-4", "star-5"])
+def test_stratified_tables_are_valid_and_optimal(spec):
+    table = stratified_table(spec, Exchange.TOTAL, timeout_s=30)
+    assert table is not None
+    result = verify_table(table)
+    assert result.ok, result.summary()
+    assert result.optimal
+    assert table.extra["search"]["strategy"] == "symmetry stratification"
