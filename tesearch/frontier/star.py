@@ -65,10 +65,39 @@ unknown.  Reduced words are deduplicated by class pattern; the candidate
 set is complete when every shortest word of the representative was
 enumerated (``WORD_CAP``).
 
-What was measured: see MEASURED below (filled in from runs of this module).
+What was measured (z3 5.4.0 via tesearch.encode, seed 0, one process on a
+shared 2-core machine; times vary by about 1.5x between runs):
 
-Run ``python -m tesearch.frontier.star star-7 [--exchange odd-distance]
-[--timeout S] --out results/frontier/star-7.json``.
+* star-4 / star-5 / star-6 total: optimal (T = 21 / 111 / 689) in 0.1 /
+  0.8 / 27 s; their rotations have no proper intermediate stratum that takes
+  an exceptional orbit (star-5's size-2 orbits are sigma^2-fixed), so this is
+  core + blocks; tests/test_frontier_star.py also solves a sigma^2 part of
+  star-5 made of full orbits and checks its expansion independently.
+* star-7 total (bound 4938, no blank): OPTIMAL, T = 4938, in 184 s.
+  Core = the 5 sigma-fixed elements + the size-3 orbit {141, 252, 363}
+  (48 letters): T=9 (filler length 1) unsat 1.0 s, T=10 (2) unsat 2.8 s,
+  T=11 (fillers 1 + 2) sat 6.6 s.  sigma^3 = the 6 size-2 orbits (39
+  reduced letters): T=13 no filler unsat 59 s (complete words: refutes
+  only this part at this width), T=14 has no free filler of length 1,
+  T=15 (filler 2) sat 85 s.  sigma^2 = the other 13 size-3 orbits (92
+  reduced letters): T=46, no filler, sat 27 s.  Blocks: 4938 - 72 columns.
+  (Before this module: core + blocks with all 59 exceptional elements,
+  402 letters, unknown after 120-300 s.)
+* star-7 odd-distance (bound 2479, no blank): OPTIMAL, T = 2479, in 148 s
+  with ``--attempt-timeout 60``.  Core = 3 fixed elements + the two
+  length-7 size-2 orbits + {141, 252, 363} (60 letters): T=10 unsat 2.1 s,
+  T=11 (1) unsat 11.7 s, T=13 (3) unknown at 60 s (unsat in 30 s in
+  another run), T=14 (1 + 3) sat 7.4 s.  sigma^3 = the length-9 size-2
+  orbit: T=9 (3 + 3, two filler choices) unsat 0.3 s each, T=10 (7)
+  unknown at 60 s (unsat after 232 s in a run without the cap), T=11 no
+  plan found by ``filler_plans`` (it misses 5 + 3), T=12 (3 + 3 + 3) sat
+  1.4 s.  sigma^2 = the 6 size-3 orbits of lengths 5..9 (42 letters):
+  T=21 sat 1.9 s.
+
+Reproduce: ``python -m tesearch.frontier.star star-7 --timeout 800 --out
+results/frontier/star-7.json`` and ``python -m tesearch.frontier.star star-7
+--exchange odd-distance --attempt-timeout 60 --timeout 800 --out
+results/frontier/star-7-odd.json`` (certificates: proofs/frontier-star-7*.json).
 """
 
 from __future__ import annotations
@@ -100,9 +129,7 @@ MAX_PLANS_PER_WIDTH = 3
 #: at most this many exceptional orbits are moved from their own stratum to the core
 MAX_MOVES = 4
 #: default cap on one solver call, so one hard (width, fillers) does not eat the budget
-ATTEMPT_SECONDS = 60.0
-
-MEASURED = """(not yet measured)"""
+ATTEMPT_SECONDS = 120.0
 
 Progress = Callable[[str], None]
 
