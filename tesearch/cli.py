@@ -205,12 +205,15 @@ def check_proof(files, timeout_s, allow_unchecked, as_json):
               help="Port model (default: the file's 'model' key, else all-port).")
 @click.option("--plot", "plot_png", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Draw link utilisation per step to this PNG.")
+@click.option("--engine", type=click.Choice(["auto", "vectorised", "streaming", "reference"]), default="auto",
+              show_default=True,
+              help="auto: the N x N vectorised engine up to 12000 nodes, the streaming engine above.")
 @JSON_OPTION
-def replay(file, model, plot_png, as_json):
+def replay(file, model, plot_png, engine, as_json):
     """Replay FILE (tesearch-table or tesearch-schedule JSON) on the whole network."""
     from tesearch.replay import plot_utilization, replay_file
 
-    report = replay_file(file, model, progress=True)
+    report = replay_file(file, model, progress=True, engine=engine)
     if plot_png is not None:
         plot_utilization(report, plot_png)
     _emit(report.to_json(), as_json, report.summary())

@@ -100,13 +100,16 @@ GOOD = {
 
 
 def check(data: dict):
-    """(vectorised replay, reference replay, verifier) on one table; the two engines must agree."""
+    """(vectorised replay, reference replay, verifier) on one table; the three engines must agree."""
     inp = input_from_json(data)
-    fast, slow = replay(inp), replay_reference(inp)
+    fast, slow, stream = replay(inp), replay_reference(inp), replay(inp, engine="streaming")
+    assert (fast.engine, stream.engine) == ("vectorised", "streaming")
     for attr in ("ok", "violation_counts", "completion_time", "transmissions", "expected_transmissions",
                  "max_buffer", "delivered", "target_pairs", "nodes", "links", "messages"):
         assert getattr(fast, attr) == getattr(slow, attr), attr
+        assert getattr(stream, attr) == getattr(fast, attr), attr
     assert (fast.link_use_per_step == slow.link_use_per_step).all()
+    assert (stream.link_use_per_step == fast.link_use_per_step).all()
     verdict = verify_table(table_from_json(json.loads(json.dumps(data))))
     return fast, verdict
 
@@ -375,9 +378,10 @@ def test_waiting_messages_fill_buffers():
     data = schedule_data("ring-6", msgs, 12, "single-port")
     inp = input_from_json(data)
     fast, slow = replay(inp, "single-port"), replay_reference(inp, "single-port")
-    assert fast.ok and slow.ok
+    stream = replay(inp, "single-port", engine="streaming")
+    assert fast.ok and slow.ok and stream.ok
     # waits: 2 steps at a then 1 step at aA; one copy per node, so each node holds at most 1 at once
-    assert fast.max_buffer == slow.max_buffer == 1
+    assert fast.max_buffer == slow.max_buffer == stream.max_buffer == 1
     assert fast.completion_time == 12 and fast.transmissions == cg.order * int(cg.dist.sum())
     # two copies waiting at the same node at once: delay the message for aA too
     msgs[2] = [["a", "A"], [6, 10]]
@@ -385,6 +389,9 @@ def test_waiting_messages_fill_buffers():
     ref = replay_reference(input_from_json(schedule_data("ring-6", msgs, 12)), "single-port")
     assert worse.ok is False  # both messages leave every node at step 6
     assert worse.kinds == {K.SEND_PORT, K.RECEIVE_PORT} and worse.max_buffer == ref.max_buffer == 2
+    stream = replay_data(schedule_data("ring-6", msgs, 12), "single-port", engine="streaming")
+    assert stream.violation_counts == worse.violation_counts and stream.max_buffer == 2
+    assert [str(v) for v in stream.violations] == [str(v) for v in worse.violations]
 
 
 def test_stated_destination_is_checked():
@@ -398,6 +405,8 @@ def test_stated_destination_is_checked():
     assert report.violation_counts == {K.WRONG_DESTINATION.value: 2 * cg.order}
     ref = replay_reference(input_from_json(schedule_data("ring-6", msgs, 15)))
     assert ref.violation_counts == report.violation_counts
+    stream = replay_data(schedule_data("ring-6", msgs, 15), engine="streaming")
+    assert stream.violation_counts == report.violation_counts
 
 
 # ------------------------------------------------------------------ input errors, isolation, CLI
