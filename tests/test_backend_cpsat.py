@@ -106,3 +106,22 @@ def test_cli_backend_choice_reaches_the_error(monkeypatch, tmp_path):
                                        "--out", str(tmp_path / "t.json")])
     assert result.exit_code == 2
     assert "OR-Tools" in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_repack_narrows_a_greedy_table(graph):
+    """The large-neighbourhood step keeps a valid placement and never widens it (star-4: greedy 24, optimum 21)."""
+    from tesearch.search import greedy_placement
+
+    cg = graph("star-4")
+    items = [candidate_words(cg, int(g), 24) for g in targets(cg, "total")]
+    upper, greedy = greedy_placement(items, cg.degree)
+    index = {it.element: i for i, it in enumerate(items)}
+    hint = [(index[e], items[index[e]].words.index(w), c) for e, c, w in greedy]
+    problem = TableProblem("star-4", cg.degree, upper, tuple(items))
+    chosen, width = cpsat.repack_tail(problem, hint, tail=6, round_s=5, timeout_s=10, lower=21)
+    assert 21 <= width < upper
+    assert sorted(i for i, _, _ in chosen) == list(range(len(items)))
+    placed = [(items[i].element, c, items[i].words[w]) for i, w, c in chosen]
+    assert max(c + len(w) for _, c, w in placed) == width
+    rows = assign_rows(placed, cg.degree)
+    assert len({(r, c) for r, c, _ in rows}) == len(rows)
