@@ -1,6 +1,7 @@
 """Replay benchmark: the vectorised engine against the per-message reference, and at scale.
 
-Usage: .venv/bin/python benchmarks/replay.py [--no-large] [--no-reference-star6]
+Usage: .venv/bin/python benchmarks/replay.py [--no-large] [--no-reference-star6] [--no-frontier]
+       .venv/bin/python benchmarks/replay.py --frontier-only
 
 Inputs are built here (not read from results/): a "sequential" table puts one shortest
 word per target one after another in row 0 (every column holds one letter, so it is a
@@ -28,14 +29,31 @@ Measured (this machine, shared with other sessions, wall-clock seconds of the re
     peak resident memory 966 MB (whole benchmark process)
 
 The vectorised and reference engines agreed on every small case.
+
+Frontier tables above the vectorised engine's 12000 nodes (read from results/frontier/, replayed by
+the streaming engine, engine="auto", each in its own process so that its peak memory is its own;
+all-port; 2 cores shared with other jobs; "peak MB" is the child's maximum resident set):
+
+    case             engine      nodes      T  words       copy-hops   ok  replay s  wall s  peak MB
+    hypercube-14     streaming   16384   8192  16383   1,879,048,192   ok       8.7     9.2       82
+    hypercube-15     streaming   32768  16384  32767   8,053,063,680   ok      24.3    24.9      119
+    hypercube-16     streaming   65536  32768  65535  34,359,738,368   ok     104.8   105.6      198
+    star-8           streaming   40320  40135  40319  11,327,662,080   ok      37.3    38.0      118
+
+(--frontier-only, load average about 1 at the start; under heavier load the same replays took
+173.6 s for hypercube-16 and 78.9 s for star-8.)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from tesearch.groups import cayley_graph
 from tesearch.networks import network_from_spec
@@ -107,11 +125,54 @@ def row(case, model, inp, fast, slow=None, build_s=None):
     return fast
 
 
+FRONTIER = ("hypercube-14", "hypercube-15", "hypercube-16", "star-8")
+FRONTIER_DIR = Path(__file__).resolve().parent.parent / "results" / "frontier"
+_CHILD = """
+import json, sys
+from tesearch.replay import load_input, replay
+inp = load_input(sys.argv[1])
+r = replay(inp, "all-port")
+print(json.dumps({"engine": r.engine, "nodes": r.nodes, "T": r.claimed_T, "words": len(inp.messages),
+                  "hops": r.transmissions, "ok": r.ok, "seconds": r.seconds}))
+"""
+
+
+def frontier_rows(names=FRONTIER) -> list[dict]:
+    """Replay each frontier table in a child process; its own wall time, replay time and peak memory."""
+    print(f"{'case':<16} {'engine':<10} {'nodes':>6} {'T':>6} {'words':>6} {'copy-hops':>15} {'ok':>4} "
+          f"{'replay s':>9} {'wall s':>7} {'peak MB':>8}")
+    rows = []
+    for name in names:
+        started = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-c", _CHILD, str(FRONTIER_DIR / f"{name}.json")],
+                                 stdout=subprocess.PIPE, text=True)
+        out = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - started
+        if child.returncode != 0:
+            print(f"{name:<16} failed (exit {child.returncode})")
+            continue
+        r = json.loads(out)
+        r.update(case=name, wall=wall, peak_mb=usage.ru_maxrss / 1024)
+        rows.append(r)
+        print(f"{name:<16} {r['engine']:<10} {r['nodes']:>6} {r['T']:>6} {r['words']:>6} {r['hops']:>15,} "
+              f"{'ok' if r['ok'] else 'FAIL':>4} {r['seconds']:9.1f} {wall:7.1f} {r['peak_mb']:8.0f}")
+        sys.stdout.flush()
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-large", action="store_true", help="skip star-7 and hypercube-12")
     parser.add_argument("--no-reference-star6", action="store_true", help="skip the slow reference on star-6")
+    parser.add_argument("--no-frontier", action="store_true",
+                        help="skip the frontier tables above 12000 nodes (star-8, hypercube-14..16)")
+    parser.add_argument("--frontier-only", action="store_true", help="only the frontier tables")
     args = parser.parse_args()
+    if args.frontier_only:
+        frontier_rows()
+        return 0
 
     print(f"{'case':<28} {'model':<11} {'nodes':>6} {'messages':>11} {'hops':>13} {'T':>7} {'buffer':>6} "
           f"{'ok':>4} {'vector s':>9} {'ref s':>9} {'speedup':>8} {'agree':>5}")
@@ -145,6 +206,9 @@ def main() -> int:
             slow_cases.append(case)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory {peak_mb:.0f} MB")
+    if not args.no_frontier:
+        print()
+        frontier_rows()
     if not args.no_large:
         print("issue-5 target (< 60 s each for star-7 and hypercube-12): "
               + ("MET" if not slow_cases else f"MISSED by {', '.join(slow_cases)}"))
