@@ -112,6 +112,20 @@ def test_cli_writes_a_verified_table(tmp_path, capsys):
     assert "T = 32, best bound 32: optimal" in capsys.readouterr().out
 
 
+def test_cli_ring_chooses_the_side_split_off(tmp_path, capsys):
+    out = tmp_path / "t.json"
+    assert main(["torus-4x8", "--ring", "0", "--out", str(out)]) == 0
+    assert read_table(out).extra["construction"]["ring"].startswith("ring-4")
+    assert "ring=0" in capsys.readouterr().out
+    out.unlink()
+    # the 8-ring over ring-4 (T = 2) is 16 wide, below the bound 32: refused without a solver
+    assert main(["torus-4x8", "--ring", "1", "--out", str(out)]) == 4
+    assert "16 wide, below the lower bound 32" in capsys.readouterr().err
+    assert main(["torus-4x8", "--ring", "2", "--out", str(out)]) == 2
+    assert "no side 2" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_cli_bad_input(tmp_path, capsys):
     out = tmp_path / "t.json"
     assert main(["pancake-4", "--out", str(out)]) == 2

@@ -367,6 +367,9 @@ def lifted_table(spec: str, *, ring_index: int | None = None, factor: Table | No
     words = ring_words(ring)
     cg = cached_cayley_graph(network)
     bounds = compute_bounds(cg, Exchange.TOTAL)
+    if len(words) * sub.T < bounds.best:  # no table is narrower than a lower bound: do not ask a solver
+        raise LiftError(f"{spec}: a lift of {ring.spec} over {rest.spec} (T = {sub.T}) is {len(words)} * {sub.T} "
+                        f"= {len(words) * sub.T} wide, below the lower bound {bounds.best}")
     last = "no mode tried"
     for mode in modes:
         params = LiftParams(network.spec, ring_index, mode, timeout_s, backend=backend)
@@ -401,10 +404,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("network")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per Z3 call")
     ap.add_argument("--backend", choices=[b.value for b in Backend], default=Backend.Z3.value)
+    ap.add_argument("--ring", type=int, default=None,
+                    help="which side (0-based) to split off as the ring; default: the shortest")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     try:
-        table = lifted_table(args.network, timeout_s=args.timeout, backend=Backend(args.backend),
+        table = lifted_table(args.network, ring_index=args.ring, timeout_s=args.timeout,
+                             backend=Backend(args.backend),
                              progress=lambda s: print(s, flush=True))
     except TesearchError as exc:
         print(f"error: {exc}", file=sys.stderr)
