@@ -108,17 +108,15 @@ def main() -> None:
 def run_one(spec: str, extra: list[str], *, timeout: int) -> dict:
     """One `tesearch search` run, recorded as it came (found, unknown, infeasible or error).
 
-    The search writes beside the target's table; its table replaces the committed one only
-    when it is narrower, so a rerun never overwrites a better table (a stratified star table,
-    a CP-SAT repack) with a wider one.
+    ``--keep-better``: a rerun never overwrites a narrower committed table (a stratified star
+    table, a CP-SAT repack) with a wider one.
     """
     odd = "--exchange" in extra
     out = f"results/frontier/{spec.replace(':', '-')}{'-odd' if odd else ''}.json"
-    trial = out.replace(".json", ".search.json")
-    cmd = ["tesearch", "search", spec, *extra, "--timeout", str(TIMEOUTS.get(spec, timeout)), "--out", out]
-    run = [TESEARCH, *cmd[1:-1], trial, "--json", "--quiet"]
+    cmd = ["tesearch", "search", spec, *extra, "--timeout", str(TIMEOUTS.get(spec, timeout)), "--out", out,
+           "--keep-better"]
     t0 = time.monotonic()
-    proc = subprocess.run(run, capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run([TESEARCH, *cmd[1:], "--json", "--quiet"], capture_output=True, text=True, cwd=ROOT)
     try:
         data = json.loads(proc.stdout)
     except json.JSONDecodeError:
@@ -128,14 +126,6 @@ def run_one(spec: str, extra: list[str], *, timeout: int) -> dict:
     data["network"] = spec
     data["command"] = " ".join(shlex.quote(c) for c in cmd)
     data["wall_seconds"] = round(time.monotonic() - t0, 1)
-    found, kept = ROOT / trial, ROOT / out
-    if found.exists():
-        if kept.exists() and json.loads(kept.read_text())["T"] <= json.loads(found.read_text())["T"]:
-            data["table_kept"] = f"{out} (T = {json.loads(kept.read_text())['T']}) is not wider; the search table was dropped"
-            found.unlink()
-        else:
-            found.replace(kept)
-        data["table"] = out
     return data
 
 

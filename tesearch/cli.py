@@ -91,10 +91,13 @@ def verify(file, partial, as_json):
               help="Write the SMT-LIB2 encoding of every refuted width here.")
 @click.option("--backend", type=click.Choice([b.value for b in Backend]), default=Backend.Z3.value, show_default=True,
               help="Solver for each width; cpsat needs ortools and its unsat is not a certificate.")
+@click.option("--keep-better", is_flag=True,
+              help="Leave the output file alone when it already holds a valid table of this network and exchange "
+                   "that is no wider (reruns never replace a better table).")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 @JSON_OPTION
 def search(network, exchange, timeout_s, out, strategy, seed, word_cap, max_width, from_width, keep_encodings, backend,
-           quiet, as_json):
+           keep_better, quiet, as_json):
     """Search NETWORK for a valid table of the smallest width and write it."""
     from tesearch.networks import network_from_spec
     from tesearch.report import default_table_path, outcome_json, outcome_text
@@ -115,9 +118,34 @@ def search(network, exchange, timeout_s, out, strategy, seed, word_cap, max_widt
             click.echo(f"tesearch: internal error: the table found does not verify: {check.violations[0]}", err=True)
             sys.exit(EXIT_FAILED)
         path = out or default_table_path(net.spec, params.exchange)
-        write_table(outcome.table, path)
-    _emit(outcome_json(outcome, path), as_json, outcome_text(outcome, path))
+        kept = _no_wider_table_at(path, outcome.table) if keep_better else None
+        if kept is None:
+            write_table(outcome.table, path)
+        else:
+            click.echo(f"tesearch: kept {path}: it already holds a valid table with T = {kept.T} "
+                       f"(this search: T = {outcome.T})", err=True)
+    data = outcome_json(outcome, path)
+    if path is not None and keep_better:
+        data["kept_existing_T"] = kept.T if kept is not None else None
+    _emit(data, as_json, outcome_text(outcome, path))
     sys.exit({Status.FOUND: EXIT_OK, Status.INFEASIBLE: EXIT_UNSAT, Status.UNKNOWN: EXIT_UNKNOWN}[outcome.status])
+
+
+def _no_wider_table_at(path: Path, found):
+    """The table already at ``path`` if it is a valid table of the same network and exchange no wider than
+    ``found``; None otherwise (no file, another network, wider, unreadable or invalid: then it is replaced)."""
+    from tesearch.table import read_table
+    from tesearch.verify import verify_table
+
+    if not path.exists():
+        return None
+    try:
+        old = read_table(path)
+    except TesearchError:
+        return None
+    if (old.network, old.exchange) != (found.network, found.exchange) or old.T > found.T:
+        return None
+    return old if verify_table(old).ok else None
 
 
 @main.command()

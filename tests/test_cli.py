@@ -78,3 +78,28 @@ def test_verify_malformed_exit_2(tmp_path):
     bad.write_text('{"format": "tesearch-table"}')
     result = run("verify", str(bad))
     assert result.exit_code == 2 and "missing key" in result.output
+
+
+def test_keep_better_never_replaces_a_table_that_is_no_wider(tmp_path):
+    out = tmp_path / "t.json"
+    assert run("search", "ring-8:cyclic", "--out", str(out), "--quiet").exit_code == 0
+    mine = json.loads(out.read_text())
+    assert mine["T"] == 10
+    mine["note"] = "mine"
+    out.write_text(json.dumps(mine))
+    # a rerun finds T = 10 too, no narrower: with --keep-better the file is left alone ...
+    result = run("search", "ring-8:cyclic", "--out", str(out), "--keep-better", "--json", "--quiet")
+    assert result.exit_code == 0 and "kept" in result.output
+    assert json.loads(result.output[result.output.index("{"):])["kept_existing_T"] == 10
+    assert json.loads(out.read_text()).get("note") == "mine"
+    # ... a wider valid table there (the same words, two blank columns more) is replaced ...
+    mine["T"] = 12
+    out.write_text(json.dumps(mine))
+    assert run("verify", str(out)).exit_code == 0
+    assert run("search", "ring-8:cyclic", "--out", str(out), "--keep-better", "--quiet").exit_code == 0
+    assert json.loads(out.read_text())["T"] == 10
+    # ... and without the flag the file is always rewritten
+    mine["T"] = 10
+    out.write_text(json.dumps(mine))
+    assert run("search", "ring-8:cyclic", "--out", str(out), "--quiet").exit_code == 0
+    assert "note" not in json.loads(out.read_text())
