@@ -56,7 +56,9 @@ What was verified (runs of this module, see benchmarks/hypercube_construction.py
 ``tesearch verify results/frontier/hypercube-d.json`` reports VALID and OPTIMAL
 (T = 2^(d-1) = counting bound, no blank) for every d = 1..16 (hypercube-16:
 65535 words, T = 32768, about 15 s); ``tesearch replay`` reports no
-violation for d = 1..13 and refuses d = 14..16 (its node limit).
+violation for d = 1..16 (d = 14..16 by the streaming engine: 8.7 s, 24.3 s
+and 104.8 s), and every certificate proofs/frontier-hypercube-d.json is
+CONFIRMED by ``tesearch check-proof``.
 tests/test_frontier_hypercube.py verifies d = 1..10 with verify_table and
 with an independent column/element check.  Regenerate the result files
 with ``python -m tesearch.frontier.hypercube results/frontier``.
