@@ -4,7 +4,7 @@ import pytest
 
 from tesearch.bounds import compute_bounds
 from tesearch.rotation import find_rotation, rotation_from_cycle
-from tesearch.words import canonical_words, shortest_words, targets, to_indices, word_counts
+from tesearch.words import canonical_words, shortest_words, targets, word_counts
 
 
 def element(cg, text):

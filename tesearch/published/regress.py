@@ -32,7 +32,7 @@ from tesearch.networks import network_from_spec
 from tesearch.published.catalog import PublishedTable, published_tables
 from tesearch.published.complete import CompletionError, complete_by_rotation
 from tesearch.published.constructions import CONSTRUCTIONS, ConstructionError, star_odd_by_rotation
-from tesearch.published.reading import Cells, ReadingMode, ReadingResult, read_cells, reinsert_blanks
+from tesearch.published.reading import Cells, ReadingMode, read_cells, reinsert_blanks
 from tesearch.published.templates import expand_blocks, template_rows
 from tesearch.rotation import Rotation, find_rotation
 from tesearch.table import Placement, Table
