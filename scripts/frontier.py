@@ -181,23 +181,18 @@ def write_report() -> None:
             lines.append(f"| torus-{n}x{n}x{n} | total | optimal, by seed 003 §3.4's even 3D construction "
                          f"(our search: unknown, row above) | {t['T']} | {t['lower_bound']} | ~1 | construction | "
                          f"`python scripts/frontier_constructions.py` |")
-    for name, command in STRATIFIED:
-        path = ROOT / "results" / "frontier" / f"{name}.json"
-        if path.exists():
+    for rows, at_bound, below_bound, strategy in (
+            (STRATIFIED, "optimal (no blank)", "found, gap {gap}", "symmetry stratification (tesearch/frontier/star.py)"),
+            (REPACKED, "optimal", "best known, gap {gap} (not shown optimal)", None)):
+        for name, command in rows:
+            path = ROOT / "results" / "frontier" / f"{name}.json"
+            if not path.exists():
+                continue
             t = json.loads(path.read_text())
             best = max(t["lower_bound"], t.get("letter_bound") or 0)
-            outcome = "optimal (no blank)" if t["T"] == best else f"found, gap {t['T'] - best}"
+            outcome = at_bound if t["T"] == best else below_bound.format(gap=t["T"] - best)
             lines.append(f"| {t['network']} | {t['exchange']} | {outcome}; the search row above is superseded | "
-                         f"{t['T']} | {best} | {t['search']['seconds']:.1f} | symmetry stratification "
-                         f"(tesearch/frontier/star.py) | `{command}` |")
-    for name, command in REPACKED:
-        path = ROOT / "results" / "frontier" / f"{name}.json"
-        if path.exists():
-            t = json.loads(path.read_text())
-            best = max(t["lower_bound"], t.get("letter_bound") or 0)
-            outcome = "optimal" if t["T"] == best else f"best known, gap {t['T'] - best} (not shown optimal)"
-            lines.append(f"| {t['network']} | {t['exchange']} | {outcome}; the search row above is superseded | "
-                         f"{t['T']} | {best} | {t['search']['seconds']:.1f} | {t['search']['method']} | "
+                         f"{t['T']} | {best} | {t['search']['seconds']:.1f} | {strategy or t['search']['method']} | "
                          f"`{command}` |")
     lines += ["", *NOTES]
     (ROOT / "results" / "frontier.md").write_text("\n".join(lines) + "\n")

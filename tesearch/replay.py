@@ -599,6 +599,61 @@ def replay(inp: ReplayInput, model: PortModel | str = PortModel.ALL_PORT, *, pro
     return _replay_vectorised(inp, model, net, progress=progress, started=started)
 
 
+class _Buffers:
+    """Messages in transit that wait at a node between two of their hops; the largest count at one node."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.occupancy = np.zeros(n, dtype=np.int64)  # in-transit messages waiting at each node
+        self.ends: list[tuple[int, int]] = []  # heap of (last waiting step, wait id)
+        self.waiting: dict[int, np.ndarray] = {}
+        self.ids = itertools.count()
+        self.max_buffer = 0
+
+    def wait(self, nodes: np.ndarray, last_step: int) -> None:
+        """One message's copies, at `nodes`, wait through step `last_step`."""
+        wid = next(self.ids)
+        self.waiting[wid] = nodes.copy()
+        self.occupancy += np.bincount(nodes, minlength=self.n)
+        heapq.heappush(self.ends, (last_step, wid))
+
+    def close_step(self, t: int) -> None:
+        while self.ends and self.ends[0][0] <= t:
+            _, wid = heapq.heappop(self.ends)
+            self.occupancy -= np.bincount(self.waiting.pop(wid), minlength=self.n)
+        if self.waiting:
+            self.max_buffer = max(self.max_buffer, int(self.occupancy.max()))
+
+
+def _message_pair_of(net: ReplayNetwork, messages: Sequence[ReplayMessage]):
+    """(source, destination) of copy g of message m, for violation reports."""
+    def message_pair(m: int, g: int) -> tuple[Perm, Perm]:
+        end = g
+        for k in messages[m].word:
+            end = int(net.successor[k, end])
+        return net.elements[g], net.elements[end]
+    return message_pair
+
+
+def _progress_bar(progress: bool, hops: int, desc: str):
+    """A tqdm bar over copy-hops when the replay is long enough to want one, else None."""
+    if not progress or hops <= 20_000_000:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=hops, unit="hop", unit_scale=True, desc=desc, leave=False)
+
+
+def _report_late(found: _Violations, net: ReplayNetwork, messages: Sequence[ReplayMessage], late: set[int],
+                 T: int, message_pair) -> None:
+    n = net.order
+    for m in sorted(late):
+        msg = messages[m]
+        found.add(ViolationKind.LATE, n, step=msg.times[-1], node=net.elements[0], message=message_pair(m, 0),
+                  detail=f"the last hop is at step {msg.times[-1]}, but T = {T} (steps 0..{T - 1}); "
+                         f"all {n} copies are late")
+
+
 def _replay_vectorised(inp: ReplayInput, model: PortModel, net: ReplayNetwork, *, progress: bool,
                        started: float) -> ReplayReport:
     """The N x N engine: all-pairs distances and an N x N pair-count matrix."""
@@ -623,41 +678,19 @@ def _replay_vectorised(inp: ReplayInput, model: PortModel, net: ReplayNetwork, *
     send_stamp = np.full(n, -1, dtype=np.int64)
     recv_stamp = np.full(n, -1, dtype=np.int64)
     pair_count = np.zeros(n * n, dtype=np.uint8)
-    occupancy = np.zeros(n, dtype=np.int64)  # in-transit messages waiting at each node
-    wait_ends: list[tuple[int, int]] = []  # heap of (last waiting step, wait id)
-    waiting: dict[int, np.ndarray] = {}
-    max_buffer = 0
+    buffers = _Buffers(n)
     position: dict[int, np.ndarray] = {}  # message -> node of each copy (copy g starts at node g)
     step_hops: list[tuple[int, int, np.ndarray, np.ndarray]] = []  # this step: (message, letter, from, to)
     current_step = -1
     late_messages: set[int] = set()
-    wait_ids = itertools.count()
-
-    def message_pair(m: int, g: int) -> tuple[Perm, Perm]:
-        end = g
-        for k in messages[m].word:
-            end = int(net.successor[k, end])
-        return net.elements[g], net.elements[end]
-
-    def close_step(t: int) -> None:
-        nonlocal max_buffer
-        while wait_ends and wait_ends[0][0] <= t:
-            _, wid = heapq.heappop(wait_ends)
-            occupancy[:] -= np.bincount(waiting.pop(wid), minlength=n)
-        if waiting:
-            max_buffer = max(max_buffer, int(occupancy.max()))
-
-    bar = None
-    if progress and total_hops * n > 20_000_000:
-        from tqdm import tqdm
-
-        bar = tqdm(total=total_hops * n, unit="hop", unit_scale=True, desc="replay", leave=False)
+    message_pair = _message_pair_of(net, messages)
+    bar = _progress_bar(progress, total_hops * n, "replay")
     done_since_update = 0
     for h in order.tolist():
         m, i, t = int(hop_msg[h]), int(hop_pos[h]), int(hop_time[h])
         if t != current_step:
             if current_step >= 0:
-                close_step(current_step)
+                buffers.close_step(current_step)
             current_step, step_hops = t, []
         msg = messages[m]
         k = msg.word[i]
@@ -666,34 +699,19 @@ def _replay_vectorised(inp: ReplayInput, model: PortModel, net: ReplayNetwork, *
         if t >= inp.T:
             late_messages.add(m)
         # link capacity / ports, over all n copies at once
+        hop = (here, there, m, k, t, step_hops, net, message_pair)
         if model is PortModel.ALL_PORT:
-            links = here * degree + k
-            clash = link_stamp[links] == t
-            if clash.any():
-                _report_clash(found, ViolationKind.LINK_CAPACITY, clash, here, there, m, k, t, step_hops, net,
-                              message_pair)
-            link_stamp[links] = t
+            _claim(found, ViolationKind.LINK_CAPACITY, link_stamp, here * degree + k, hop)
         else:
-            clash = send_stamp[here] == t
-            if clash.any():
-                _report_clash(found, ViolationKind.SEND_PORT, clash, here, there, m, k, t, step_hops, net,
-                              message_pair)
-            send_stamp[here] = t
-            clash = recv_stamp[there] == t
-            if clash.any():
-                _report_clash(found, ViolationKind.RECEIVE_PORT, clash, here, there, m, k, t, step_hops, net,
-                              message_pair)
-            recv_stamp[there] = t
+            _claim(found, ViolationKind.SEND_PORT, send_stamp, here, hop)
+            _claim(found, ViolationKind.RECEIVE_PORT, recv_stamp, there, hop)
         step_hops.append((m, k, here, there))
         link_use[t] += here.size
         if i + 1 < len(msg.word):
             position[m] = there
             next_t = msg.times[i + 1]
             if next_t > t + 1:  # waits at `there` during steps t+1 .. next_t-1
-                wid = next(wait_ids)
-                waiting[wid] = there
-                occupancy += np.bincount(there, minlength=n)
-                heapq.heappush(wait_ends, (next_t - 1, wid))
+                buffers.wait(there, next_t - 1)
         else:
             _deliver(found, net, dist, pair_count, msg, there, len(msg.word), t, inp.where)
         if bar is not None:
@@ -702,16 +720,12 @@ def _replay_vectorised(inp: ReplayInput, model: PortModel, net: ReplayNetwork, *
                 bar.update(done_since_update)
                 done_since_update = 0
     if current_step >= 0:
-        close_step(current_step)
+        buffers.close_step(current_step)
     if bar is not None:
         bar.update(done_since_update)
         bar.close()
 
-    for m in sorted(late_messages):
-        msg = messages[m]
-        found.add(ViolationKind.LATE, n, step=msg.times[-1], node=net.elements[0], message=message_pair(m, 0),
-                  detail=f"the last hop is at step {msg.times[-1]}, but T = {inp.T} (steps 0..{inp.T - 1}); "
-                         f"all {n} copies are late")
+    _report_late(found, net, messages, late_messages, inp.T, message_pair)
 
     # every ordered pair: delivered once if a target, never otherwise
     if inp.exchange is Exchange.TOTAL:
@@ -727,7 +741,7 @@ def _replay_vectorised(inp: ReplayInput, model: PortModel, net: ReplayNetwork, *
         network=inp.network, exchange=inp.exchange.value, model=model, engine="vectorised",
         source_format=inp.source_format.value, nodes=n, links=n * degree, messages=n * len(messages),
         claimed_T=inp.T, completion_time=completion, transmissions=int(link_use.sum()),
-        expected_transmissions=expected, max_buffer=max_buffer, delivered=delivered,
+        expected_transmissions=expected, max_buffer=buffers.max_buffer, delivered=delivered,
         target_pairs=int(np.count_nonzero(target)), violations=found.items, violation_counts=dict(found.counts),
         link_use_per_step=link_use[:completion], seconds=time.perf_counter() - started)
     return report
@@ -760,6 +774,16 @@ def _report_clash(found: _Violations, kind: ViolationKind, clash: np.ndarray, he
     detail += f" ({len(copies)} node(s) clash in this step for this hop)"
     found.add(kind, len(copies), step=t, node=node, link=(net.elements[a], net.letters[k], net.elements[b]),
               message=message_pair(m, g), detail=detail)
+
+
+def _claim(found: _Violations, kind: ViolationKind, stamp: np.ndarray, index: np.ndarray, hop: tuple) -> None:
+    """Mark the links or ports ``stamp[index]`` used at this hop's step; report the copies that find one
+    already used in that step. ``hop`` is (here, there, message, letter, step, step_hops, net, message_pair)."""
+    here, there, m, k, t, step_hops, net, message_pair = hop
+    clash = stamp[index] == t
+    if clash.any():
+        _report_clash(found, kind, clash, here, there, m, k, t, step_hops, net, message_pair)
+    stamp[index] = t
 
 
 def _deliver(found: _Violations, net: ReplayNetwork, dist: np.ndarray, pair_count: np.ndarray, msg: ReplayMessage,
@@ -929,19 +953,10 @@ def _replay_streaming(inp: ReplayInput, model: PortModel, net: ReplayNetwork, *,
     send_stamp = np.full(n, -1, dtype=np.int32)
     recv_stamp = np.full(n, -1, dtype=np.int32)
     element_count = np.zeros(n, dtype=np.int64)  # words per group element
-    occupancy = np.zeros(n, dtype=np.int64)
-    wait_ends: list[tuple[int, int]] = []
-    waiting: dict[int, np.ndarray] = {}
-    wait_ids = itertools.count()
-    max_buffer = 0
+    buffers = _Buffers(n)
     late_messages: set[int] = set()
     sources = np.arange(n, dtype=np.int32)
-
-    def message_pair(m: int, g: int) -> tuple[Perm, Perm]:
-        end = g
-        for k in messages[m].word:
-            end = int(net.successor[k, end])
-        return net.elements[g], net.elements[end]
+    message_pair = _message_pair_of(net, messages)
 
     def finish(m: int, final: np.ndarray, t: int) -> None:
         msg = messages[m]
@@ -980,19 +995,7 @@ def _replay_streaming(inp: ReplayInput, model: PortModel, net: ReplayNetwork, *,
                           message=(net.elements[0], net.elements[d]),
                           detail=f"arrived at {_node_text(net.elements[int(final[0])])} ({n} copies)")
 
-    def close_step(t: int) -> None:
-        nonlocal max_buffer
-        while wait_ends and wait_ends[0][0] <= t:
-            _, wid = heapq.heappop(wait_ends)
-            occupancy[:] -= np.bincount(waiting.pop(wid), minlength=n)
-        if waiting:
-            max_buffer = max(max_buffer, int(occupancy.max()))
-
-    bar = None
-    if progress and total_hops * n > 20_000_000:
-        from tqdm import tqdm
-
-        bar = tqdm(total=total_hops * n, unit="hop", unit_scale=True, desc="replay (streaming)", leave=False)
+    bar = _progress_bar(progress, total_hops * n, "replay (streaming)")
     bounds = np.flatnonzero(np.diff(hop_time)) + 1 if total_hops else np.zeros(0, dtype=np.int64)
     starts = np.concatenate(([0], bounds)).tolist() if total_hops else []
     ends = np.concatenate((bounds, [total_hops])).tolist() if total_hops else []
@@ -1020,24 +1023,12 @@ def _replay_streaming(inp: ReplayInput, model: PortModel, net: ReplayNetwork, *,
             else:
                 here = sources.copy() if i == 0 else row.copy()
                 there = succ[k][here]
+                hop = (here, there, m, k, t, step_hops, net, message_pair)
                 if model is PortModel.ALL_PORT:
-                    stamp = link_stamp[k]
-                    clash = stamp[here] == t
-                    if clash.any():
-                        _report_clash(found, ViolationKind.LINK_CAPACITY, clash, here, there, m, k, t, step_hops,
-                                      net, message_pair)
-                    stamp[here] = t
+                    _claim(found, ViolationKind.LINK_CAPACITY, link_stamp[k], here, hop)
                 else:
-                    clash = send_stamp[here] == t
-                    if clash.any():
-                        _report_clash(found, ViolationKind.SEND_PORT, clash, here, there, m, k, t, step_hops, net,
-                                      message_pair)
-                    send_stamp[here] = t
-                    clash = recv_stamp[there] == t
-                    if clash.any():
-                        _report_clash(found, ViolationKind.RECEIVE_PORT, clash, here, there, m, k, t, step_hops,
-                                      net, message_pair)
-                    recv_stamp[there] = t
+                    _claim(found, ViolationKind.SEND_PORT, send_stamp, here, hop)
+                    _claim(found, ViolationKind.RECEIVE_PORT, recv_stamp, there, hop)
                 step_hops.append((m, k, here, there))
                 row[:] = there
                 there = row
@@ -1045,24 +1036,17 @@ def _replay_streaming(inp: ReplayInput, model: PortModel, net: ReplayNetwork, *,
             if i + 1 < len(msg.word):
                 next_t = msg.times[i + 1]
                 if next_t > t + 1:  # waits at `there` during steps t+1 .. next_t-1
-                    wid = next(wait_ids)
-                    waiting[wid] = there.copy()
-                    occupancy += np.bincount(there, minlength=n)
-                    heapq.heappush(wait_ends, (next_t - 1, wid))
+                    buffers.wait(there, next_t - 1)
             else:
                 finish(m, there, t)
         link_use[t] += (b - a) * n
-        close_step(t)
+        buffers.close_step(t)
         if bar is not None:
             bar.update((b - a) * n)
     if bar is not None:
         bar.close()
 
-    for m in sorted(late_messages):
-        msg = messages[m]
-        found.add(ViolationKind.LATE, n, step=msg.times[-1], node=net.elements[0], message=message_pair(m, 0),
-                  detail=f"the last hop is at step {msg.times[-1]}, but T = {inp.T} (steps 0..{inp.T - 1}); "
-                         f"all {n} copies are late")
+    _report_late(found, net, messages, late_messages, inp.T, message_pair)
 
     # ordered pairs (g, g*x): x a target element iff the pair is a target pair
     if inp.exchange is Exchange.TOTAL:
@@ -1077,7 +1061,7 @@ def _replay_streaming(inp: ReplayInput, model: PortModel, net: ReplayNetwork, *,
         network=inp.network, exchange=inp.exchange.value, model=model, engine="streaming",
         source_format=inp.source_format.value, nodes=n, links=n * degree, messages=n * len(messages),
         claimed_T=inp.T, completion_time=completion, transmissions=int(link_use.sum()),
-        expected_transmissions=expected, max_buffer=max_buffer, delivered=delivered,
+        expected_transmissions=expected, max_buffer=buffers.max_buffer, delivered=delivered,
         target_pairs=n * int(np.count_nonzero(target)), violations=found.items, violation_counts=dict(found.counts),
         link_use_per_step=link_use[:completion], seconds=time.perf_counter() - started)
 

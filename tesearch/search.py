@@ -20,7 +20,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -407,6 +407,20 @@ class Searcher:
                            "seconds": round(self.clock.elapsed, 3)}}
 
 
+def greedy_orbit_fill(order: Sequence[int], lengths: Mapping[int, int] | Sequence[int], need: int
+                      ) -> list[int] | None:
+    """Take orbits in ``order`` while each still fits; the sorted choice if the word
+    lengths ``lengths[j]`` sum to exactly ``need``, else None."""
+    chosen, left = [], need
+    for j in order:
+        if lengths[j] <= left:
+            chosen.append(j)
+            left -= lengths[j]
+            if left == 0:
+                return sorted(chosen)
+    return None
+
+
 def _filler_plans(lengths: list[int], need: int, max_len: int) -> list[list[int]]:
     """Ways to pick full orbits (indices into ``lengths``, sorted ascending) whose
     word lengths sum to ``need``: short orbits first, then variations."""
@@ -414,23 +428,12 @@ def _filler_plans(lengths: list[int], need: int, max_len: int) -> list[list[int]
         return [[]]
     plans = []
     avail = [j for j, n in enumerate(lengths) if n <= max_len]
-
-    def greedy(order: list[int]) -> list[int] | None:
-        chosen, left = [], need
-        for j in order:
-            if lengths[j] <= left:
-                chosen.append(j)
-                left -= lengths[j]
-                if left == 0:
-                    return sorted(chosen)
-        return None
-
     orders = [avail,  # shortest first
               sorted(avail, key=lambda j: (-lengths[j], j)),  # longest first
               avail[1:] + avail[:1],  # shortest first, skipping the very first orbit
               sorted(avail, key=lambda j: (lengths[j] != 2, lengths[j], j))]  # length-2 words first
     for order in orders:
-        plan = greedy(order)
+        plan = greedy_orbit_fill(order, lengths, need)
         if plan is not None and plan not in plans:
             plans.append(plan)
     return plans

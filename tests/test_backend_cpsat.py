@@ -72,7 +72,9 @@ def test_timeout_is_unknown_not_unsat(graph):
     assert result is SolveResult.UNKNOWN and chosen is None
 
 
-def test_missing_ortools_is_one_line_error(graph, monkeypatch):
+@pytest.fixture
+def without_ortools(monkeypatch):
+    """Make every import of ortools fail, as on a machine without the cpsat extra."""
     real_import = builtins.__import__
 
     def no_ortools(name, *args, **kwargs):
@@ -81,6 +83,9 @@ def test_missing_ortools_is_one_line_error(graph, monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_ortools)
+
+
+def test_missing_ortools_is_one_line_error(graph, without_ortools):
     cg = graph("ring-6")
     with pytest.raises(SolverUnavailable) as err:
         cpsat.solve(full_problem(cg, "ring-6", 5))
@@ -88,19 +93,11 @@ def test_missing_ortools_is_one_line_error(graph, monkeypatch):
     assert "\n" not in message and "ortools" in message.lower()
 
 
-def test_cli_backend_choice_reaches_the_error(monkeypatch, tmp_path):
+def test_cli_backend_choice_reaches_the_error(without_ortools, tmp_path):
     from click.testing import CliRunner
 
     from tesearch.cli import main
 
-    real_import = builtins.__import__
-
-    def no_ortools(name, *args, **kwargs):
-        if name == "ortools" or name.startswith("ortools."):
-            raise ImportError(f"No module named {name!r}")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_ortools)
     # star-4: the greedy table (T=24) is above the bound (21), so the solver is called
     result = CliRunner().invoke(main, ["search", "star-4", "--strategy", "full", "--backend", "cpsat", "--quiet",
                                        "--out", str(tmp_path / "t.json")])

@@ -157,6 +157,17 @@ def build(problem: TableProblem) -> CpsatModel:
                       {"variables": len(placements)})
 
 
+def _solver(*, seed: int, timeout_s: float | None, workers: int, log: bool):
+    """A CP-SAT solver with our run parameters."""
+    solver = _cp_model().CpSolver()
+    solver.parameters.num_search_workers = int(workers)
+    solver.parameters.random_seed = int(seed)
+    if timeout_s is not None:
+        solver.parameters.max_time_in_seconds = max(float(timeout_s), 0.01)
+    solver.parameters.log_search_progress = bool(log)
+    return solver
+
+
 def solve_model(built: CpsatModel, *, seed: int = 0, timeout_s: float | None = None,
                 workers: int = DEFAULT_WORKERS, log: bool = False
                 ) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
@@ -164,12 +175,7 @@ def solve_model(built: CpsatModel, *, seed: int = 0, timeout_s: float | None = N
     if built.trivially_unsat is not None:
         return SolveResult.UNSAT, None
     cp_model = _cp_model()
-    solver = cp_model.CpSolver()
-    solver.parameters.num_search_workers = int(workers)
-    solver.parameters.random_seed = int(seed)
-    if timeout_s is not None:
-        solver.parameters.max_time_in_seconds = max(float(timeout_s), 0.01)
-    solver.parameters.log_search_progress = bool(log)
+    solver = _solver(seed=seed, timeout_s=timeout_s, workers=workers, log=log)
     t0 = time.monotonic()
     status = solver.Solve(built.model)
     built.stats.update(solve_seconds=time.monotonic() - t0, status=solver.StatusName(status))
@@ -226,12 +232,7 @@ def minimize_width(problem: TableProblem, *, lower: int = 0, hint: list[tuple[in
         hinted = set(hint)
         for key, v in built.placements.items():
             model.AddHint(v, key in hinted)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_search_workers = int(workers)
-    solver.parameters.random_seed = int(seed)
-    if timeout_s is not None:
-        solver.parameters.max_time_in_seconds = max(float(timeout_s), 0.01)
-    solver.parameters.log_search_progress = bool(log)
+    solver = _solver(seed=seed, timeout_s=timeout_s, workers=workers, log=log)
     t0 = time.monotonic()
     status = solver.Solve(model)
     seconds = time.monotonic() - t0
@@ -282,11 +283,7 @@ def repack(problem: TableProblem, chosen: list[tuple[int, int, int]], free: set[
     current = set(chosen)
     for key, v in placements.items():
         model.AddHint(v, key in current)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_search_workers = int(workers)
-    solver.parameters.random_seed = int(seed)
-    if timeout_s is not None:
-        solver.parameters.max_time_in_seconds = max(float(timeout_s), 0.01)
+    solver = _solver(seed=seed, timeout_s=timeout_s, workers=workers, log=False)
     t0 = time.monotonic()
     status = solver.Solve(model)
     seconds = time.monotonic() - t0

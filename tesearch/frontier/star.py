@@ -116,7 +116,7 @@ from tesearch.encode import EncodingOptions, Item, SolveResult, TableProblem, en
 from tesearch.groups import CayleyGraph, cached_cayley_graph
 from tesearch.networks import network_from_spec
 from tesearch.rotation import Rotation, find_rotation
-from tesearch.search import assign_rows
+from tesearch.search import assign_rows, greedy_orbit_fill
 from tesearch.table import Placement, Table, write_table
 from tesearch.verify import verify_table
 from tesearch.words import Exchange, canonical_word, shortest_words, targets, to_letters
@@ -264,15 +264,9 @@ def filler_plans(lengths: dict[int, int], need: int, limit: int) -> list[list[in
               sorted(keys, key=lambda j: (lengths[j] != 3, lengths[j], j))]
     plans: list[list[int]] = []
     for order in orders:
-        chosen, left = [], need
-        for j in order:
-            if lengths[j] <= left:
-                chosen.append(j)
-                left -= lengths[j]
-                if left == 0:
-                    break
-        if left == 0 and sorted(chosen) not in plans:
-            plans.append(sorted(chosen))
+        plan = greedy_orbit_fill(order, lengths, need)
+        if plan is not None and plan not in plans:
+            plans.append(plan)
         if len(plans) >= limit:
             break
     return plans
