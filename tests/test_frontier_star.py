@@ -1,12 +1,13 @@
 """Symmetry stratification (tesearch.frontier.star): strata rules, reduced parts, whole tables."""
 
-from collections import defaultdict
+import itertools
+from collections import Counter, defaultdict
 
 import pytest
 
 from tesearch.encode import SolveResult
-from tesearch.frontier.star import (Part, StarStratifier, expand, fits, letter_classes, plan_moves,
-                                    stratified_table, sub_orbits)
+from tesearch.frontier.star import (Part, StarStratifier, expand, filler_plans, fits, letter_classes,
+                                    plan_moves, stratified_table, sub_orbits)
 from tesearch.groups import cached_cayley_graph
 from tesearch.networks import network_from_spec
 from tesearch.rotation import find_rotation
@@ -137,3 +138,22 @@ def test_stratified_tables_are_valid_and_optimal(spec):
     assert result.ok, result.summary()
     assert result.optimal
     assert table.extra["search"]["strategy"] == "symmetry stratification"
+
+
+def test_filler_plans_reach_every_length_multiset():
+    # star-7 odd-distance sigma^3 at T = 11 needed 5 + 3 and the greedy orders never produced it
+    lengths = {0: 3, 1: 3, 2: 3, 3: 5, 4: 7, 5: 9}
+    plans = filler_plans(lengths, 8, limit=10)
+    assert [3, 3] not in plans  # 3 + 3 = 6, not 8
+    assert any(sorted(lengths[j] for j in p) == [3, 5] for p in plans)
+    # exactly the multisets a brute force over all subsets finds, each once
+    brute = {tuple(sorted(lengths[j] for j in c)) for r in range(len(lengths) + 1)
+             for c in itertools.combinations(lengths, r) if sum(lengths[j] for j in c) == 8}
+    got = [tuple(sorted(lengths[j] for j in p)) for p in plans]
+    assert set(got) == brute and len(got) == len(set(got))
+    for p in plans:
+        assert len(set(p)) == len(p) and sum(lengths[j] for j in p) == 8
+    # the limit holds, and a sum no subset reaches gives nothing
+    assert len(filler_plans(lengths, 12, limit=2)) == 2
+    assert filler_plans(lengths, 1, limit=5) == []
+    assert Counter(map(len, filler_plans(lengths, 9, limit=10)))[1] == 1  # 9 alone, once

@@ -90,7 +90,8 @@ shared 2-core machine; times vary by about 1.5x between runs):
   another run), T=14 (1 + 3) sat 7.4 s.  sigma^3 = the length-9 size-2
   orbit: T=9 (3 + 3, two filler choices) unsat 0.3 s each, T=10 (7)
   unknown at 60 s (unsat after 232 s in a run without the cap), T=11 no
-  plan found by ``filler_plans`` (it misses 5 + 3), T=12 (3 + 3 + 3) sat
+  plan found by ``filler_plans`` (it then missed 5 + 3; it now tries every
+  length multiset after the greedy plans), T=12 (3 + 3 + 3) sat
   1.4 s.  sigma^2 = the 6 size-3 orbits of lengths 5..9 (42 letters):
   T=21 sat 1.9 s.
 
@@ -255,7 +256,10 @@ def plan_moves(cg: CayleyGraph, exceptional: list[tuple[int, ...]], blanks: int
 
 
 def filler_plans(lengths: dict[int, int], need: int, limit: int) -> list[list[int]]:
-    """Sets of free full orbits (keys of ``lengths``) whose word lengths sum to ``need``."""
+    """Up to ``limit`` sets of free full orbits (keys of ``lengths``) whose word lengths sum to
+    ``need``: first the greedy choices (shortest first, longest first, ...), then every other
+    multiset of lengths that sums to ``need`` (fewest orbits first), each filled with the
+    lowest-numbered orbits of those lengths."""
     if need == 0:
         return [[]]
     keys = sorted(lengths, key=lambda j: (lengths[j], j))
@@ -267,9 +271,47 @@ def filler_plans(lengths: dict[int, int], need: int, limit: int) -> list[list[in
         plan = greedy_orbit_fill(order, lengths, need)
         if plan is not None and plan not in plans:
             plans.append(plan)
+    by_length: dict[int, list[int]] = {}
+    for j in keys:
+        by_length.setdefault(lengths[j], []).append(j)
+    seen = {tuple(sorted(lengths[j] for j in plan)) for plan in plans}
+    for multiset in sorted(length_multisets(by_length, need), key=lambda m: (len(m), m)):
         if len(plans) >= limit:
             break
-    return plans
+        if multiset in seen:
+            continue
+        taken = {n: 0 for n in by_length}
+        plan = []
+        for n in multiset:
+            plan.append(by_length[n][taken[n]])
+            taken[n] += 1
+        plans.append(sorted(plan))
+    return plans[:limit]
+
+
+def length_multisets(by_length: dict[int, list[int]], need: int, cap: int = 1000) -> list[tuple[int, ...]]:
+    """Multisets of word lengths (ascending tuples) summing to ``need``, each length used at most as
+    often as there are free orbits of it; at most ``cap`` of them."""
+    sizes = sorted(by_length)
+    out: list[tuple[int, ...]] = []
+
+    def extend(i: int, left: int, chosen: list[int]) -> None:
+        if len(out) >= cap:
+            return
+        if left == 0:
+            out.append(tuple(chosen))
+            return
+        for k in range(i, len(sizes)):
+            n = sizes[k]
+            if n > left:
+                break
+            if chosen.count(n) < len(by_length[n]):
+                chosen.append(n)
+                extend(k, left - n, chosen)
+                chosen.pop()
+
+    extend(0, need, [])
+    return out
 
 
 # ---------------------------------------------------------------- the search
