@@ -55,6 +55,7 @@ NOTES = (
     "",
     "- star-8 total: the rotation search refuted (UNSAT) every core width from 8 to 18 for its",
     "  rotation-symmetric tables with the core of fixed elements and shortest-orbit fillers it tried,",
+    "  was unknown at width 19 (one filler plan UNSAT in 111 s, the other unknown after 238 s),",
     "  and found the no-blank table at core width 20 (runs.json lists each attempt). The claim of",
     "  optimality does not rest on those refutations: T = 40135 meets the counting bound.",
     "  The committed table's own search.seconds (417.5) is from the first run; the row above is the",
