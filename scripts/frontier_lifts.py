@@ -4,7 +4,10 @@ Each table is lifted, re-verified, and written only when it passes verify and is
 than the table already there; every run (found or not) is recorded with its time in
 results/frontier/lifts.json, which scripts/frontier.py --report reads.  Usage:
 
-    .venv/bin/python scripts/frontier_lifts.py [--only SUBSTRING] [--timeout 120]
+    .venv/bin/python scripts/frontier_lifts.py [--only SUBSTRING] [--timeout 120] [--backend cpsat] [--ring I]
+
+A run with the default options is stored under the network's name; one with --backend or
+--ring under the name and those options, so it is a row of its own beside the default run.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 import time
 from pathlib import Path
 
+from tesearch.backends import Backend
 from tesearch.bounds import compute_bounds
 from tesearch.errors import TesearchError
 from tesearch.groups import cached_cayley_graph
@@ -40,15 +44,22 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default=None)
     ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--backend", choices=[b.value for b in Backend], default=Backend.Z3.value)
+    ap.add_argument("--ring", type=int, default=None, help="the side to split off (needs --only naming one target)")
     args = ap.parse_args()
+    backend = Backend(args.backend)
+    chosen = [spec for spec in TARGETS if not args.only or args.only in spec]
+    if args.ring is not None and len(chosen) != 1:
+        ap.error(f"--ring needs --only to pick exactly one target (it picks {len(chosen)})")
+    options = (f" --ring {args.ring}" if args.ring is not None else "") + \
+        (f" --backend {backend.value}" if backend is not Backend.Z3 else "")
     store = json.loads(STORE.read_text()) if STORE.exists() else {}
-    for spec in TARGETS:
-        if args.only and args.only not in spec:
-            continue
+    for spec in chosen:
         t0 = time.monotonic()
         steps: list[str] = []
         try:
-            table = lifted_table(spec, timeout_s=args.timeout, progress=steps.append)
+            table = lifted_table(spec, ring_index=args.ring, timeout_s=args.timeout, backend=backend,
+                                 progress=steps.append)
         except TesearchError as exc:
             record = {"network": spec, "status": "unknown", "T": None, "best_bound": best_bound(spec),
                       "error": str(exc)}
@@ -62,8 +73,9 @@ def main() -> None:
                       "best_bound": check.bounds.best, "optimal": check.ok and table.T == check.bounds.best}
         record["seconds"] = round(time.monotonic() - t0, 1)
         record["steps"] = steps
-        record["command"] = f"python -m tesearch.frontier.product {spec} --out results/frontier/{spec}.json"
-        store[spec] = record
+        record["command"] = (f"python -m tesearch.frontier.product {spec}{options} --timeout {args.timeout:g} "
+                             f"--out results/frontier/{spec}.json")
+        store[spec + options] = record
         print(f"{spec:16s} {record['status']:8s} T={record['T']} bound={record.get('best_bound')} "
               f"{record['seconds']}s", flush=True)
         STORE.write_text(json.dumps(store, indent=1) + "\n")

@@ -1,5 +1,6 @@
 """Ring lifts (tesearch/frontier/product.py): optimal mixed-radix tori, checked three ways."""
 
+import json
 from collections import defaultdict
 
 import pytest
@@ -9,7 +10,7 @@ from tesearch.errors import SpecError
 from tesearch.frontier.product import AssignMode, LiftError, factor_table, lifted_table, main, split_off
 from tesearch.networks import network_from_spec
 from tesearch.replay import replay_data
-from tesearch.table import read_table
+from tesearch.table import read_table, write_table
 from tesearch.verify import verify_table
 
 
@@ -139,3 +140,26 @@ def test_cpsat_backend_gives_the_same_kind_of_table(factor_8x8):
     check = verify_table(table)
     assert check.ok and check.optimal, check.summary()
     assert table.extra["construction"]["backend"] == "cpsat"
+
+
+def test_cli_lifts_a_given_factor_table_and_refuses_a_broken_one(tmp_path, capsys):
+    network = network_from_spec("torus-4x8")
+    _, rest, _ = split_off(network, 0)
+    factor = factor_table(rest.spec, timeout_s=60)
+    good = tmp_path / "factor.json"
+    write_table(factor, good)
+    out = tmp_path / "t.json"
+    assert main(["torus-4x8", "--ring", "0", "--factor", str(good), "--out", str(out)]) == 0
+    lifted = read_table(out)
+    assert verify_table(lifted).ok and lifted.extra["construction"]["factor_T"] == factor.T
+    capsys.readouterr()
+    out.unlink()
+    # the same factor with its first message placed twice: it must not be lifted
+    data = json.loads(good.read_text())
+    data["placements"].append(data["placements"][0])
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert main(["torus-4x8", "--ring", "0", "--factor", str(bad), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(bad) in err and "does not verify" in err
+    assert not out.exists()

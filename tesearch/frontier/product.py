@@ -44,9 +44,16 @@ takes one x for every h: a small model) and ``LATIN`` (x(k, h) free, each
 h taking every x once: a larger model, more room).  Every delivered table
 is re-checked by ``verify_table`` before it is returned.
 
+The factor table comes from :func:`factor_table` (lift, then search, with
+the chosen backend: ``--backend cpsat`` also searches the factor with
+CP-SAT, which is how torus-8x10 reaches 100 and torus-6x8x10 600), or from
+a file with ``--factor FILE`` (it must verify).
+
 Usage::
 
     python -m tesearch.frontier.product torus-4x8x8 --out results/frontier/torus-4x8x8.json
+    python -m tesearch.frontier.product torus-6x8x10 --backend cpsat --out results/frontier/torus-6x8x10.json
+    python -m tesearch.frontier.product torus-4x8 --ring 0 --factor torus-8.json --out torus-4x8.json
 """
 
 from __future__ import annotations
@@ -68,7 +75,7 @@ from tesearch.errors import SolverUnavailable, SpecError, TesearchError
 from tesearch.groups import cached_cayley_graph
 from tesearch.networks import Network, network_from_spec, torus_network
 from tesearch.search import SearchParams, Strategy, Status, assign_rows, search
-from tesearch.table import Placement, Table, write_table
+from tesearch.table import Placement, Table, read_table, write_table
 from tesearch.verify import verify_table
 from tesearch.words import Exchange, shortest_words, to_letters
 
@@ -304,8 +311,8 @@ def _quiet(_: str) -> None:
     return None
 
 
-def _searched(network: Network, timeout_s: float, progress: Progress) -> Table | None:
-    outcome = search(network, SearchParams(network.spec, Exchange.TOTAL, Strategy.AUTO, timeout_s))
+def _searched(network: Network, timeout_s: float, backend: Backend, progress: Progress) -> Table | None:
+    outcome = search(network, SearchParams(network.spec, Exchange.TOTAL, Strategy.AUTO, timeout_s, backend=backend))
     progress(f"{network.spec}: search {outcome.status.value}, T = {outcome.T}")
     return outcome.table if outcome.status is Status.FOUND else None
 
@@ -329,7 +336,7 @@ def factor_table(spec: str, *, timeout_s: float, backend: Backend = Backend.Z3, 
             continue
         try:
             table = (lifted_table(spec, timeout_s=timeout_s, backend=backend, progress=progress) if how == "lift"
-                     else _searched(network, timeout_s, progress))
+                     else _searched(network, timeout_s, backend, progress))
         except LiftError as exc:
             failures.append(str(exc))
             continue
@@ -406,10 +413,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backend", choices=[b.value for b in Backend], default=Backend.Z3.value)
     ap.add_argument("--ring", type=int, default=None,
                     help="which side (0-based) to split off as the ring; default: the shortest")
+    ap.add_argument("--factor", default=None, metavar="FILE",
+                    help="a tesearch-table of the torus of the other sides to lift (it must verify); "
+                         "default: search or lift one")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     try:
-        table = lifted_table(args.network, ring_index=args.ring, timeout_s=args.timeout,
+        factor = None
+        if args.factor is not None:
+            factor = read_table(args.factor)
+            factor_check = verify_table(factor)
+            if not factor_check.ok:
+                first = factor_check.violations[0]
+                raise TesearchError(f"the factor table does not verify ({len(factor_check.violations)} "
+                                    f"violation(s)); first: {first}", where=args.factor)
+        table = lifted_table(args.network, ring_index=args.ring, factor=factor, timeout_s=args.timeout,
                              backend=Backend(args.backend),
                              progress=lambda s: print(s, flush=True))
     except TesearchError as exc:
