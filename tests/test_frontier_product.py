@@ -7,7 +7,9 @@ import pytest
 
 from tesearch.backends import Backend
 from tesearch.errors import SpecError
-from tesearch.frontier.product import AssignMode, LiftError, factor_table, lifted_table, main, split_off
+from tesearch.encode import SolveResult
+from tesearch.frontier.product import (AssignMode, HWord, LiftError, LiftParams, build_model, factor_table,
+                                       lifted_table, main, ring_words, solve_z3, split_off)
 from tesearch.networks import network_from_spec
 from tesearch.replay import replay_data
 from tesearch.table import read_table, write_table
@@ -163,3 +165,34 @@ def test_cli_lifts_a_given_factor_table_and_refuses_a_broken_one(tmp_path, capsy
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(bad) in err and "does not verify" in err
     assert not out.exists()
+
+
+def test_cyclic_mode_gives_each_factor_word_one_shift():
+    network = network_from_spec("torus-4x8")
+    ring, rest, letter_map = split_off(network, 0)
+    factor = factor_table(rest.spec, timeout_s=60)
+    hwords = sorted((HWord(p.column, tuple(letter_map[s] for s in p.word)) for p in factor.placements),
+                    key=lambda w: (w.column, w.letters))
+    words = ring_words(ring)
+    m = len(words)
+    model = build_model(LiftParams(network.spec, 0, AssignMode.CYCLIC), hwords, factor.T, words)
+    answer, chosen = solve_z3(model)
+    assert answer is SolveResult.SAT
+    x_of = defaultdict(dict)
+    for i, (kind, k, hi) in enumerate(model.items):
+        if kind == "copy":
+            x_of[hi][k] = model.options[i][chosen[i]].x
+    assert len(x_of) == len(hwords)
+    for per_copy in x_of.values():  # x = k + t(h) mod m for one t per h, so every x once
+        shifts = {(x - k) % m for k, x in per_copy.items()}
+        assert len(shifts) == 1 and sorted(per_copy.values()) == list(range(m))
+    table = lifted_table("torus-4x8", ring_index=0, factor=factor, modes=(AssignMode.CYCLIC,), timeout_s=60)
+    assert verify_table(table).ok and table.extra["construction"]["mode"] == "cyclic"
+
+
+def test_cyclic_mode_with_cpsat():
+    pytest.importorskip("ortools")
+    table = lifted_table("torus-4x8", ring_index=0, modes=(AssignMode.CYCLIC,), backend=Backend.CPSAT,
+                         timeout_s=60)
+    check = verify_table(table)
+    assert check.ok and check.optimal and table.extra["construction"]["mode"] == "cyclic"

@@ -42,7 +42,11 @@ time out, and then this module says so (``LiftError``) rather than widen
 the table.  Two assignment modes are tried in order, ``FIXED`` (copy k
 takes one x for every h: a small model) and ``LATIN`` (x(k, h) free, each
 h taking every x once: a larger model, more room).  Every delivered table
-is re-checked by ``verify_table`` before it is returned.
+is re-checked by ``verify_table`` before it is returned.  A third mode,
+``CYCLIC`` (``--mode cyclic``), asks for a Latin lift of a special form:
+copy k of h takes x = k + t(h) mod m, one shift t(h) per h.  Its model is
+the Latin one plus a shift section, so it admits fewer tables, but the
+solver has m choices per h to make instead of a permutation.
 
 The factor table comes from :func:`factor_table` (lift, then search, with
 the chosen backend: ``--backend cpsat`` also searches the factor with
@@ -62,7 +66,7 @@ import argparse
 import enum
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -91,6 +95,7 @@ class AssignMode(str, enum.Enum):
 
     FIXED = "fixed"  # copy k carries x_k for every h
     LATIN = "latin"  # x(k, h) free; each h takes every x once over the copies
+    CYCLIC = "cyclic"  # x(k, h) = k + t(h) mod m, one shift t(h) per h: a Latin lift with far fewer choices
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,10 @@ def option_var(item: int, option: int) -> z3.BoolRef:
     return z3.Bool(f"lift_{item}_{option}")
 
 
+def shift_var(h: int, shift: int) -> z3.BoolRef:
+    return z3.Bool(f"shift_{h}_{shift}")
+
+
 # ---------------------------------------------------------------- the split
 
 def split_off(network: Network, ring_index: int) -> tuple[Network, Network, dict[str, str]]:
@@ -167,8 +176,11 @@ class LiftModel:
     """The lift as 0/1 constraints over (item, option) pairs, independent of the solver.
 
     Sections: ``placement`` (each item takes exactly one option), ``latin``
-    (in LATIN mode each factor word h takes every ring element exactly once
-    over the copies), ``column`` (each ring letter at most once per column).
+    (in LATIN and CYCLIC mode each factor word h takes every ring element
+    exactly once over the copies), ``shift`` (in CYCLIC mode each h takes one
+    shift t, and copy k of h takes x = k + t: ``shifts[h][t]`` lists, per
+    copy, the options that agree with t), ``column`` (each ring letter at
+    most once per column).
     """
 
     params: LiftParams
@@ -177,6 +189,7 @@ class LiftModel:
     latin: list[list[tuple[int, int]]]  # exactly-one groups of (item, option)
     column: list[list[tuple[int, int]]]  # at-most-one groups of (item, option)
     width: int
+    shifts: list[list[list[list[tuple[int, int]]]]] = field(default_factory=list)  # [h][t][copy] -> options
 
     @property
     def size(self) -> int:
@@ -225,13 +238,26 @@ def build_model(params: LiftParams, hwords: list[HWord], h_width: int,
             raise LiftError(f"{params}: item {items[i]} has no option inside the width")
     # -- section latin
     latin: list[list[tuple[int, int]]] = []
-    if params.mode is AssignMode.LATIN:
+    if params.mode in (AssignMode.LATIN, AssignMode.CYCLIC):
         by_h_x: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for i, (kind, _, hi) in enumerate(items):
             if kind == "copy":
                 for o, opt in enumerate(options[i]):
                     by_h_x.setdefault((hi, opt.x), []).append((i, o))
         latin = [by_h_x[key] for key in sorted(by_h_x)]
+    # -- section shift
+    shifts: list[list[list[list[tuple[int, int]]]]] = []
+    if params.mode is AssignMode.CYCLIC:
+        per_h: dict[int, dict[int, int]] = {}  # h -> copy -> item
+        for i, (kind, k, hi) in enumerate(items):
+            if kind == "copy":
+                per_h.setdefault(hi, {})[k] = i
+        for hi in range(len(hwords)):
+            by_shift = []
+            for t in range(m):
+                by_shift.append([[(i, o) for o, opt in enumerate(options[i]) if opt.x == (k + t) % m]
+                                 for k, i in sorted(per_h[hi].items())])
+            shifts.append(by_shift)
     # -- section column
     users: dict[tuple[str, int], list[tuple[int, int]]] = {}
     for i, opts in enumerate(options):
@@ -239,7 +265,7 @@ def build_model(params: LiftParams, hwords: list[HWord], h_width: int,
             for cell in opt.cells:
                 users.setdefault(cell, []).append((i, o))
     column = [users[cell] for cell in sorted(users) if len(users[cell]) > 1]
-    return LiftModel(params, items, options, latin, column, width)
+    return LiftModel(params, items, options, latin, column, width, shifts)
 
 
 def solve_z3(model: LiftModel) -> tuple[SolveResult, dict[int, int]]:
@@ -253,6 +279,12 @@ def solve_z3(model: LiftModel) -> tuple[SolveResult, dict[int, int]]:
         solver.add(z3.PbEq([(option_var(i, o), 1) for i, o in group], 1))
     for group in model.column:
         solver.add(z3.AtMost(*[option_var(i, o) for i, o in group], 1))
+    for h, by_shift in enumerate(model.shifts):
+        solver.add(z3.PbEq([(shift_var(h, t), 1) for t in range(len(by_shift))], 1))
+        for t, per_copy in enumerate(by_shift):
+            for group in per_copy:  # copy k agrees with shift t exactly when t is h's shift
+                solver.add(shift_var(h, t) == z3.PbEq([(option_var(i, o), 1) for i, o in group], 1)
+                           if group else z3.Not(shift_var(h, t)))
     answer = solver.check()
     if answer != z3.sat:
         return (SolveResult.UNSAT if answer == z3.unsat else SolveResult.UNKNOWN), {}
@@ -279,6 +311,12 @@ def solve_cpsat(model: LiftModel, workers: int = 2) -> tuple[SolveResult, dict[i
         cp.AddExactlyOne([var[i][o] for i, o in group])
     for group in model.column:
         cp.AddAtMostOne([var[i][o] for i, o in group])
+    for h, by_shift in enumerate(model.shifts):
+        shift = [cp.NewBoolVar(f"shift_{h}_{t}") for t in range(len(by_shift))]
+        cp.AddExactlyOne(shift)
+        for t, per_copy in enumerate(by_shift):
+            for group in per_copy:  # an item takes one option, so the sum is 0 or 1
+                cp.Add(sum(var[i][o] for i, o in group) == shift[t])
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = model.params.timeout_s
     solver.parameters.num_search_workers = workers
@@ -413,6 +451,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backend", choices=[b.value for b in Backend], default=Backend.Z3.value)
     ap.add_argument("--ring", type=int, default=None,
                     help="which side (0-based) to split off as the ring; default: the shortest")
+    ap.add_argument("--mode", action="append", choices=[m.value for m in AssignMode], default=None,
+                    help="assignment mode to try, repeatable, in order (default: fixed, then latin)")
     ap.add_argument("--factor", default=None, metavar="FILE",
                     help="a tesearch-table of the torus of the other sides to lift (it must verify); "
                          "default: search or lift one")
@@ -427,8 +467,9 @@ def main(argv: list[str] | None = None) -> int:
                 first = factor_check.violations[0]
                 raise TesearchError(f"the factor table does not verify ({len(factor_check.violations)} "
                                     f"violation(s)); first: {first}", where=args.factor)
+        modes = tuple(AssignMode(m) for m in args.mode) if args.mode else (AssignMode.FIXED, AssignMode.LATIN)
         table = lifted_table(args.network, ring_index=args.ring, factor=factor, timeout_s=args.timeout,
-                             backend=Backend(args.backend),
+                             modes=modes, backend=Backend(args.backend),
                              progress=lambda s: print(s, flush=True))
     except TesearchError as exc:
         print(f"error: {exc}", file=sys.stderr)
