@@ -143,6 +143,17 @@ def run_one(spec: str, extra: list[str], *, timeout: int) -> dict:
     return data
 
 
+def found_outcome(d: dict, lifts: dict, superseded: str) -> str:
+    """The outcome cell of a run that found a table; ``superseded`` is added when a ring lift
+    of the same network is optimal and this run is not."""
+    if d.get("optimal"):
+        return "optimal"
+    outcome = f"found, gap {d['T'] - d['best_bound']} (not shown optimal)"
+    if any(x["network"] == d["network"] and x.get("optimal") for x in lifts.values()):
+        outcome += superseded
+    return outcome
+
+
 def write_report() -> None:
     """results/frontier.md from runs.json and the hypercube construction tables."""
     store = json.loads(STORE.read_text()) if STORE.exists() else {}
@@ -174,20 +185,14 @@ def write_report() -> None:
                          f"(tesearch/frontier/hypercube.py) | `python -m tesearch.frontier.hypercube results/frontier` |")
     for key, d in store.items():
         if d["status"] == "found":
-            outcome = "optimal" if d.get("optimal") else f"found, gap {d['T'] - d['best_bound']} (not shown optimal)"
-            if not d.get("optimal") and any(x["network"] == d["network"] and x.get("optimal")
-                                            for x in lifts.values()):
-                outcome += "; superseded by the optimal ring lift below"
+            outcome = found_outcome(d, lifts, "; superseded by the optimal ring lift below")
         else:
             outcome = f"{d['status']}: no table within the time"
         lines.append(f"| {d['network']} | {d['exchange']} | {outcome} | {d['T']} | {d['best_bound']} | "
                      f"{d.get('wall_seconds')} | {d.get('strategy')} | `{d['command']}` |")
     for d in lifts.values():
         if d["status"] == "found":
-            outcome = "optimal" if d.get("optimal") else f"found, gap {d['T'] - d['best_bound']} (not shown optimal)"
-            if not d.get("optimal") and any(x["network"] == d["network"] and x.get("optimal")
-                                            for x in lifts.values()):
-                outcome += "; superseded by the optimal lift row below"
+            outcome = found_outcome(d, lifts, "; superseded by the optimal lift row below")
         else:
             outcome = f"{d['status']}: {d.get('error', 'no table')}"
         lines.append(f"| {d['network']} | total | {outcome} | {d['T']} | {d['best_bound']} | {d['seconds']} | "
