@@ -4,13 +4,16 @@ import json
 from collections import defaultdict
 
 import pytest
+import z3
 
 from tesearch.backends import Backend
 from tesearch.errors import SpecError
 from tesearch.encode import SolveResult
-from tesearch.frontier.product import (AssignMode, HWord, LiftError, LiftParams, build_model, factor_table,
-                                       lifted_table, main, ring_words, solve_z3, split_off)
+from tesearch.frontier.product import (AssignMode, HWord, LiftError, LiftParams, boundary_cut, build_model,
+                                       factor_table, factor_words, lifted_table, main, option_var, restrict, ring_words,
+                                       solve_z3, split_off, z3_solver)
 from tesearch.networks import network_from_spec
+from tesearch.published.constructions import torus2d_even
 from tesearch.replay import replay_data
 from tesearch.table import read_table, write_table
 from tesearch.verify import verify_table
@@ -171,8 +174,7 @@ def test_cyclic_mode_gives_each_factor_word_one_shift():
     network = network_from_spec("torus-4x8")
     ring, rest, letter_map = split_off(network, 0)
     factor = factor_table(rest.spec, timeout_s=60)
-    hwords = sorted((HWord(p.column, tuple(letter_map[s] for s in p.word)) for p in factor.placements),
-                    key=lambda w: (w.column, w.letters))
+    hwords = factor_words(factor, letter_map)
     words = ring_words(ring)
     m = len(words)
     model = build_model(LiftParams(network.spec, 0, AssignMode.CYCLIC), hwords, factor.T, words)
@@ -196,3 +198,78 @@ def test_cyclic_mode_with_cpsat():
                          timeout_s=60)
     check = verify_table(table)
     assert check.ok and check.optimal and table.extra["construction"]["mode"] == "cyclic"
+
+
+def test_restrict_is_a_relaxation_that_keeps_a_solution():
+    network = network_from_spec("torus-4x8")
+    ring, rest, letter_map = split_off(network, 0)
+    factor = factor_table(rest.spec, timeout_s=60)
+    hwords = factor_words(factor, letter_map)
+    words = ring_words(ring)
+    model = build_model(LiftParams(network.spec, 0, AssignMode.LATIN), hwords, factor.T, words)
+    answer, chosen = solve_z3(model)
+    assert answer is SolveResult.SAT
+    keep = [0, 2, len(hwords) - 1]
+    sub = restrict(model, keep)
+    kept = [i for i, (kind, _, hi) in enumerate(model.items) if kind == "copy" and hi in keep]
+    assert len(sub.items) == len(words) * len(keep) == len(kept)
+    assert all(kind == "copy" for kind, _, _ in sub.items) and sub.size < model.size
+    assert len(sub.latin) == sum(len(g) > 0 for g in model.latin if model.items[g[0][0]][2] in keep)
+    # the full solution, cut down to the kept items, satisfies the restricted model
+    solver = z3_solver(sub)
+    assert solver.check([option_var(j, chosen[i]) for j, i in enumerate(kept)]) == z3.sat
+
+
+def test_restrict_refutes_with_a_few_factor_words():
+    # ring-4 under three one-letter factor words in a one-column factor table: each factor word's
+    # four copies take x = 1, 2, 3 (a, A, aA) and 0 once, so 2 a's and 2 A's per word; 4 columns
+    # hold 4 of each, so one word fits, three do not, and neither does the whole lift
+    network = network_from_spec("torus-4x4")
+    ring, _, _ = split_off(network, 0)
+    words = ring_words(ring)
+    hwords = [HWord(0, ("b",)), HWord(0, ("B",)), HWord(0, ("b",))]
+    model = build_model(LiftParams(network.spec, 0, AssignMode.LATIN), hwords, 1, words)
+    assert solve_z3(restrict(model, [0]))[0] is SolveResult.SAT
+    assert solve_z3(restrict(model, [0, 1, 2]))[0] is SolveResult.UNSAT
+    assert solve_z3(model)[0] is SolveResult.UNSAT
+    text = z3_solver(restrict(model, [0, 1, 2])).to_smt2()
+    reread = z3.Solver()
+    reread.from_string(text)
+    assert reread.check() == z3.unsat
+
+
+def test_boundary_cut_counts_the_columns_beside_the_copies():
+    # the same three words: 3 * 3 nonzero copies, 4 columns of 2 ring letters: 9 > 8
+    network = network_from_spec("torus-4x4")
+    ring, _, _ = split_off(network, 0)
+    words = ring_words(ring)
+    hwords = [HWord(0, ("b",)), HWord(0, ("B",)), HWord(0, ("b",))]
+    cut = boundary_cut(hwords, 1, words)
+    assert cut is not None and cut.words == (0, 1, 2) and cut.columns == (0, 1, 2, 3)
+    assert (cut.demand, cut.capacity, cut.loose) == (9, 8, 0)
+    assert boundary_cut(hwords[:2], 1, words) is None  # 6 <= 8: the test leaves room, so it says nothing
+    model = build_model(LiftParams(network.spec, 0, AssignMode.LATIN), hwords, 1, words)
+    assert solve_z3(restrict(model, cut.words))[0] is SolveResult.UNSAT
+
+
+def test_lift_over_seed_003_construction_is_refuted_by_counting():
+    # torus-2x6x6 over seed 003's 6x6 table: the ring-2 letter must sit beside 35 words in 32 columns
+    factor = torus2d_even(6).table
+    network = network_from_spec("torus-2x6x6")
+    ring, _, letter_map = split_off(network, 0)
+    words = ring_words(ring)
+    hwords = factor_words(factor, letter_map)
+    cut = boundary_cut(hwords, factor.T, words)
+    assert cut is not None and cut.demand > cut.capacity
+    with pytest.raises(LiftError, match="in any mode"):
+        lifted_table(network.spec, ring_index=0, factor=factor, timeout_s=30)
+    # the solver agrees on the words the cut names
+    model = build_model(LiftParams(network.spec, 0, AssignMode.LATIN, 60), hwords, factor.T, words)
+    assert solve_z3(restrict(model, cut.words))[0] is SolveResult.UNSAT
+
+
+def test_boundary_cut_passes_a_factor_that_lifts(factor_8x8, tpu_4x8x8):
+    network = network_from_spec("torus-4x8x8")
+    ring, _, letter_map = split_off(network, 0)  # the shortest side, as lifted_table splits it
+    assert tpu_4x8x8.extra["construction"]["ring"] == ring.spec
+    assert boundary_cut(factor_words(factor_8x8, letter_map), factor_8x8.T, ring_words(ring)) is None

@@ -48,6 +48,15 @@ copy k of h takes x = k + t(h) mod m, one shift t(h) per h.  Its model is
 the Latin one plus a shift section, so it admits fewer tables, but the
 solver has m choices per h to make instead of a permutation.
 
+A counting test comes first (:func:`boundary_cut`): in every mode each
+factor word h has m - 1 copies with x != 0, and each of those puts a ring
+letter in the column just before or just after h's copy, while a column
+holds at most r ring letters (r = the ring's letter count).  A max flow
+from copies to those boundary columns decides whether the factor table
+leaves room; when it does not, no lift over that factor table exists in
+any mode, and the min cut names the factor words and columns that show it.
+The test is necessary, not sufficient: passing it says nothing.
+
 The factor table comes from :func:`factor_table` (lift, then search, with
 the chosen backend: ``--backend cpsat`` also searches the factor with
 CP-SAT, which is how torus-8x10 reaches 100 and torus-6x8x10 600), or from
@@ -70,6 +79,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import networkx as nx
 import z3
 
 from tesearch.bounds import compute_bounds
@@ -169,6 +179,12 @@ def ring_words(ring: Network) -> list[list[tuple[str, ...]]]:
     return [[to_letters(cg, w) for w in shortest_words(cg, g)] if g else [()] for g in range(cg.order)]
 
 
+def factor_words(factor: Table, letter_map: dict[str, str]) -> list[HWord]:
+    """The factor table's placed words in the product's letters, ordered by (column, word): index = h."""
+    return sorted((HWord(p.column, tuple(letter_map[s] for s in p.word)) for p in factor.placements),
+                  key=lambda w: (w.column, w.letters))
+
+
 # ---------------------------------------------------------------- the model
 
 @dataclass
@@ -194,6 +210,74 @@ class LiftModel:
     @property
     def size(self) -> int:
         return sum(map(len, self.options))
+
+
+@dataclass(frozen=True)
+class BoundaryCut:
+    """A counting refutation of every lift over one factor table (see the module doc).
+
+    The factor ``words`` have ``m - 1`` copies each with x != 0 (``demand`` in
+    all), each needing a ring letter in one of its boundary columns.  Those
+    columns, for all but the ``loose`` copies, lie in ``columns``, which hold
+    r ring letters each; the loose copies are granted one letter each.  So at
+    most ``capacity`` = loose + r * len(columns) < demand copies are served.
+    """
+
+    words: tuple[int, ...]
+    columns: tuple[int, ...]
+    loose: int
+    demand: int
+    capacity: int
+
+    def text(self) -> str:
+        loose = f" (and {self.loose} copies granted one each)" if self.loose else ""
+        return (f"the x != 0 copies of factor words {list(self.words)} need {self.demand} ring letters in the "
+                f"columns beside them, and those are {len(self.columns)} columns{loose} holding at most "
+                f"{self.capacity}")
+
+
+def boundary_columns(hword: HWord, copy: int, h_width: int, width: int) -> list[int]:
+    """Global columns just before and just after copy ``copy`` of ``hword``, inside the lift."""
+    before, after = copy * h_width + hword.column - 1, copy * h_width + hword.column + len(hword.letters)
+    return [c for c in (before, after) if 0 <= c < width]
+
+
+def boundary_cut(hwords: list[HWord], h_width: int, ring_word_lists: list[list[tuple[str, ...]]]
+                 ) -> BoundaryCut | None:
+    """A set of factor words whose lift cannot fit, or None when the counting test leaves room.
+
+    A nonzero ring element's word is never empty, so its prefix ends in the
+    column before the copy or its suffix starts in the column after it; each
+    column holds each ring letter at most once.  Flow: source -> h (m - 1)
+    -> copy (h, k) (1) -> its boundary columns (unbounded) -> sink (r).  The
+    min cut's side of the source gives the words, the columns and the loose
+    copies of :class:`BoundaryCut`.
+    """
+    m = len(ring_word_lists)
+    width = m * h_width
+    r = len({letter for words in ring_word_lists for w in words for letter in w})
+    graph = nx.DiGraph()
+    graph.add_node("sink")
+    for h, hw in enumerate(hwords):
+        graph.add_edge("source", ("h", h), capacity=m - 1)
+        for k in range(m):
+            graph.add_edge(("h", h), ("copy", h, k), capacity=1)
+            for c in boundary_columns(hw, k, h_width, width):
+                graph.add_edge(("copy", h, k), ("column", c))  # no capacity: unbounded
+                graph.add_edge(("column", c), "sink", capacity=r)
+    total = (m - 1) * len(hwords)
+    if total == 0:
+        return None
+    flow, (reached, _) = nx.minimum_cut(graph, "source", "sink")
+    if flow >= total:
+        return None
+    words = tuple(sorted(node[1] for node in reached if isinstance(node, tuple) and node[0] == "h"))
+    columns = tuple(sorted(node[1] for node in reached if isinstance(node, tuple) and node[0] == "column"))
+    loose = sum(1 for h in words for k in range(m) if ("copy", h, k) not in reached)
+    cut = BoundaryCut(words, columns, loose, (m - 1) * len(words), loose + r * len(columns))
+    if cut.capacity >= cut.demand:  # pragma: no cover - max-flow min-cut forbids it
+        raise LiftError(f"boundary cut does not add up: {cut}")
+    return cut
 
 
 def _split_options(x: int, words: list[tuple[str, ...]], start: int, length: int, width: int
@@ -268,8 +352,30 @@ def build_model(params: LiftParams, hwords: list[HWord], h_width: int,
     return LiftModel(params, items, options, latin, column, width, shifts)
 
 
-def solve_z3(model: LiftModel) -> tuple[SolveResult, dict[int, int]]:
-    """Z3: (result, chosen option per item)."""
+def restrict(model: LiftModel, h_indices: set[int] | list[int]) -> LiftModel:
+    """The lift model cut down to every copy of the factor words ``h_indices``.
+
+    The lone words, and the column constraints with the items dropped, are
+    left out, so this is a relaxation: when it is unsat, no lift of the whole
+    model exists (in the same mode, over the same factor table).
+    """
+    keep_h = set(h_indices)
+    old = [i for i, (kind, _, hi) in enumerate(model.items) if kind == "copy" and hi in keep_h]
+    new_index = {i: j for j, i in enumerate(old)}
+
+    def remap(group: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        return [(new_index[i], o) for i, o in group if i in new_index]
+
+    latin = [remap(g) for g in model.latin if g and all(i in new_index for i, _ in g)]
+    column = [g for g in (remap(g) for g in model.column) if len(g) > 1]
+    shifts = [[[remap(per) for per in by_shift] for by_shift in model.shifts[hi]]
+              for hi in sorted(keep_h)] if model.shifts else []
+    return LiftModel(model.params, [model.items[i] for i in old], [model.options[i] for i in old], latin, column,
+                     model.width, shifts)
+
+
+def z3_solver(model: LiftModel) -> z3.Solver:
+    """The lift model's sections as Z3 constraints (``.to_smt2()`` gives the SMT-LIB2 form)."""
     solver = z3.Solver()
     solver.set("random_seed", model.params.seed)
     solver.set("timeout", int(model.params.timeout_s * 1000))
@@ -285,6 +391,12 @@ def solve_z3(model: LiftModel) -> tuple[SolveResult, dict[int, int]]:
             for group in per_copy:  # copy k agrees with shift t exactly when t is h's shift
                 solver.add(shift_var(h, t) == z3.PbEq([(option_var(i, o), 1) for i, o in group], 1)
                            if group else z3.Not(shift_var(h, t)))
+    return solver
+
+
+def solve_z3(model: LiftModel) -> tuple[SolveResult, dict[int, int]]:
+    """Z3: (result, chosen option per item)."""
+    solver = z3_solver(model)
     answer = solver.check()
     if answer != z3.sat:
         return (SolveResult.UNSAT if answer == z3.unsat else SolveResult.UNKNOWN), {}
@@ -407,14 +519,17 @@ def lifted_table(spec: str, *, ring_index: int | None = None, factor: Table | No
                                                          progress=progress)
     if sub.network != rest.spec or sub.exchange != Exchange.TOTAL.value:
         raise SpecError(f"{spec}: the factor table is for {sub.network} {sub.exchange}, not {rest.spec} total")
-    hwords = sorted((HWord(p.column, tuple(letter_map[s] for s in p.word)) for p in sub.placements),
-                    key=lambda w: (w.column, w.letters))
+    hwords = factor_words(sub, letter_map)
     words = ring_words(ring)
     cg = cached_cayley_graph(network)
     bounds = compute_bounds(cg, Exchange.TOTAL)
     if len(words) * sub.T < bounds.best:  # no table is narrower than a lower bound: do not ask a solver
         raise LiftError(f"{spec}: a lift of {ring.spec} over {rest.spec} (T = {sub.T}) is {len(words)} * {sub.T} "
                         f"= {len(words) * sub.T} wide, below the lower bound {bounds.best}")
+    cut = boundary_cut(hwords, sub.T, words)
+    if cut is not None:  # no mode can lift this factor table: say why instead of asking a solver
+        raise LiftError(f"{spec}: no lift of {ring.spec} over this {rest.spec} table (T = {sub.T}) exists in any "
+                        f"mode: {cut.text()}")
     last = "no mode tried"
     for mode in modes:
         params = LiftParams(network.spec, ring_index, mode, timeout_s, backend=backend)
