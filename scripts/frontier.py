@@ -75,9 +75,22 @@ NOTES = (
     "    cyclic unknown after 1201 s (CP-SAT, `--mode cyclic --backend cpsat --factor F`, F from",
     "    `tesearch search torus-16x16`).",
     "  - 8-ring over seed 003's 2D construction for torus-16x16",
-    "    (`tesearch.published.constructions.torus2d_even(16)`, T = 512): fixed UNSAT (Z3, 3.7 s);",
-    "    cyclic UNSAT (Z3, 567.6 s; CP-SAT also INFEASIBLE, 228.7 s); Latin stopped by hand",
-    "    without an answer after about 8 minutes.",
+    "    (`tesearch.published.constructions.torus2d_even(16)`, T = 512): no lift in any mode.",
+    "    Fixed UNSAT (Z3, 3.7 s); cyclic UNSAT (Z3, 567.6 s; CP-SAT also INFEASIBLE, 228.7 s);",
+    "    Latin, the mode that contains the others, refuted by a count anyone can redo: the four",
+    "    words the construction starts in column 16 (`BcCcCcCc CbBbBbBb bCcCcCcC cBbBbBbB`, ending",
+    "    in column 23) and the four it starts in column 25 (`BC Cb bc cB`) have 7 copies each with",
+    "    a nonzero ring element, and each such copy puts a ring letter (a or A) in the column just",
+    "    before or just after it: columns 15, 24 and 27 of each of the 8 copies, 24 columns holding",
+    "    2 ring letters each, 48 < 56. `boundary_cut` in tesearch/frontier/product.py finds this",
+    "    count by a max flow in 0.4 s (lift-cores.json); independently, a CP-SAT core search",
+    "    narrowed the Latin model to 7 of those words (49 > 48) and Z3 found the written core",
+    "    encodings/lift-torus-8x16x16-ring0-construction-core.smt2 UNSAT in 159.0 s. The same",
+    "    count rules out every lift of a 2-, 5-, 6-, 8- or 10-ring over seed 003's 6x6, 8x8, 10x10,",
+    "    12x12 and 16x16 tables, while 3- and 4-rings pass it (benchmarks/boundary_cut.py, under",
+    "    0.8 s each); the lift now runs the count first and reports the cut instead of asking a",
+    "    solver. The searched torus-16x16 table and the lifted torus-8x16 table pass the count",
+    "    (it decides nothing for them).",
     "  - 16-ring over the lifted torus-8x16 table (T = 256): fixed UNSAT (Z3, 11.1 s); Latin",
     "    unknown after 3042 s (Z3, 245846 options; `--ring 1 --timeout 3000`).",
     "- torus-6x8x10: optimal, T = 600. The Z3 lift gives 624 (the 6-ring over torus-8x10 at 104 =",
@@ -164,7 +177,8 @@ def write_report() -> None:
         "",
         "Every row comes from a run recorded in results/frontier/runs.json (searches, by",
         "`scripts/frontier.py`), results/frontier/lifts.json (ring lifts, by",
-        "`scripts/frontier_lifts.py`), or the metadata of the committed table (constructions, the",
+        "`scripts/frontier_lifts.py`), results/frontier/lift-cores.json (lift refutations, by",
+        "`scripts/lift_core.py`), or the metadata of the committed table (constructions, the",
         "stratified star search, CP-SAT repacks). Every table in results/frontier/ passes",
         "`tesearch verify` and `tesearch replay` (the streaming engine replays up to 200000 nodes:",
         "star-8's 40320 and hypercube-16's 65536 included) and has a certificate",
@@ -197,6 +211,20 @@ def write_report() -> None:
             outcome = f"{d['status']}: {d.get('error', 'no table')}"
         lines.append(f"| {d['network']} | total | {outcome} | {d['T']} | {d['best_bound']} | {d['seconds']} | "
                      f"ring lift (tesearch/frontier/product.py) | `{d['command']}` |")
+    cores_path = ROOT / "results" / "frontier" / "lift-cores.json"
+    for d in (json.loads(cores_path.read_text()) if cores_path.exists() else {}).values():
+        bound = d.get("best_bound") or next((x["best_bound"] for x in lifts.values() if x["network"] == d["network"]),
+                                            "?")
+        cut = d.get("boundary_cut")
+        counted = (f"counting cut over {len(cut['words'])} factor words, {cut['demand']} > {cut['capacity']} "
+                   f"({cut['seconds']} s); " if cut else "")
+        outcome = (f"no table; refuted for one class: no lift of {d['ring']} over the {d['factor']} "
+                   f"(T = {d['factor_T']}) in any mode ({counted}Z3 {d['z3']['status']} on the "
+                   f"{len(d['core']['factor_words'])}-word core {d['encoding']['path']})"
+                   if d["z3"]["status"] == "unsat" else f"core not refuted: Z3 {d['z3']['status']}")
+        lines.append(f"| {d['network']} | total | {outcome} | none ({d['width']}-wide lifts) | {bound} | "
+                     f"{d['seconds']} | lift core: counting test, CP-SAT core search, Z3 on the written core "
+                     f"(scripts/lift_core.py) | `{d['command']}` |")
     for n in (10, 12):
         path = ROOT / "results" / "frontier" / f"torus-{n}x{n}x{n}.json"
         if path.exists():
