@@ -170,14 +170,25 @@ def test_cli_lifts_a_given_factor_table_and_refuses_a_broken_one(tmp_path, capsy
     assert not out.exists()
 
 
-def test_cyclic_mode_gives_each_factor_word_one_shift():
+@pytest.fixture(scope="module")
+def factor_8():
+    return factor_table("torus-8", timeout_s=60)
+
+
+def lift_model_4x8(factor_8, mode):
+    """The lift model of the 4-ring over ``factor_8`` in ``mode``, with its factor words and ring words."""
     network = network_from_spec("torus-4x8")
     ring, rest, letter_map = split_off(network, 0)
-    factor = factor_table(rest.spec, timeout_s=60)
-    hwords = factor_words(factor, letter_map)
+    assert rest.spec == factor_8.network
+    hwords = factor_words(factor_8, letter_map)
     words = ring_words(ring)
+    return build_model(LiftParams(network.spec, 0, mode), hwords, factor_8.T, words), hwords, words
+
+
+def test_cyclic_mode_gives_each_factor_word_one_shift(factor_8):
+    model, hwords, words = lift_model_4x8(factor_8, AssignMode.CYCLIC)
+    factor = factor_8
     m = len(words)
-    model = build_model(LiftParams(network.spec, 0, AssignMode.CYCLIC), hwords, factor.T, words)
     answer, chosen = solve_z3(model)
     assert answer is SolveResult.SAT
     x_of = defaultdict(dict)
@@ -200,13 +211,8 @@ def test_cyclic_mode_with_cpsat():
     assert check.ok and check.optimal and table.extra["construction"]["mode"] == "cyclic"
 
 
-def test_restrict_is_a_relaxation_that_keeps_a_solution():
-    network = network_from_spec("torus-4x8")
-    ring, rest, letter_map = split_off(network, 0)
-    factor = factor_table(rest.spec, timeout_s=60)
-    hwords = factor_words(factor, letter_map)
-    words = ring_words(ring)
-    model = build_model(LiftParams(network.spec, 0, AssignMode.LATIN), hwords, factor.T, words)
+def test_restrict_is_a_relaxation_that_keeps_a_solution(factor_8):
+    model, hwords, words = lift_model_4x8(factor_8, AssignMode.LATIN)
     answer, chosen = solve_z3(model)
     assert answer is SolveResult.SAT
     keep = [0, 2, len(hwords) - 1]
