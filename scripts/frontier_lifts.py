@@ -1,13 +1,16 @@
 """Mixed-radix tori by ring lifts (tesearch/frontier/product.py): results/frontier/*.json.
 
-Each table is lifted, re-verified, and written only when it passes verify and is no wider
-than the table already there; every run (found or not) is recorded with its time in
-results/frontier/lifts.json, which scripts/frontier.py --report reads.  Usage:
+Each table is lifted, re-verified, and written only when it passes verify and is narrower
+than the table already there (an equal one is left alone, so its certificate stays valid);
+every run (found or not) is recorded with its time in results/frontier/lifts.json, which
+scripts/frontier.py --report reads.  Usage:
 
     .venv/bin/python scripts/frontier_lifts.py [--only SUBSTRING] [--timeout 120] [--backend cpsat] [--ring I]
+        [--mode fixed|latin|cyclic ...]
 
-A run with the default options is stored under the network's name; one with --backend or
---ring under the name and those options, so it is a row of its own beside the default run.
+A run with the default options is stored under the network's name; one with --backend,
+--ring or --mode under the name and those options, so it is a row of its own beside the
+default run.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from tesearch.errors import TesearchError
 from tesearch.groups import cached_cayley_graph
 from tesearch.networks import network_from_spec
 from tesearch.words import Exchange
-from tesearch.frontier.product import lifted_table
+from tesearch.frontier.product import AssignMode, lifted_table
 from tesearch.table import read_table, write_table
 from tesearch.verify import verify_table
 
@@ -46,19 +49,23 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--backend", choices=[b.value for b in Backend], default=Backend.Z3.value)
     ap.add_argument("--ring", type=int, default=None, help="the side to split off (needs --only naming one target)")
+    ap.add_argument("--mode", action="append", choices=[m.value for m in AssignMode], default=None,
+                    help="assignment modes to try, repeatable, in order (default: fixed, then latin)")
     args = ap.parse_args()
     backend = Backend(args.backend)
     chosen = [spec for spec in TARGETS if not args.only or args.only in spec]
     if args.ring is not None and len(chosen) != 1:
         ap.error(f"--ring needs --only to pick exactly one target (it picks {len(chosen)})")
+    modes = tuple(AssignMode(m) for m in args.mode) if args.mode else (AssignMode.FIXED, AssignMode.LATIN)
     options = (f" --ring {args.ring}" if args.ring is not None else "") + \
+        "".join(f" --mode {m}" for m in args.mode or ()) + \
         (f" --backend {backend.value}" if backend is not Backend.Z3 else "")
     store = json.loads(STORE.read_text()) if STORE.exists() else {}
     for spec in chosen:
         t0 = time.monotonic()
         steps: list[str] = []
         try:
-            table = lifted_table(spec, ring_index=args.ring, timeout_s=args.timeout, backend=backend,
+            table = lifted_table(spec, ring_index=args.ring, timeout_s=args.timeout, modes=modes, backend=backend,
                                  progress=steps.append)
         except TesearchError as exc:
             record = {"network": spec, "status": "unknown", "T": None, "best_bound": best_bound(spec),
@@ -67,7 +74,7 @@ def main() -> None:
             check = verify_table(table)
             path = ROOT / "results" / "frontier" / f"{spec}.json"
             old = read_table(path).T if path.exists() else None
-            if check.ok and (old is None or table.T <= old):
+            if check.ok and (old is None or table.T < old):  # an equal table would orphan its certificate
                 write_table(table, path)
             record = {"network": spec, "status": "found" if check.ok else "invalid", "T": table.T,
                       "best_bound": check.bounds.best, "optimal": check.ok and table.T == check.bounds.best}
