@@ -83,9 +83,9 @@ NOTES = (
     "    a nonzero ring element, and each such copy puts a ring letter (a or A) in the column just",
     "    before or just after it: columns 15, 24 and 27 of each of the 8 copies, 24 columns holding",
     "    2 ring letters each, 48 < 56. `boundary_cut` in tesearch/frontier/product.py finds this",
-    "    count by a max flow in 0.4 s (lift-cores.json); independently, a CP-SAT core search",
+    "    count by a max flow in 0.3 s (lift-cores.json); independently, a CP-SAT core search",
     "    narrowed the Latin model to 7 of those words (49 > 48) and Z3 found the written core",
-    "    encodings/lift-torus-8x16x16-ring0-construction-core.smt2 UNSAT in 159.0 s. The same",
+    "    encodings/lift-torus-8x16x16-ring0-construction-core.smt2 UNSAT in 156.4 s. The same",
     "    count rules out every lift of a 2-, 5-, 6-, 8- or 10-ring over seed 003's 6x6, 8x8, 10x10,",
     "    12x12 and 16x16 tables, while 3- and 4-rings pass it (benchmarks/boundary_cut.py, under",
     "    0.8 s each); the lift now runs the count first and reports the cut instead of asking a",
@@ -217,8 +217,6 @@ def write_report() -> None:
                      f"ring lift (tesearch/frontier/product.py) | `{d['command']}` |")
     cores_path = ROOT / "results" / "frontier" / "lift-cores.json"
     for d in (json.loads(cores_path.read_text()) if cores_path.exists() else {}).values():
-        bound = d.get("best_bound") or next((x["best_bound"] for x in lifts.values() if x["network"] == d["network"]),
-                                            "?")
         cut = d.get("boundary_cut")
         counted = (f"counting cut over {len(cut['words'])} factor words, {cut['demand']} > {cut['capacity']} "
                    f"({cut['seconds']} s); " if cut else "")
@@ -226,7 +224,7 @@ def write_report() -> None:
                    f"(T = {d['factor_T']}) in any mode ({counted}Z3 {d['z3']['status']} on the "
                    f"{len(d['core']['factor_words'])}-word core {d['encoding']['path']})"
                    if d["z3"]["status"] == "unsat" else f"core not refuted: Z3 {d['z3']['status']}")
-        lines.append(f"| {d['network']} | total | {outcome} | none ({d['width']}-wide lifts) | {bound} | "
+        lines.append(f"| {d['network']} | total | {outcome} | none ({d['width']}-wide lifts) | {d['best_bound']} | "
                      f"{d['seconds']} | lift core: counting test, CP-SAT core search, Z3 on the written core "
                      f"(scripts/lift_core.py) | `{d['command']}` |")
     for n in (10, 12):

@@ -35,6 +35,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import sys
@@ -47,13 +48,13 @@ from tesearch.bounds import compute_bounds
 from tesearch.encode import SolveResult
 from tesearch.errors import TesearchError
 from tesearch.groups import cached_cayley_graph
-from tesearch.frontier.product import (AssignMode, LiftModel, LiftParams, boundary_cut, build_model, factor_words,
-                                       restrict, ring_words, solve_cpsat, split_off, z3_solver)
+from tesearch.frontier.product import (AssignMode, HWord, LiftModel, LiftParams, boundary_cut, build_model,
+                                       factor_words, restrict, ring_words, solve_cpsat, split_off, verified_factor,
+                                       z3_solver)
 from tesearch.backends import Backend
 from tesearch.networks import network_from_spec
 from tesearch.published.constructions import CONSTRUCTIONS
 from tesearch.table import Table, read_table
-from tesearch.verify import verify_table
 from tesearch.words import Exchange
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,9 +75,12 @@ def construction_factor(spec: str) -> Table:
 
 def feasible(model: LiftModel, keep: list[int], timeout_s: float) -> SolveResult:
     sub = restrict(model, keep)
-    sub.params = LiftParams(model.params.network, model.params.ring_index, model.params.mode, timeout_s,
-                            backend=Backend.CPSAT)
+    sub.params = dataclasses.replace(model.params, timeout_s=timeout_s, backend=Backend.CPSAT)
     return solve_cpsat(sub)[0]
+
+
+def word_records(hwords: list[HWord], indices) -> list[dict]:
+    return [{"h": h, "column": hwords[h].column, "word": "".join(hwords[h].letters)} for h in indices]
 
 
 def scan(model: LiftModel, n_words: int, window: int, timeout_s: float) -> list[int] | None:
@@ -135,26 +139,28 @@ def main(argv: list[str] | None = None) -> int:
         if factor.network != rest.spec:
             raise TesearchError(f"the factor table is for {factor.network}, not {rest.spec}",
                                 where=args.factor or "construction")
-        check = verify_table(factor)
-        if not check.ok:
-            raise TesearchError(f"the factor table does not verify: {check.violations[0]}",
-                                where=args.factor or "construction")
-        hwords = factor_words(factor, letter_map)
-        params = LiftParams(network.spec, args.ring, AssignMode.LATIN, args.cpsat_timeout, backend=Backend.CPSAT)
-        model = build_model(params, hwords, factor.T, ring_words(ring))
+        verified_factor(factor, where=args.factor or "construction")
+        core_given = sorted({int(h) for h in args.core.split(",")}) if args.core else None
+    except ValueError:
+        print(f"error: --core: {args.core!r} is not a comma-separated list of integers", file=sys.stderr)
+        return 2
     except TesearchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    hwords = factor_words(factor, letter_map)
+    words_of_ring = ring_words(ring)
+    params = LiftParams(network.spec, args.ring, AssignMode.LATIN, args.cpsat_timeout, backend=Backend.CPSAT)
+    model = build_model(params, hwords, factor.T, words_of_ring)
     print(f"{params}: {factor_name}, T = {factor.T}, {len(hwords)} factor words, width {model.width}, "
           f"{len(model.items)} items, {model.size} options", flush=True)
     t0 = time.monotonic()
-    cut = boundary_cut(hwords, factor.T, ring_words(ring))
+    cut = boundary_cut(hwords, factor.T, words_of_ring)
     cut_s = time.monotonic() - t0
     print(f"counting test (boundary columns, max flow, {cut_s:.1f}s): "
           f"{cut.text() if cut else 'leaves room (it refutes nothing)'}", flush=True)
     t0 = time.monotonic()
-    if args.core:
-        core = sorted({int(h) for h in args.core.split(",")})
+    if core_given is not None:
+        core = core_given
         if not all(0 <= h < len(hwords) for h in core):
             print(f"error: --core: factor word indices run 0..{len(hwords) - 1}", file=sys.stderr)
             return 2
@@ -166,10 +172,10 @@ def main(argv: list[str] | None = None) -> int:
         core = shrink(model, window, args.cpsat_timeout)
     found_s = time.monotonic() - t0
     sub = restrict(model, core)
-    sub.params = LiftParams(network.spec, args.ring, AssignMode.LATIN, args.z3_timeout)
+    sub.params = dataclasses.replace(params, timeout_s=args.z3_timeout, backend=Backend.Z3)
     name = f"lift-{network.spec}-ring{args.ring}-{'construction' if not args.factor else Path(args.factor).stem}-core"
     path = ROOT / "encodings" / f"{name}.smt2"
-    words = [{"h": h, "column": hwords[h].column, "word": "".join(hwords[h].letters)} for h in core]
+    words = word_records(hwords, core)
     header = [f"; tesearch lift core: {params.network} ring={args.ring} latin over {factor_name} (T = {factor.T})",
               f"; width {sub.width}, factor words {len(core)}, items {len(sub.items)}, options {sub.size}",
               "; factor words (h, column, word): " + ", ".join(f"{w['h']}@{w['column']}:{w['word']}" for w in words),
@@ -195,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         "full_model": {"factor_words": len(hwords), "items": len(model.items), "options": model.size},
         "core": {"factor_words": words, "items": len(sub.items), "options": sub.size},
         "boundary_cut": None if cut is None else {
-            "words": [{"h": h, "column": hwords[h].column, "word": "".join(hwords[h].letters)} for h in cut.words],
+            "words": word_records(hwords, cut.words),
             "columns": len(cut.columns), "loose_copies": cut.loose, "demand": cut.demand,
             "capacity": cut.capacity, "seconds": round(cut_s, 1), "text": cut.text()},
         "found_by": "given with --core" if args.core else f"CP-SAT growing runs (up to {args.window} words) and deletion",

@@ -226,15 +226,19 @@ def test_restrict_is_a_relaxation_that_keeps_a_solution(factor_8):
     assert solver.check([option_var(j, chosen[i]) for j, i in enumerate(kept)]) == z3.sat
 
 
-def test_restrict_refutes_with_a_few_factor_words():
-    # ring-4 under three one-letter factor words in a one-column factor table: each factor word's
-    # four copies take x = 1, 2, 3 (a, A, aA) and 0 once, so 2 a's and 2 A's per word; 4 columns
-    # hold 4 of each, so one word fits, three do not, and neither does the whole lift
+def three_one_letter_words():
+    """ring-4 under three one-letter factor words in a one-column factor table: (ring words, words, Latin model)."""
     network = network_from_spec("torus-4x4")
     ring, _, _ = split_off(network, 0)
     words = ring_words(ring)
     hwords = [HWord(0, ("b",)), HWord(0, ("B",)), HWord(0, ("b",))]
-    model = build_model(LiftParams(network.spec, 0, AssignMode.LATIN), hwords, 1, words)
+    return words, hwords, build_model(LiftParams(network.spec, 0, AssignMode.LATIN), hwords, 1, words)
+
+
+def test_restrict_refutes_with_a_few_factor_words():
+    # each factor word's four copies take x = 1, 2, 3 (a, A, aA) and 0 once, so 2 a's and 2 A's
+    # per word; 4 columns hold 4 of each, so one word fits, three do not, and neither does the lift
+    _, _, model = three_one_letter_words()
     assert solve_z3(restrict(model, [0]))[0] is SolveResult.SAT
     assert solve_z3(restrict(model, [0, 1, 2]))[0] is SolveResult.UNSAT
     assert solve_z3(model)[0] is SolveResult.UNSAT
@@ -246,15 +250,11 @@ def test_restrict_refutes_with_a_few_factor_words():
 
 def test_boundary_cut_counts_the_columns_beside_the_copies():
     # the same three words: 3 * 3 nonzero copies, 4 columns of 2 ring letters: 9 > 8
-    network = network_from_spec("torus-4x4")
-    ring, _, _ = split_off(network, 0)
-    words = ring_words(ring)
-    hwords = [HWord(0, ("b",)), HWord(0, ("B",)), HWord(0, ("b",))]
+    words, hwords, model = three_one_letter_words()
     cut = boundary_cut(hwords, 1, words)
     assert cut is not None and cut.words == (0, 1, 2) and cut.columns == (0, 1, 2, 3)
     assert (cut.demand, cut.capacity, cut.loose) == (9, 8, 0)
     assert boundary_cut(hwords[:2], 1, words) is None  # 6 <= 8: the test leaves room, so it says nothing
-    model = build_model(LiftParams(network.spec, 0, AssignMode.LATIN), hwords, 1, words)
     assert solve_z3(restrict(model, cut.words))[0] is SolveResult.UNSAT
 
 

@@ -256,6 +256,9 @@ def boundary_cut(hwords: list[HWord], h_width: int, ring_word_lists: list[list[t
     m = len(ring_word_lists)
     width = m * h_width
     r = len({letter for words in ring_word_lists for w in words for letter in w})
+    total = (m - 1) * len(hwords)
+    if total == 0:
+        return None
     graph = nx.DiGraph()
     graph.add_node("sink")
     for h, hw in enumerate(hwords):
@@ -265,9 +268,6 @@ def boundary_cut(hwords: list[HWord], h_width: int, ring_word_lists: list[list[t
             for c in boundary_columns(hw, k, h_width, width):
                 graph.add_edge(("copy", h, k), ("column", c))  # no capacity: unbounded
                 graph.add_edge(("column", c), "sink", capacity=r)
-    total = (m - 1) * len(hwords)
-    if total == 0:
-        return None
     flow, (reached, _) = nx.minimum_cut(graph, "source", "sink")
     if flow >= total:
         return None
@@ -499,6 +499,15 @@ def factor_table(spec: str, *, timeout_s: float, backend: Backend = Backend.Z3, 
     return best
 
 
+def verified_factor(factor: Table, *, where: str) -> Table:
+    """``factor`` if it passes verify; else a one-line error naming ``where`` and the first violation."""
+    check = verify_table(factor)
+    if not check.ok:
+        raise TesearchError(f"the factor table does not verify ({len(check.violations)} violation(s)); "
+                            f"first: {check.violations[0]}", where=where)
+    return factor
+
+
 def lifted_table(spec: str, *, ring_index: int | None = None, factor: Table | None = None,
                  timeout_s: float = 120.0, modes: tuple[AssignMode, ...] = (AssignMode.FIXED, AssignMode.LATIN),
                  backend: Backend = Backend.Z3, progress: Progress = _quiet) -> Table:
@@ -576,12 +585,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         factor = None
         if args.factor is not None:
-            factor = read_table(args.factor)
-            factor_check = verify_table(factor)
-            if not factor_check.ok:
-                first = factor_check.violations[0]
-                raise TesearchError(f"the factor table does not verify ({len(factor_check.violations)} "
-                                    f"violation(s)); first: {first}", where=args.factor)
+            factor = verified_factor(read_table(args.factor), where=args.factor)
         modes = tuple(AssignMode(m) for m in args.mode) if args.mode else (AssignMode.FIXED, AssignMode.LATIN)
         table = lifted_table(args.network, ring_index=args.ring, factor=factor, timeout_s=args.timeout,
                              modes=modes, backend=Backend(args.backend),
