@@ -20,7 +20,7 @@ from tesearch.backends import cpsat
 from tesearch.encode import encode, solve
 from tesearch.networks import network_from_spec
 from tesearch.search import SearchParams, Searcher
-from tesearch.words import Exchange
+from tesearch.terms import Exchange
 
 # (network, exchange, width): feasible and infeasible widths, small to large
 SUITE = [

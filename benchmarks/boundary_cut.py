@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from tesearch.frontier.product import boundary_cut, factor_words, ring_words, split_off
+from tesearch.search.lift import boundary_cut, factor_words, ring_words, split_off
 from tesearch.networks import network_from_spec
 from tesearch.published.constructions import torus2d_even
 

@@ -6,7 +6,7 @@ Run: .venv/bin/python benchmarks/hypercube_construction.py [MAX_D]   (default 16
 import sys
 import time
 
-from tesearch.frontier.hypercube import hypercube_table
+from tesearch.constructions.hypercube import hypercube_table
 from tesearch.verify import verify_table
 
 

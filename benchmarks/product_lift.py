@@ -8,7 +8,8 @@ import sys
 import time
 
 from tesearch.errors import TesearchError
-from tesearch.frontier.product import lifted_table
+from tesearch.networks import network_from_spec
+from tesearch.search.lift import lifted_table
 from tesearch.verify import verify_table
 
 DEFAULT = ("torus-4x4x8", "torus-4x8x8", "torus-8x16", "torus-4x8x16", "torus-8x8x16")
@@ -21,7 +22,7 @@ def main(specs: tuple[str, ...]) -> None:
         steps: list[str] = []
         start = time.perf_counter()
         try:
-            table = lifted_table(spec, timeout_s=300, progress=steps.append)
+            table, _ = lifted_table(network_from_spec(spec), timeout_s=300, progress=steps.append)
         except TesearchError as exc:
             print(f"{spec:>14} {'-':>6} {'-':>12} {'-':>6} {'-':>8} {'-':>6} {'-':>6} "
                   f"{time.perf_counter() - start:>7.1f} {'-':>9}  {exc}", flush=True)

@@ -11,10 +11,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from tesearch.encode import EncodingOptions, SolveResult, TableProblem, encode, solve
+from tesearch.encode import EncodingOptions, TableProblem, encode, solve
+from tesearch.terms import SolveResult
 from tesearch.networks import network_from_spec
 from tesearch.search import SearchParams, Strategy, search
-from tesearch.words import Exchange
+from tesearch.terms import Exchange
 
 DEFAULT = EncodingOptions()
 VARIANTS = {

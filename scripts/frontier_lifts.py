@@ -25,8 +25,8 @@ from tesearch.bounds import compute_bounds
 from tesearch.errors import TesearchError
 from tesearch.groups import cached_cayley_graph
 from tesearch.networks import network_from_spec
-from tesearch.words import Exchange
-from tesearch.frontier.product import AssignMode, lifted_table
+from tesearch.terms import Exchange
+from tesearch.search.lift import AssignMode, lifted_table
 from tesearch.table import read_table, write_table
 from tesearch.verify import verify_table
 
@@ -65,7 +65,7 @@ def main() -> None:
         t0 = time.monotonic()
         steps: list[str] = []
         try:
-            table = lifted_table(spec, ring_index=args.ring, timeout_s=args.timeout, modes=modes, backend=backend,
+            table, _ = lifted_table(network_from_spec(spec), ring_index=args.ring, timeout_s=args.timeout, modes=modes, backend=backend,
                                  progress=steps.append)
         except TesearchError as exc:
             record = {"network": spec, "status": "unknown", "T": None, "best_bound": best_bound(spec),

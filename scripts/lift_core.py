@@ -1,6 +1,6 @@
 """Refute every lift over one factor table by a small core: results/frontier/lift-cores.json.
 
-A ring lift (tesearch/frontier/product.py) stacks m copies of a factor table H and
+A ring lift (tesearch/search/lift) stacks m copies of a factor table H and
 completes copy k of each factor word h with a ring element.  In LATIN mode, the most
 general one the lift has, copy k of h may take any ring element, each once over the
 copies of h; FIXED and CYCLIC lifts are LATIN lifts too.  ``restrict`` keeps only some
@@ -12,7 +12,7 @@ the network's bound.
 Steps:
 1. build the LATIN model of the lift (default: torus-8x16x16, ring side 0, over seed 003's
    construction table for torus-16x16 from tesearch.published.constructions), and run the
-   counting test of tesearch.frontier.product.boundary_cut on it (a max flow, no solver);
+   counting test of tesearch.search.lift.boundary_cut on it (a max flow, no solver);
 2. grow runs of consecutive factor words (ordered by column), from each start in turn, with
    CP-SAT until one is infeasible (or take the words given with --core);
 3. shrink that set word by word with CP-SAT, keeping a word only when dropping it makes
@@ -45,25 +45,46 @@ from pathlib import Path
 import z3
 
 from tesearch.bounds import compute_bounds
-from tesearch.encode import SolveResult
+from tesearch.terms import SolveResult
 from tesearch.errors import TesearchError
 from tesearch.groups import cached_cayley_graph
-from tesearch.frontier.product import (AssignMode, HWord, LiftModel, LiftParams, boundary_cut, build_model,
-                                       factor_words, restrict, ring_words, solve_cpsat, split_off, verified_factor,
-                                       z3_solver)
+from tesearch.search.lift import (AssignMode, HWord, LiftModel, LiftParams, boundary_cut, build_model,
+                                  factor_words, ring_words, solve_cpsat, split_off, verified_factor, z3_solver)
 from tesearch.backends import Backend
 from tesearch.networks import network_from_spec
 from tesearch.published.constructions import CONSTRUCTIONS
 from tesearch.table import Table, read_table
-from tesearch.words import Exchange
+from tesearch.terms import Exchange
 
 ROOT = Path(__file__).resolve().parent.parent
 STORE = ROOT / "results" / "frontier" / "lift-cores.json"
 
 
+def restrict(model: LiftModel, h_indices: set[int] | list[int]) -> LiftModel:
+    """The lift model cut down to every copy of the factor words ``h_indices``.
+
+    The lone words, and the column constraints with the items dropped, are
+    left out, so this is a relaxation: when it is unsat, no lift of the whole
+    model exists (in the same mode, over the same factor table).
+    """
+    keep_h = set(h_indices)
+    old = [i for i, (kind, _, hi) in enumerate(model.items) if kind == "copy" and hi in keep_h]
+    new_index = {i: j for j, i in enumerate(old)}
+
+    def remap(group: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        return [(new_index[i], o) for i, o in group if i in new_index]
+
+    latin = [remap(g) for g in model.latin if g and all(i in new_index for i, _ in g)]
+    column = [g for g in (remap(g) for g in model.column) if len(g) > 1]
+    shifts = [[[remap(per) for per in by_shift] for by_shift in model.shifts[hi]]
+              for hi in sorted(keep_h)] if model.shifts else []
+    return LiftModel(model.params, [model.items[i] for i in old], [model.options[i] for i in old], latin, column,
+                     model.width, shifts)
+
+
 def construction_factor(spec: str) -> Table:
     """Seed 003's table for a square 2-D torus (the only factor shape the constructions cover here)."""
-    sides = network_from_spec(spec).params[0]
+    sides = network_from_spec(spec).params.sides
     if len(sides) != 2 or sides[0] != sides[1]:
         raise TesearchError(f"{spec}: seed 003 gives constructions for n x n tori only; pass --factor FILE")
     name = "torus2d-even" if sides[0] % 2 == 0 else "torus2d-odd"

@@ -25,7 +25,8 @@ import numpy as np
 
 from tesearch.groups import CayleyGraph
 from tesearch.rotation import Rotation
-from tesearch.words import Exchange, shortest_words, targets
+from tesearch.words import shortest_words, targets
+from tesearch.terms import Exchange
 
 #: networks up to this order get the exact letter-count DP over all elements
 PARIKH_LIMIT = 20_000

@@ -34,9 +34,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tesearch.encode import SolveResult
-from tesearch.errors import FormatError, TesearchError, read_json_file
-from tesearch.table import Table, atomic_write, table_from_json
+from tesearch.terms import SolveResult
+from tesearch.errors import FormatError, TesearchError
+from tesearch.files import read_json_file
+from tesearch.files import write_atomically as atomic_write
+from tesearch.table import Table, table_from_json
 
 FORMAT = "tesearch-certificate"
 FORMAT_VERSION = 1
@@ -488,7 +490,7 @@ def _compare(recorded: dict, computed: dict, keys) -> list[str]:
 def check_certificate(path: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S, root: Path | None = None
                       ) -> CertificateReport:
     """Re-derive everything a certificate states; one verdict per claim.  Raises FormatError on a malformed file."""
-    from tesearch.networks import network_for_generators
+    from tesearch.networks import network_for_table
     from tesearch.groups import cayley_graph
     from tesearch.verify import verify_table
     from tesearch.words import targets
@@ -503,7 +505,7 @@ def check_certificate(path: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S,
 
     # -- network: rebuilt from the certificate's generators
     generators = net.get("generators")
-    cg = cayley_graph(network_for_generators(table.network, table.generators))
+    cg = cayley_graph(network_for_table(table.network, table.generators))
     target_set = targets(cg, table.exchange)
     computed = network_facts(cg, target_set)
     problems = _compare(net, computed, computed.keys())

@@ -14,6 +14,7 @@ cell with the window outlined.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import matplotlib
@@ -25,11 +26,14 @@ import numpy as np  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from tesearch.errors import FormatError  # noqa: E402
+from tesearch.errors import FormatError, OptionError, SizeLimitError  # noqa: E402
+from tesearch.files import writable_target, write_atomically  # noqa: E402
 from tesearch.table import Table  # noqa: E402
 
 #: widest window drawn cell by cell
 MAX_DETAIL_COLUMNS = 80
+#: widest table drawn at all (the overview holds one pixel per cell)
+MAX_DRAW_COLUMNS = 1_000_000
 CELL_INCHES = 0.32
 BLANK_COLOUR = "#ffffff"
 
@@ -40,7 +44,7 @@ def letter_colours(letters: tuple[str, ...]) -> dict[str, tuple]:
 
 
 def parse_window(text: str | None, T: int) -> tuple[int, int] | None:
-    """``START:END`` (END exclusive, either may be empty) -> (start, end) clipped to 0..T."""
+    """``START:END`` (END exclusive, either may be empty) -> (start, end), inside 0..T and not empty."""
     if text is None:
         return None
     try:
@@ -48,10 +52,9 @@ def parse_window(text: str | None, T: int) -> tuple[int, int] | None:
         start = int(start_text) if start_text.strip() else 0
         end = int(end_text) if end_text.strip() else T
     except ValueError:
-        raise FormatError(f"--window must be START:END, got {text!r}") from None
-    start, end = max(0, start), min(T, end)
-    if start >= end:
-        raise FormatError(f"--window {text!r} is empty for a table of {T} columns")
+        raise OptionError(f"--window must be START:END with integers, got {text!r}") from None
+    if not 0 <= start < end <= T:
+        raise OptionError(f"--window {text!r} must satisfy 0 <= START < END <= {T} (the table's columns)")
     return start, end
 
 
@@ -73,6 +76,18 @@ def draw_table(table: Table, path: str | Path, window: tuple[int, int] | None = 
     T, rows = table.T, table.rows
     if T == 0:
         raise FormatError("the table has no columns", where=str(path))
+    if T > MAX_DRAW_COLUMNS:
+        raise SizeLimitError(f"the table has {T} columns; draw pictures tables of at most {MAX_DRAW_COLUMNS}")
+    writable_target(path)
+    known = set(table.letters)
+    for i, p in enumerate(table.placements):
+        unknown = [s for s in p.word if s not in known]
+        if unknown:
+            raise FormatError(f"placement {i} (row {p.row}, column {p.column}) uses letter {unknown[0]!r}, "
+                              f"which is not a generator ({' '.join(table.letters)})")
+        if not 0 <= p.row < rows or p.end > T:
+            raise FormatError(f"placement {i} (row {p.row}, column {p.column}) lies outside the table's "
+                              f"{rows} rows and {T} columns")
     cropped = window is not None or T > MAX_DETAIL_COLUMNS
     start, end = window if window is not None else (0, min(T, MAX_DETAIL_COLUMNS))
     grid = table.grid()
@@ -149,7 +164,9 @@ def draw_table(table: Table, path: str | Path, window: tuple[int, int] | None = 
         bottom.set_yticks([])
         bottom.set_xticks([0, T - 1], ["0", str(T - 1)], fontsize=7)
         bottom.set_title(f"whole table ({T} columns); the window is outlined", fontsize=8, pad=2)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110 if path.suffix.lower() == ".png" else None, bbox_inches="tight")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=path.suffix.lower()[1:], dpi=110 if path.suffix.lower() == ".png" else None,
+                bbox_inches="tight")
     plt.close(fig)
+    write_atomically(path, buffer.getvalue())
     return start, end

@@ -15,19 +15,12 @@ string form names the run.
 
 from __future__ import annotations
 
-import enum
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 import z3
 
-
-class SolveResult(str, enum.Enum):
-    """Three-valued solver outcome (CPMpy's ExitStatus): never read unknown as unsat."""
-
-    SAT = "sat"
-    UNSAT = "unsat"
-    UNKNOWN = "unknown"
+from tesearch.terms import SolveResult
 
 
 @dataclass(frozen=True)

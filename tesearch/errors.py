@@ -1,20 +1,29 @@
-"""Errors that reach the user as one line and a non-zero exit code.
+"""The one error tree: every error that reaches the user as one line and an exit code.
 
 Every error names the problem and, where there is one, the place (file, row,
 column).  The CLI turns a :class:`TesearchError` into ``tesearch: <message>``
-on stderr and exits with :attr:`TesearchError.exit_code`.
+on stderr and exits with its :attr:`~TesearchError.exit_code`; nothing else
+reaches the user (no traceback).
+
+>>> str(FormatError("T must be an integer", where="x.json"))
+'x.json: T must be an integer'
+>>> LimitReached("time limit of 5 s reached", phase="encode").exit_code
+<ExitCode.UNKNOWN: 4>
 """
 
 from __future__ import annotations
 
+from tesearch.terms import ExitCode
+
 
 class TesearchError(Exception):
-    """Base class: a user-facing error with a one-line message."""
+    """Base class: a user-facing error with a one-line message (exit 2 unless a subclass says otherwise)."""
 
-    exit_code = 2
+    exit_code = ExitCode.BAD_INPUT
 
     def __init__(self, message: str, *, where: str | None = None):
         self.where = where
+        self.message = message
         super().__init__(f"{where}: {message}" if where else message)
 
 
@@ -27,36 +36,62 @@ class GeneratorsError(TesearchError):
 
 
 class FormatError(TesearchError):
-    """A table file (JSON or text) is malformed."""
+    """A file (table, certificate, schedule, encoding) is malformed."""
+
+
+class OptionError(TesearchError):
+    """A command-line option has a value the command cannot use."""
+
+
+class SizeLimitError(TesearchError):
+    """Known in advance: the input is larger than a documented limit (an option raises the limit)."""
 
 
 class SolverUnavailable(TesearchError):
-    """An optional solver (cvc5, a SAT solver) is not installed."""
+    """An optional solver or runtime (ortools, cvc5, python-sat, mpi4py, ray) is not installed."""
 
 
-def read_text_file(path, error: type[TesearchError] = FormatError) -> str:
-    """A file's text, or ``error`` naming the file (missing, unreadable, not text)."""
-    from pathlib import Path
-
-    path = Path(path)
-    try:
-        return path.read_text()
-    except FileNotFoundError:
-        raise error("no such file", where=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise error(f"cannot read: {exc}", where=str(path)) from None
+class ConstructionError(TesearchError):
+    """A construction or decomposition does not apply to the network asked for."""
 
 
-def parse_json_text(text: str, where: str, error: type[TesearchError] = FormatError) -> object:
-    """Decoded JSON, or ``error`` with the line and column of the fault."""
-    import json
-
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise error(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})", where=where) from None
+class StratifyError(ConstructionError):
+    """The stratified search does not apply: no rotation, or no split of the exceptional orbits fits."""
 
 
-def read_json_file(path, error: type[TesearchError] = FormatError) -> object:
-    """:func:`read_text_file` then :func:`parse_json_text`, errors naming the file."""
-    return parse_json_text(read_text_file(path, error), str(path), error)
+class LiftError(TesearchError):
+    """No ring lift was found for a torus (the model was refuted or the solver gave up): exit 4."""
+
+    exit_code = ExitCode.UNKNOWN
+
+
+class LimitReached(TesearchError):
+    """A time or memory limit was reached while running; nothing proved, nothing half-written."""
+
+    exit_code = ExitCode.UNKNOWN
+    #: set by the supervisor: why and where the work was stopped, and its best candidate result
+    stopped = None
+
+    def __init__(self, message: str, *, phase: str | None = None, where: str | None = None):
+        self.phase = phase
+        super().__init__(message + (f" (in phase: {phase})" if phase else ""), where=where)
+
+
+class NotFound(TesearchError):
+    """A search ended without a table and without a proof (a solver gave up): exit 4."""
+
+    exit_code = ExitCode.UNKNOWN
+
+
+class Interrupted(TesearchError):
+    """SIGINT or SIGTERM: the command stopped and wrote nothing."""
+
+    def __init__(self, message: str, *, exit_code: ExitCode = ExitCode.INTERRUPTED):
+        self.exit_code = exit_code
+        super().__init__(message)
+
+
+class CheckFailed(TesearchError):
+    """A checked object (table, proof, run) fails its check: exit 1."""
+
+    exit_code = ExitCode.FAILED

@@ -15,8 +15,9 @@ from functools import cached_property
 
 import numpy as np
 
+from tesearch import limits
 from tesearch.errors import GeneratorsError
-from tesearch.networks import MAX_ORDER, Network
+from tesearch.networks import Network
 
 
 def sympy_order(network: Network) -> int:
@@ -123,9 +124,28 @@ class CayleyGraph:
         return idx
 
 
-def cayley_graph(network: Network, *, max_order: int = MAX_ORDER, check_order: bool = True) -> CayleyGraph:
-    """Build the Cayley graph of ``network`` by a level-synchronous BFS in numpy."""
+def memory_estimate(order: int, points: int, degree: int) -> int:
+    """Bytes :func:`cayley_graph` needs at its peak for a group of ``order`` elements on ``points`` points."""
+    itemsize = 1 if points <= 127 else 2 if points <= 32767 else 4
+    rows = order * points * itemsize
+    # elements twice (levels, then one array) and a level's candidates; keys, sort, dist; right and left
+    return 3 * rows + order * (8 * 4 + 4) + 2 * degree * order * 4
+
+
+def cayley_graph(network: Network, *, check_order: bool = True) -> CayleyGraph:
+    """Build the Cayley graph of ``network`` by a level-synchronous BFS in numpy.
+
+    The order (the family's formula, or SymPy's for a generator set of no family) and the
+    memory the arrays will take are checked against the limits before the BFS starts.
+    """
     letters = network.letters
+    order = network.order
+    if order is None:
+        with limits.phase("group order (SymPy)"):
+            order = sympy_order(network)
+    limits.require_order(order, network.spec)
+    limits.require_memory(memory_estimate(order, network.points, len(letters)),
+                          f"the group of {network.spec} ({order} elements on {network.points} points)")
     gens = np.array([network.generators[s] for s in letters], dtype=np.int32)
     m = gens.shape[1]
     dtype = np.int8 if m <= 127 else np.int16 if m <= 32767 else np.int32
@@ -137,24 +157,27 @@ def cayley_graph(network: Network, *, max_order: int = MAX_ORDER, check_order: b
     seen = np.sort(index.keys(identity))
     frontier = identity
     total = 1
-    while len(frontier):
-        # g * s is i -> s[g[i]]: index the generator by the row
-        cand = np.concatenate([gens[k][frontier] for k in range(len(letters))])
-        # order candidates by parent, then letter, so the BFS order is deterministic
-        order = np.arange(len(cand)).reshape(len(letters), len(frontier)).T.ravel()
-        cand = cand[order]
-        keys = index.keys(cand)
-        _, first = np.unique(keys, return_index=True)
-        first.sort()
-        cand, keys = cand[first], keys[first]
-        fresh = ~np.isin(keys, seen)
-        frontier = cand[fresh]
-        if len(frontier):
-            levels.append(frontier)
-            seen = np.sort(np.concatenate([seen, keys[fresh]]))
-            total += len(frontier)
-            if total > max_order:
-                raise GeneratorsError(f"{network.spec}: the group has more than {max_order} elements; too large to build")
+    with limits.phase("build group", total=order):
+        limits.advance(1)
+        while len(frontier):
+            # g * s is i -> s[g[i]]: index the generator by the row
+            cand = np.concatenate([gens[k][frontier] for k in range(len(letters))])
+            # order candidates by parent, then letter, so the BFS order is deterministic
+            perm = np.arange(len(cand)).reshape(len(letters), len(frontier)).T.ravel()
+            cand = cand[perm]
+            keys = index.keys(cand)
+            _, first = np.unique(keys, return_index=True)
+            first.sort()
+            cand, keys = cand[first], keys[first]
+            fresh = ~np.isin(keys, seen)
+            frontier = cand[fresh]
+            if len(frontier):
+                levels.append(frontier)
+                seen = np.sort(np.concatenate([seen, keys[fresh]]))
+                total += len(frontier)
+                limits.advance(len(frontier))
+                if total > order:
+                    raise GeneratorsError(f"{network.spec}: BFS found more than the {order} elements of the group")
     elements = np.concatenate(levels)
     dist = np.concatenate([np.full(len(lv), d, dtype=np.int32) for d, lv in enumerate(levels)])
     n = len(elements)
@@ -177,10 +200,13 @@ def cayley_graph(network: Network, *, max_order: int = MAX_ORDER, check_order: b
     for k in range(len(letters)):
         inv = np.nonzero(cg.right[:, gen_index[k]] == 0)[0]
         cg.inverse_letter[k] = inv[0]
-    if check_order:
-        order = sympy_order(network)
-        if order != n:
-            raise GeneratorsError(f"{network.spec}: BFS found {n} elements but SymPy's order is {order}")
+    if n != order:
+        raise GeneratorsError(f"{network.spec}: BFS found {n} elements but the group's order is {order}")
+    if check_order and network.order is not None:
+        with limits.phase("group order (SymPy)"):
+            checked = sympy_order(network)
+        if checked != n:
+            raise GeneratorsError(f"{network.spec}: BFS found {n} elements but SymPy's order is {checked}")
     return cg
 
 

@@ -8,18 +8,20 @@ from tesearch.bounds import compute_bounds
 from tesearch.groups import cayley_graph
 from tesearch.networks import Network
 from tesearch.rotation import find_rotation
-from tesearch.words import Exchange, canonical_word, targets, to_letters, word_text
-
-#: search all letter cycles for a rotation only on networks this small
-ROTATION_SEARCH_LIMIT = 50_000
+from tesearch import limits
+from tesearch.terms import Exchange
+from tesearch.words import canonical_word, targets, to_letters, word_text
 
 
 def network_info(network: Network, exchange: Exchange | str = Exchange.TOTAL) -> dict:
+    """Everything ``tesearch info`` reports, as a JSON-ready dict (see :func:`info_text`)."""
     exchange = Exchange(exchange)
     cg = cayley_graph(network)
-    rotation = find_rotation(cg, search=cg.order <= ROTATION_SEARCH_LIMIT and cg.degree <= 7)
+    with limits.phase("rotation"):
+        rotation = find_rotation(cg)
     target_set = targets(cg, exchange)
-    bounds = compute_bounds(cg, exchange, rotation)
+    with limits.phase("bounds"):
+        bounds = compute_bounds(cg, exchange, rotation)
     info = {
         "network": network.spec,
         "family": network.family,
@@ -61,6 +63,7 @@ def network_info(network: Network, exchange: Exchange | str = Exchange.TOTAL) ->
 
 
 def info_text(info: dict) -> str:
+    """What :func:`network_info` found, for people."""
     lines = [
         f"network        {info['network']} ({info['family']}), exchange {info['exchange']}",
         f"letters        {' '.join(info['generators'])}",

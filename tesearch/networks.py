@@ -1,28 +1,44 @@
 """Network families as permutation generators, and the one registry of them.
 
-Each family is one small function that returns a plain :class:`Network`:
-letters, their permutations (0-based images, product ``p*q = i -> q[p[i]]``),
-and, where the family has one, the letter cycle of its rotation.  Composite
-networks are built from primitives: a torus is a product of rings, a hypercube
-is a product of two-node rings.
+Each family is one small builder that returns a plain :class:`Network`
+(letters, their permutations as 0-based images with ``p*q = i -> q[p[i]]``,
+and the letter cycle of its rotation where it has one), one typed parameter
+record, and one parser, registered together as a :class:`Family` in
+:data:`FAMILIES`.  Composite networks are built from primitives: a torus is a
+product of rings (its ``factors``, one per axis), a hypercube a product of
+two-node rings.  The CLI, the tests and the table readers all go through
+:func:`network_from_spec`, which checks the group's order (known from the
+family's formula) against the limit before anything is built.
 
-The registry :data:`FAMILIES` maps the spec-string family name to its parser;
-the CLI, the tests and the table reader all go through :func:`network_from_spec`.
+>>> net = network_from_spec("star-4")
+>>> net.letters, net.order, net.generators["1"]
+(('1', '2', '3'), 24, (1, 0, 2, 3))
+>>> [f.spec for f in network_from_spec("torus-4x5").factors]
+['ring-4:dihedral', 'ring-5:cyclic']
+>>> FAMILIES["hypercube"].order(HypercubeParams(10))
+1024
+
+This module imports only the standard library and tesearch's bottom layer
+(errors, files, limits): the checking side may use it to learn what a spec
+names.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
-from tesearch.errors import GeneratorsError, SpecError, read_json_file
+from tesearch import limits
+from tesearch.errors import GeneratorsError, SpecError
+from tesearch.files import MAX_GENERATORS_FILE_BYTES, read_json_file
 
 Perm = tuple[int, ...]
 
-#: Largest group the front end will build (star-10 has 3.6 million elements).
-MAX_ORDER = 4_000_000
+#: the prefix of a network that belongs to no family (a generator set of the user's)
+CUSTOM_PREFIX = "custom:"
 
 
 @dataclass(frozen=True)
@@ -33,7 +49,9 @@ class Network:
     of a rotation); ``generators[letter]`` is its permutation as a tuple of
     images.  ``rotation`` is the letter cycle of a known rotation candidate
     (``rotation[i] -> rotation[i+1]``), checked by :mod:`tesearch.rotation`.
-    ``factors`` holds the ring factors of a product network.
+    ``factors`` holds the ring factors (axes) of a product network, ``params``
+    the family's parameter record, ``order`` the group order when the family
+    knows it in advance.
     """
 
     spec: str
@@ -42,7 +60,8 @@ class Network:
     generators: Mapping[str, Perm]
     rotation: tuple[str, ...] | None = None
     factors: tuple["Network", ...] = ()
-    params: tuple = field(default=())
+    params: object | None = None
+    order: int | None = None
 
     @property
     def degree(self) -> int:
@@ -54,8 +73,23 @@ class Network:
         """Number of points the permutations act on."""
         return len(next(iter(self.generators.values())))
 
+    @property
+    def is_product(self) -> bool:
+        """Whether the network is a product of at least two rings (a torus or hypercube: it has axes)."""
+        return len(self.factors) >= 2
+
+    @property
+    def is_custom(self) -> bool:
+        """Whether the network is a generator set of the user's rather than a family member."""
+        return self.family == "custom"
+
     def generators_json(self) -> dict[str, list[int]]:
+        """Letter -> list of images, in letter order (the tables' ``generators`` object)."""
         return {s: list(self.generators[s]) for s in self.letters}
+
+    def same_generators(self, gens: Mapping[str, object]) -> bool:
+        """Whether ``gens`` names exactly these letters with exactly these permutations."""
+        return set(gens) == set(self.letters) and all(tuple(gens[s]) == self.generators[s] for s in self.letters)
 
     def __str__(self) -> str:
         return self.spec
@@ -76,50 +110,96 @@ def compose(p: Perm, q: Perm) -> Perm:
 
 
 def inverse(p: Perm) -> Perm:
+    """The inverse permutation."""
     inv = [0] * len(p)
     for i, image in enumerate(p):
         inv[image] = i
     return tuple(inv)
 
 
-# --------------------------------------------------------------------------
-# families
-
-def star_network(n: int) -> Network:
-    """The n-star: S_n with the transpositions (0 a), letters "1".."n-1"."""
-    if n < 3:
-        raise SpecError(f"star-{n}: the star needs n >= 3")
-    letters = tuple(str(a) for a in range(1, n))
-    gens = {str(a): _transposition(n, 0, a) for a in range(1, n)}
-    return Network(f"star-{n}", "star", letters, gens, rotation=letters, params=(n,))
-
-
-def pancake_network(n: int) -> Network:
-    """The n-pancake: S_n with prefix reversals of length 2..n, letters "2".."n"."""
-    if n < 3:
-        raise SpecError(f"pancake-{n}: the pancake graph needs n >= 3")
-    gens = {}
+def _capped_factorial(n: int, cap: int) -> int:
+    """n!, or cap + 1 as soon as the product passes cap (star-99999 is refused without computing 99999!)."""
+    value = 1
     for k in range(2, n + 1):
-        gens[str(k)] = tuple(list(range(k - 1, -1, -1)) + list(range(k, n)))
-    return Network(f"pancake-{n}", "pancake", tuple(gens), gens, params=(n,))
+        value *= k
+        if value > cap:
+            return cap + 1
+    return value
 
 
-def bubblesort_network(n: int) -> Network:
-    """The n-bubble-sort graph: S_n with adjacent transpositions (i-1 i), letters "1".."n-1"."""
-    if n < 3:
-        raise SpecError(f"bubblesort-{n}: the bubble-sort graph needs n >= 3")
-    gens = {str(i): _transposition(n, i - 1, i) for i in range(1, n)}
-    return Network(f"bubblesort-{n}", "bubblesort", tuple(gens), gens, params=(n,))
+# --------------------------------------------------------------------------
+# parameter records
+
+@dataclass(frozen=True)
+class SymmetricParams:
+    """Parameters of a network on the symmetric group S_n (star, pancake, bubble-sort)."""
+
+    n: int
+
+
+@dataclass(frozen=True)
+class HypercubeParams:
+    """Parameters of the d-dimensional hypercube."""
+
+    d: int
+
+
+@dataclass(frozen=True)
+class RingParams:
+    """Parameters of a ring: n nodes, presented by the cyclic or the dihedral group."""
+
+    n: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class TorusParams:
+    """Parameters of a torus: one side and one group kind per axis."""
+
+    sides: tuple[int, ...]
+    kinds: tuple[str, ...]
 
 
 CYCLIC = "cyclic"
 DIHEDRAL = "dihedral"
 GROUP_KINDS = (CYCLIC, DIHEDRAL)
+AXIS_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def default_group(side: int) -> str:
     """Dihedral for even sides of at least 4 (they admit optimal tables), else cyclic."""
     return DIHEDRAL if side % 2 == 0 and side >= 4 else CYCLIC
+
+
+# --------------------------------------------------------------------------
+# builders: one small function per family
+
+def star_network(n: int) -> Network:
+    """The n-star: S_n with the transpositions (0 a), letters "1".."n-1"."""
+    p = _check_symmetric("star", n)
+    letters = tuple(str(a) for a in range(1, n))
+    gens = {str(a): _transposition(n, 0, a) for a in range(1, n)}
+    return Network(f"star-{n}", "star", letters, gens, rotation=letters, params=p, order=math.factorial(n))
+
+
+def pancake_network(n: int) -> Network:
+    """The n-pancake: S_n with prefix reversals of length 2..n, letters "2".."n"."""
+    p = _check_symmetric("pancake", n)
+    gens = {str(k): tuple(list(range(k - 1, -1, -1)) + list(range(k, n))) for k in range(2, n + 1)}
+    return Network(f"pancake-{n}", "pancake", tuple(gens), gens, params=p, order=math.factorial(n))
+
+
+def bubblesort_network(n: int) -> Network:
+    """The n-bubble-sort graph: S_n with adjacent transpositions (i-1 i), letters "1".."n-1"."""
+    p = _check_symmetric("bubblesort", n)
+    gens = {str(i): _transposition(n, i - 1, i) for i in range(1, n)}
+    return Network(f"bubblesort-{n}", "bubblesort", tuple(gens), gens, params=p, order=math.factorial(n))
+
+
+def _check_symmetric(family: str, n: int) -> SymmetricParams:
+    if n < 3:
+        raise SpecError(f"{family}-{n}: the {family} network needs n >= 3")
+    return SymmetricParams(n)
 
 
 def _ring_factor(side: int, kind: str, base: str) -> tuple[dict[str, Perm], list[str], list[str]]:
@@ -147,8 +227,24 @@ def _ring_factor(side: int, kind: str, base: str) -> tuple[dict[str, Perm], list
 def _check_side(spec: str, side: int, kind: str) -> None:
     if side < 2:
         raise SpecError(f"{spec}: ring sides must be at least 2 (got {side})")
+    if kind not in GROUP_KINDS:
+        raise SpecError(f"{spec}: unknown group {kind!r} (use cyclic or dihedral)")
     if kind == DIHEDRAL and (side % 2 or side < 4):
         raise SpecError(f"{spec}: the dihedral group needs an even side of at least 4 (got {side})")
+
+
+def _torus_params(sides: tuple[int, ...], kinds: tuple[str, ...] | None, spec: str | None) -> TorusParams:
+    if not sides:
+        raise SpecError("torus: no sides given")
+    if len(sides) > len(AXIS_LETTERS):
+        raise SpecError(f"torus: at most {len(AXIS_LETTERS)} dimensions")
+    kinds = tuple(kinds) if kinds is not None else tuple(default_group(s) for s in sides)
+    if len(kinds) != len(sides):
+        raise SpecError(f"{spec or 'torus'}: give one group for all sides or one per side ({len(sides)})")
+    name = spec or _torus_spec(sides, kinds)
+    for side, kind in zip(sides, kinds):
+        _check_side(name, side, kind)
+    return TorusParams(tuple(sides), kinds)
 
 
 def torus_network(sides: tuple[int, ...], kinds: tuple[str, ...] | None = None, *, spec: str | None = None) -> Network:
@@ -160,11 +256,8 @@ def torus_network(sides: tuple[int, ...], kinds: tuple[str, ...] | None = None, 
     and equal groups the rotation is ``a -> b -> ... -> a' -> b' -> ...``
     (seed 003, sections 3.3 and 3.4).
     """
-    if not sides:
-        raise SpecError("torus: no sides given")
-    if len(sides) > 26:
-        raise SpecError("torus: at most 26 dimensions")
-    kinds = tuple(kinds) if kinds is not None else tuple(default_group(s) for s in sides)
+    params = _torus_params(tuple(sides), kinds, spec)
+    sides, kinds = params.sides, params.kinds
     name = spec or _torus_spec(sides, kinds)
     offset = 0
     total = sum(sides)
@@ -173,10 +266,10 @@ def torus_network(sides: tuple[int, ...], kinds: tuple[str, ...] | None = None, 
     second: list[str] = []
     factors = []
     for i, (side, kind) in enumerate(zip(sides, kinds)):
-        _check_side(name, side, kind)
-        base = "abcdefghijklmnopqrstuvwxyz"[i]
+        base = AXIS_LETTERS[i]
         fgens, f1, f2 = _ring_factor(side, kind, base)
-        factors.append(Network(f"ring-{side}:{kind}", "ring", tuple(f1 + f2), fgens, params=(side, kind)))
+        factors.append(Network(f"ring-{side}:{kind}", "ring", tuple(f1 + f2), fgens, params=RingParams(side, kind),
+                               order=side))
         for letter, perm in fgens.items():
             images = list(range(total))
             for j, image in enumerate(perm):
@@ -190,7 +283,7 @@ def torus_network(sides: tuple[int, ...], kinds: tuple[str, ...] | None = None, 
     if len(set(sides)) == 1 and len(set(kinds)) == 1 and (second or len(sides) > 1):
         rotation = letters
     return Network(name, "torus", letters, {s: gens[s] for s in letters}, rotation=rotation,
-                   factors=tuple(factors), params=(tuple(sides), kinds))
+                   factors=tuple(factors), params=params, order=math.prod(sides))
 
 
 def _torus_spec(sides: tuple[int, ...], kinds: tuple[str, ...]) -> str:
@@ -211,18 +304,19 @@ def ring_network(n: int, kind: str | None = None) -> Network:
         raise SpecError(f"{spec}: a ring needs n >= 3 (ring-2 is hypercube-1)")
     net = torus_network((n,), (kind,), spec=spec)
     return Network(spec, "ring", net.letters, net.generators, rotation=net.rotation,
-                   factors=net.factors, params=(n, kind))
+                   factors=net.factors, params=RingParams(n, kind), order=n)
 
 
 def hypercube_network(d: int) -> Network:
     """The d-cube C_2^d as a product of d two-node rings, letters a, b, c, ..."""
     if d < 1:
         raise SpecError(f"hypercube-{d}: the dimension must be at least 1")
-    if d > 26:
-        raise SpecError(f"hypercube-{d}: at most 26 dimensions")
+    if d > len(AXIS_LETTERS):
+        raise SpecError(f"hypercube-{d}: at most {len(AXIS_LETTERS)} dimensions")
     net = torus_network((2,) * d, (CYCLIC,) * d, spec=f"hypercube-{d}")
     return Network(f"hypercube-{d}", "hypercube", net.letters, net.generators,
-                   rotation=net.letters if d > 1 else None, factors=net.factors, params=(d,))
+                   rotation=net.letters if d > 1 else None, factors=net.factors, params=HypercubeParams(d),
+                   order=2 ** d)
 
 
 # --------------------------------------------------------------------------
@@ -240,9 +334,10 @@ def check_generators(gens: Mapping[str, object], where: str) -> dict[str, Perm]:
     size = None
     for letter, images in gens.items():
         here = f"{where}, generator {letter!r}"
-        if not isinstance(letter, str) or not letter or any(c.isspace() or c in ".|" for c in letter):
-            raise GeneratorsError("letters must be non-empty strings without spaces, '.' or '|'", where=here)
-        if not isinstance(images, (list, tuple)) or not all(isinstance(x, int) and not isinstance(x, bool) for x in images):
+        if not isinstance(letter, str) or not letter or any(c.isspace() or c in ".|#" for c in letter):
+            raise GeneratorsError("letters must be non-empty strings without spaces, '.', '|' or '#'", where=here)
+        if not isinstance(images, (list, tuple)) or not all(isinstance(x, int) and not isinstance(x, bool)
+                                                              for x in images):
             raise GeneratorsError("a permutation is a list of integer images", where=here)
         if size is None:
             size = len(images)
@@ -267,56 +362,98 @@ def check_generators(gens: Mapping[str, object], where: str) -> dict[str, Perm]:
     return perms
 
 
-def generators_network(gens: Mapping[str, object], *, name: str = "custom", where: str = "generators") -> Network:
-    """A network from a ``generators`` object (letter -> list of images)."""
+def generators_network(gens: Mapping[str, object], *, name: str = "custom:generators",
+                       where: str = "generators") -> Network:
+    """A network of no family from a ``generators`` object (letter -> list of images).
+
+    ``name`` is its label; it must start with ``custom:`` (a family name would be a claim to check:
+    see :func:`network_for_table`).
+    """
+    if not name.startswith(CUSTOM_PREFIX):
+        raise SpecError(f"{name!r}: a generator set of no family is labelled 'custom:NAME'")
     perms = check_generators(gens, where)
-    return Network(name, "generators", tuple(perms), perms)
+    return Network(name, "custom", tuple(perms), perms)
 
 
 def network_from_file(path: str | Path) -> Network:
-    """A network from a JSON file holding a ``generators`` object (a bare one or a table's)."""
+    """A network from a JSON file holding a ``generators`` object (a bare one or a table's).
+
+    A ``network`` key naming a family is checked against the generators; without one the
+    network is ``custom:<file stem>``.
+    """
     path = Path(path)
-    data = read_json_file(path, GeneratorsError)
+    data = read_json_file(path, GeneratorsError, max_bytes=MAX_GENERATORS_FILE_BYTES)
     if isinstance(data, dict) and "generators" in data:
         gens = data["generators"]
-        name = data.get("network") if isinstance(data.get("network"), str) else None
+        label = data.get("network")
+        if label is not None and not isinstance(label, str):
+            raise GeneratorsError("'network' must be a string", where=str(path))
     else:
-        gens, name = data, None
-    return generators_network(gens, name=name or f"file:{path.name}", where=str(path))
+        gens, label = data, None
+    return network_for_table(label or CUSTOM_PREFIX + path.stem, gens, where=str(path))
+
+
+def network_for_table(label: str, gens: Mapping[str, object], *, where: str = "table") -> Network:
+    """The network a table or generators file names, checked against its generators (names are never trusted).
+
+    ``custom:NAME`` takes the generators as they are.  A family spec is rebuilt from the registry and
+    its generators must equal the file's (same letters, same images); a mismatch is a
+    :class:`GeneratorsError` naming both.
+    """
+    if label.startswith(CUSTOM_PREFIX):
+        return generators_network(gens, name=label, where=where)
+    perms = check_generators(gens, where)
+    try:
+        net = network_from_spec(label)
+    except SpecError as exc:
+        raise GeneratorsError(f"network {label!r} is not a network tesearch knows ({exc.message}); label a "
+                              f"generator set of no family 'custom:NAME'", where=where) from None
+    if not net.same_generators(perms):
+        raise GeneratorsError(
+            f"the file says network {label!r}, but its generators are not {label}'s: it has {len(perms)} letters "
+            f"({' '.join(perms)}) on {len(next(iter(perms.values())))} points, {label} has {net.degree} "
+            f"({' '.join(net.letters)}) on {net.points}" + ("" if set(perms) != set(net.letters)
+                                                           else ", with other permutations"), where=where)
+    return net
 
 
 # --------------------------------------------------------------------------
 # the registry
 
+@dataclass(frozen=True)
+class Family:
+    """One network family: how to read its spec, how large it is, how to build it."""
+
+    name: str
+    summary: str
+    examples: tuple[str, ...]
+    parse: Callable[[str, str, str | None], object]  # (spec, PARAMS text, GROUP suffix) -> parameter record
+    order: Callable[[object], int]  # the group order, from the parameters alone
+    build: Callable[[object], Network]
+    groups: tuple[str, ...] = field(default=())  # the ':GROUP' suffixes it accepts
+
+
 def _int(spec: str, text: str, what: str) -> int:
-    if not re.fullmatch(r"[0-9]+", text):
-        raise SpecError(f"{spec}: {what} must be a positive integer, got {text!r}")
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        raise SpecError(f"{spec}: {what} must be a positive integer of at most 9 digits, got {text!r}")
     return int(text)
 
 
-def _no_group(spec: str, family: str, group: str | None) -> None:
+def _no_group(family: str):
+    def parse(spec: str, params: str, group: str | None) -> SymmetricParams:
+        if group is not None:
+            raise SpecError(f"{spec}: the {family} family takes no ':GROUP' suffix")
+        return _check_symmetric(family, _int(spec, params, "n"))
+    return parse
+
+
+def _parse_hypercube(spec: str, params: str, group: str | None) -> HypercubeParams:
     if group is not None:
-        raise SpecError(f"{spec}: the {family} family takes no ':GROUP' suffix")
-
-
-def _parse_star(spec, params, group):
-    _no_group(spec, "star", group)
-    return star_network(_int(spec, params, "n"))
-
-
-def _parse_pancake(spec, params, group):
-    _no_group(spec, "pancake", group)
-    return pancake_network(_int(spec, params, "n"))
-
-
-def _parse_bubblesort(spec, params, group):
-    _no_group(spec, "bubblesort", group)
-    return bubblesort_network(_int(spec, params, "n"))
-
-
-def _parse_hypercube(spec, params, group):
-    _no_group(spec, "hypercube", group)
-    return hypercube_network(_int(spec, params, "d"))
+        raise SpecError(f"{spec}: the hypercube family takes no ':GROUP' suffix")
+    d = _int(spec, params, "d")
+    if not 1 <= d <= len(AXIS_LETTERS):
+        raise SpecError(f"{spec}: the dimension must be between 1 and {len(AXIS_LETTERS)}")
+    return HypercubeParams(d)
 
 
 def _parse_kind(spec: str, group: str) -> str:
@@ -325,16 +462,19 @@ def _parse_kind(spec: str, group: str) -> str:
     return group
 
 
-def _parse_ring(spec, params, group):
+def _parse_ring(spec: str, params: str, group: str | None) -> RingParams:
     n = _int(spec, params, "n")
-    kind = _parse_kind(spec, group) if group is not None else None
-    if kind is not None:
-        _check_side(spec, n, kind)
-    return ring_network(n, kind)
+    kind = _parse_kind(spec, group) if group is not None else default_group(n)
+    if n < 3:
+        raise SpecError(f"{spec}: a ring needs n >= 3 (ring-2 is hypercube-1)")
+    _check_side(spec, n, kind)
+    return RingParams(n, kind)
 
 
-def _parse_torus(spec, params, group):
+def _parse_torus(spec: str, params: str, group: str | None) -> TorusParams:
     parts = params.split("x")
+    if len(parts) > len(AXIS_LETTERS):
+        raise SpecError(f"{spec}: at most {len(AXIS_LETTERS)} dimensions")
     sides = tuple(_int(spec, p, "each side") for p in parts)
     if group is None:
         kinds = None
@@ -346,45 +486,49 @@ def _parse_torus(spec, params, group):
             kinds = tuple(_parse_kind(spec, k) for k in names)
         else:
             raise SpecError(f"{spec}: give one group for all sides or one per side ({len(sides)})")
-    return torus_network(sides, kinds)
+    return _torus_params(sides, kinds, spec)
 
 
-#: family name -> parser(spec, params, group) -> Network
-FAMILIES: dict[str, Callable[[str, str, str | None], Network]] = {
-    "star": _parse_star,
-    "hypercube": _parse_hypercube,
-    "ring": _parse_ring,
-    "torus": _parse_torus,
-    "pancake": _parse_pancake,
-    "bubblesort": _parse_bubblesort,
-}
+#: family name -> Family; the one registry the CLI, the readers and the tests use
+FAMILIES: dict[str, Family] = {f.name: f for f in (
+    Family("star", "S_n with the transpositions (0 a)", ("star-5",), _no_group("star"),
+           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: star_network(p.n)),
+    Family("hypercube", "C_2^d, a product of d two-node rings", ("hypercube-4",), _parse_hypercube,
+           lambda p: 2 ** p.d, lambda p: hypercube_network(p.d)),
+    Family("ring", "C_n (letters a a') or, n even, D_n (letters a A)", ("ring-7", "ring-6:cyclic"), _parse_ring,
+           lambda p: p.n, lambda p: ring_network(p.n, p.kind), GROUP_KINDS),
+    Family("torus", "a product of rings, one per side", ("torus-4x4x8", "torus-6x6:dihedral"), _parse_torus,
+           lambda p: math.prod(p.sides), lambda p: torus_network(p.sides, p.kinds), GROUP_KINDS),
+    Family("pancake", "S_n with the prefix reversals", ("pancake-5",), _no_group("pancake"),
+           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: pancake_network(p.n)),
+    Family("bubblesort", "S_n with the adjacent transpositions", ("bubblesort-5",), _no_group("bubblesort"),
+           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: bubblesort_network(p.n)),
+)}
+
+_SPEC = re.compile(r"([a-z]+)-([^:]*)(?::(.*))?")
 
 
 def network_from_spec(spec: str) -> Network:
-    """Parse ``FAMILY-PARAMS[:GROUP]`` (or a path to a generators JSON file)."""
+    """Parse ``FAMILY-PARAMS[:GROUP]`` (or a path to a generators JSON file) and build the network.
+
+    The order (from the family's formula) is checked against the limit in force before the
+    generators are built: star-99999 is refused at once.
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty network spec")
     spec = spec.strip()
     if spec.endswith(".json") or "/" in spec or spec.startswith("file:"):
         return network_from_file(spec.removeprefix("file:"))
-    match = re.fullmatch(r"([a-z]+)-([^:]*)(?::(.*))?", spec)
+    if len(spec) > 200:
+        raise SpecError(f"{spec[:40]!r}...: a network spec is at most 200 characters")
+    match = _SPEC.fullmatch(spec)
     if not match:
         raise SpecError(f"{spec!r}: expected FAMILY-PARAMS[:GROUP], e.g. star-5, torus-6x6:dihedral "
                         f"(families: {', '.join(FAMILIES)})")
-    family, params, group = match.groups()
-    if family not in FAMILIES:
-        raise SpecError(f"{spec!r}: unknown family {family!r} (families: {', '.join(FAMILIES)})")
-    return FAMILIES[family](spec, params, group)
-
-
-def network_for_generators(spec: str, gens: Mapping[str, Perm]) -> Network:
-    """The network a table names: its family's (with the rotation hint) when the
-    generators are the family's own, else a plain generators network."""
-    try:
-        net = network_from_spec(spec)
-    except Exception:  # an unknown or custom spec: the generators alone define it
-        net = None
-    if net is not None and dict(net.generators) == {s: tuple(p) for s, p in gens.items()} \
-            and tuple(net.letters) == tuple(gens):
-        return net
-    return generators_network({s: list(p) for s, p in gens.items()}, name=spec)
+    name, params, group = match.groups()
+    family = FAMILIES.get(name)
+    if family is None:
+        raise SpecError(f"{spec!r}: unknown family {name!r} (families: {', '.join(FAMILIES)})")
+    record = family.parse(spec, params, group)
+    limits.require_order(family.order(record), spec)
+    return family.build(record)

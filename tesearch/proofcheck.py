@@ -26,7 +26,7 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 
-from tesearch.encode import SolveResult
+from tesearch.terms import SolveResult
 
 #: above this many clauses the direct CNF translation gives up (the proof check would be too slow anyway)
 MAX_CNF_CLAUSES = 2_000_000

@@ -58,7 +58,8 @@ from typing import Any, Mapping, Sequence
 import networkx as nx
 import numpy as np
 
-from tesearch.errors import FormatError, TesearchError, read_json_file
+from tesearch.errors import FormatError, TesearchError
+from tesearch.files import read_json_file
 
 TABLE_FORMAT = "tesearch-table"
 SCHEDULE_FORMAT = "tesearch-schedule"

@@ -19,6 +19,10 @@ from tesearch.groups import CayleyGraph
 
 #: how many letter cycles a blind search may try (7 letters give 720)
 MAX_CYCLES_TRIED = 5040
+#: search all letter cycles for a rotation only on networks this small (info, search and verify agree)
+ROTATION_SEARCH_LIMIT = 50_000
+#: ... and with at most this many letters
+ROTATION_SEARCH_MAX_DEGREE = 7
 
 
 @dataclass(eq=False)
@@ -105,8 +109,14 @@ def rotation_from_cycle(cg: CayleyGraph, cycle) -> Rotation | None:
     return Rotation(cg, sigma, phi)
 
 
-def find_rotation(cg: CayleyGraph, *, search: bool = True) -> Rotation | None:
-    """The family's rotation if it is one; otherwise, optionally, search all letter cycles."""
+def find_rotation(cg: CayleyGraph, *, search: bool | None = None) -> Rotation | None:
+    """The family's rotation if it is one; otherwise search the letter cycles.
+
+    ``search=None`` searches on networks up to :data:`ROTATION_SEARCH_LIMIT` nodes with at most
+    :data:`ROTATION_SEARCH_MAX_DEGREE` letters, so every command gives the same answer.
+    """
+    if search is None:
+        search = cg.order <= ROTATION_SEARCH_LIMIT and cg.degree <= ROTATION_SEARCH_MAX_DEGREE
     hint = cg.network.rotation
     if hint is not None and cg.degree > 1:
         rot = rotation_from_cycle(cg, hint)

@@ -16,7 +16,7 @@ import numpy as np
 
 from tesearch.errors import FormatError
 from tesearch.groups import cached_cayley_graph
-from tesearch.networks import network_for_generators
+from tesearch.networks import network_for_table
 from tesearch.table import Placement, Table, TextTable
 from tesearch.words import targets
 
@@ -79,7 +79,7 @@ def segment_table(table: Table, tt: TextTable, *, complete: bool = False) -> Seg
     """
     import z3
 
-    cg = cached_cayley_graph(network_for_generators(table.network, table.generators))
+    cg = cached_cayley_graph(network_for_table(table.network, table.generators))
     is_target = np.zeros(cg.order, dtype=bool)
     is_target[targets(cg, table.exchange)] = True
     runs = tt.segments()
@@ -124,3 +124,8 @@ def segment_table(table: Table, tt: TextTable, *, complete: bool = False) -> Seg
         raise FormatError("no reading: every way of splitting the rows into shortest target words "
                           "places some element twice", where=tt.where)
     return Segmentation(readings[0], len(readings), readings[1] if len(readings) > 1 else None)
+
+
+def segmented(table: Table, tt: TextTable) -> Table:
+    """The segmenter :func:`tesearch.table.read_table` takes: the table of the unique (or first) reading."""
+    return segment_table(table, tt).table

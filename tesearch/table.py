@@ -18,25 +18,27 @@ anything else kept as metadata).  Then one line per row: letters separated by
 spaces, ``.`` for a blank, ``|`` between adjacent words.  A file whose rows
 carry no ``|`` at all (as printed in the papers) has unmarked word boundaries,
 unless its header says ``boundaries: marked``; such rows are split into words
-by :mod:`tesearch.segment`.  Readers refuse bad input with one line naming
-the file, row and column; writers write atomically.
+by :mod:`tesearch.segment` (its Z3 model is needed only then: pass
+``segmenter=segment_table`` to :func:`read_table`).  Readers refuse bad input
+with one line naming the file, row and column; writers write atomically.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
-from tesearch.errors import FormatError, parse_json_text, read_text_file
+from tesearch.errors import FormatError
+from tesearch.files import parse_json_text, read_text_file, write_atomically
+from tesearch.terms import Exchange
 
 FORMAT = "tesearch-table"
 FORMAT_VERSION = 1
-EXCHANGES = ("total", "odd-distance")
+#: largest T and first column a table may state (beyond it no command could allocate its columns)
+MAX_COLUMNS = 1 << 31
 BLANK = "."
 BOUNDARY = "|"
 _REQUIRED = ("format", "format_version", "network", "exchange", "generators", "T", "lower_bound", "placements")
@@ -136,23 +138,10 @@ class Table:
         return "\n".join(lines) + "\n"
 
 
-def atomic_write(path: str | Path, text: str) -> None:
-    """Write a file whole or not at all."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_table(table: Table, path: str | Path) -> None:
+    """Write a table (JSON, or text for a .txt path) atomically; no keep-better check (see tesearch.outputs)."""
     path = Path(path)
-    atomic_write(path, table.to_text() if path.suffix == ".txt" else table.dumps())
+    write_atomically(path, table.to_text() if path.suffix == ".txt" else table.dumps())
 
 
 # -------------------------------------------------------------------- reading
@@ -161,8 +150,9 @@ def _int_field(data: dict, key: str, where: str, *, minimum: int = 0, optional: 
     value = data.get(key)
     if value is None and optional:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise FormatError(f"{key!r} must be an integer >= {minimum}, got {value!r}", where=where)
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= MAX_COLUMNS:
+        raise FormatError(f"{key!r} must be an integer between {minimum} and {MAX_COLUMNS}, got {value!r}",
+                          where=where)
     return value
 
 
@@ -181,8 +171,8 @@ def table_from_json(data: object, where: str = "table") -> Table:
         raise FormatError(f"unsupported format_version {data['format_version']!r} (this reader knows 1)", where=where)
     if not isinstance(data["network"], str):
         raise FormatError("'network' must be a string", where=where)
-    if data["exchange"] not in EXCHANGES:
-        raise FormatError(f"'exchange' must be one of {', '.join(EXCHANGES)}, got {data['exchange']!r}", where=where)
+    if data["exchange"] not in Exchange.values():
+        raise FormatError(f"'exchange' must be one of {', '.join(Exchange.values())}, got {data['exchange']!r}", where=where)
     gens = check_generators(data["generators"], where)
     T = _int_field(data, "T", where)
     lower = _int_field(data, "lower_bound", where, optional=True)
@@ -196,8 +186,9 @@ def table_from_json(data: object, where: str = "table") -> Table:
             raise FormatError("a placement is [row, first_column, word]", where=here)
         row, col, word = item
         for name, value in (("row", row), ("first_column", col)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise FormatError(f"{name} must be an integer >= 0, got {value!r}", where=here)
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COLUMNS:
+                raise FormatError(f"{name} must be an integer between 0 and {MAX_COLUMNS}, got {value!r}",
+                                  where=here)
         if not isinstance(word, list) or not word or not all(isinstance(s, str) for s in word):
             raise FormatError("word must be a non-empty list of letters", where=here)
         placements.append(Placement(row, col, tuple(word)))
@@ -284,17 +275,17 @@ def _text_generators(tt: TextTable) -> dict[str, tuple[int, ...]]:
     return {s: net.generators[s] for s in net.letters}
 
 
-def table_from_text(tt: TextTable) -> Table:
+def table_from_text(tt: TextTable, *, segmenter: "Segmenter | None" = None) -> Table:
     """Build a Table from text with marked boundaries (or unmarked ones via segmentation)."""
     gens = _text_generators(tt)
     letters = tuple(gens)
     exchange = tt.header.get("exchange", "total")
-    if exchange not in EXCHANGES:
-        raise FormatError(f"'exchange' must be one of {', '.join(EXCHANGES)}, got {exchange!r}", where=tt.where)
+    if exchange not in Exchange.values():
+        raise FormatError(f"'exchange' must be one of {', '.join(Exchange.values())}, got {exchange!r}", where=tt.where)
     if len(tt.rows) != len(letters):
         raise FormatError(f"{len(tt.rows)} rows, but the network has {len(letters)} generators", where=tt.where)
     widths = [len(tt.cells(r)) for r in range(len(tt.rows))]
-    T = int(tt.header["T"]) if tt.header.get("T", "").isdigit() else max(widths)
+    T = _header_int(tt, "T", max(widths))
     for r, tokens in enumerate(tt.rows):
         col = 0
         for tok in tokens:
@@ -307,22 +298,37 @@ def table_from_text(tt: TextTable) -> Table:
         if widths[r] > T:
             raise FormatError(f"row has {widths[r]} cells but T is {T}",
                               where=f"{tt.where}: line {tt.line_numbers[r]}, row {r}")
-    lower = tt.header.get("lower_bound")
+    lower = _header_int(tt, "lower_bound", None)
     meta = {k: v for k, v in tt.header.items() if k not in ("network", "exchange", "T", "generators", "lower_bound", "boundaries")}
-    table = Table(tt.header["network"], exchange, dict(gens), T, [],
-                  int(lower) if lower and lower.isdigit() else None, meta)
+    table = Table(tt.header["network"], exchange, dict(gens), T, [], lower, meta)
     if tt.marked:
         table.placements = sorted(Placement(r, c, w) for r, c, w in tt.segments())
         return table
-    from tesearch.segment import segment_table
+    if segmenter is None:
+        raise FormatError("the rows carry no '|' word boundaries: splitting them into words needs "
+                          "segmenter=tesearch.segment.segmented (or mark each boundary with '|')", where=tt.where)
+    return segmenter(table, tt)
 
-    return segment_table(table, tt).table
+
+def _header_int(tt: TextTable, key: str, default: int | None) -> int | None:
+    text = tt.header.get(key)
+    if text is None:
+        return default
+    if not re.fullmatch(r"[0-9]{1,10}", text) or int(text) > MAX_COLUMNS:
+        raise FormatError(f"'{key}:' must be an integer between 0 and {MAX_COLUMNS}, got {text!r}", where=tt.where)
+    return int(text)
 
 
-def read_table(path: str | Path) -> Table:
-    """Read a table file: ``.json`` (tesearch-table v1) or text."""
+Segmenter = Callable[[Table, TextTable], Table]
+
+
+def read_table(path: str | Path, *, segmenter: Segmenter | None = None) -> Table:
+    """Read a table file: ``.json`` (tesearch-table v1) or text.
+
+    Text rows printed without word boundaries need ``segmenter`` (``tesearch.segment.segment_table``).
+    """
     path = Path(path)
     text = read_text_file(path)
     if path.suffix == ".json" or text.lstrip().startswith("{"):
         return table_from_json(parse_json_text(text, str(path)), str(path))
-    return table_from_text(parse_text(text, str(path)))
+    return table_from_text(parse_text(text, str(path)), segmenter=segmenter)

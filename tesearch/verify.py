@@ -18,7 +18,7 @@ import numpy as np
 
 from tesearch.bounds import PARIKH_LIMIT, Bounds, compute_bounds
 from tesearch.groups import CayleyGraph, cached_cayley_graph
-from tesearch.networks import network_for_generators
+from tesearch.networks import network_for_table
 from tesearch.rotation import find_rotation
 from tesearch.table import Table
 from tesearch.words import canonical_word, targets, to_letters, word_text
@@ -122,7 +122,7 @@ class Verification:
 
 def table_graph(table: Table) -> CayleyGraph:
     """The Cayley graph of a table's own generators (its family's, when they match)."""
-    return cached_cayley_graph(network_for_generators(table.network, table.generators))
+    return cached_cayley_graph(network_for_table(table.network, table.generators))
 
 
 def verify_table(table: Table, *, complete: bool = True, cg: CayleyGraph | None = None,

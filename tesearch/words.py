@@ -7,27 +7,16 @@ inside the package and tuples of letter strings at its edges (tables, CLI).
 
 from __future__ import annotations
 
-import enum
 from itertools import islice
 from typing import Iterator
 
 import numpy as np
 
 from tesearch.groups import CayleyGraph
+from tesearch.terms import Exchange
 
-
-class Exchange(str, enum.Enum):
-    """Which messages a node sends."""
-
-    TOTAL = "total"
-    ODD_DISTANCE = "odd-distance"
-
-    @classmethod
-    def parse(cls, text: str) -> "Exchange":
-        try:
-            return cls(text)
-        except ValueError:
-            raise ValueError(f"unknown exchange {text!r} (use total or odd-distance)") from None
+#: candidate shortest words per element when an element has more than this (search, repack, lifts)
+DEFAULT_WORD_CAP = 24
 
 
 def targets(cg: CayleyGraph, exchange: Exchange | str) -> np.ndarray:
@@ -98,15 +87,13 @@ def canonical_words(cg: CayleyGraph) -> np.ndarray:
 
 
 def canonical_word(cg: CayleyGraph, g: int) -> tuple[int, ...]:
+    """The lexicographically first shortest word of element ``g`` (letter indices)."""
     return next(_words_from(cg, int(g)))
 
 
 def to_letters(cg: CayleyGraph, word) -> tuple[str, ...]:
+    """A word of letter indices as letter strings."""
     return tuple(cg.letters[k] for k in word)
-
-
-def to_indices(cg: CayleyGraph, word) -> tuple[int, ...]:
-    return tuple(cg.letter_index[s] for s in word)
 
 
 def word_text(letters) -> str:
@@ -115,9 +102,3 @@ def word_text(letters) -> str:
     if all(len(s) == 1 for s in letters):
         return "".join(letters)
     return " ".join(letters)
-
-
-def is_shortest(cg: CayleyGraph, word) -> tuple[int, bool]:
-    """(element, whether the word is a shortest path to it)."""
-    g = cg.element_of(word)
-    return g, int(cg.dist[g]) == len(word)

@@ -5,10 +5,12 @@ import builtins
 import pytest
 
 from tesearch.backends import Backend
-from tesearch.encode import SolveResult, TableProblem, encode, solve
+from tesearch.encode import TableProblem, encode, solve
+from tesearch.terms import SolveResult
 from tesearch.errors import SolverUnavailable
 from tesearch.networks import network_from_spec
-from tesearch.search import SearchParams, Status, Strategy, assign_rows, candidate_words, search
+from tesearch.layout import assign_rows
+from tesearch.search import SearchParams, Status, Strategy, candidate_words, search
 from tesearch.verify import verify_table
 from tesearch.words import targets
 
@@ -107,7 +109,8 @@ def test_cli_backend_choice_reaches_the_error(without_ortools, tmp_path):
 
 def test_repack_narrows_a_greedy_table(graph):
     """The large-neighbourhood step keeps a valid placement and never widens it (star-4: greedy 24, optimum 21)."""
-    from tesearch.search import greedy_placement
+    from tesearch.layout import first_fit as greedy_placement
+    from tesearch.search.improve import repack_tail
 
     cg = graph("star-4")
     items = [candidate_words(cg, int(g), 24) for g in targets(cg, "total")]
@@ -115,7 +118,7 @@ def test_repack_narrows_a_greedy_table(graph):
     index = {it.element: i for i, it in enumerate(items)}
     hint = [(index[e], items[index[e]].words.index(w), c) for e, c, w in greedy]
     problem = TableProblem("star-4", cg.degree, upper, tuple(items))
-    chosen, width = cpsat.repack_tail(problem, hint, tail=6, round_s=5, timeout_s=10, lower=21)
+    chosen, width = repack_tail(problem, hint, tail=6, round_s=5, timeout_s=10, lower=21)
     assert 21 <= width < upper
     assert sorted(i for i, _, _ in chosen) == list(range(len(items)))
     placed = [(items[i].element, c, items[i].words[w]) for i, w, c in chosen]

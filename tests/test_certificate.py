@@ -14,12 +14,13 @@ from tesearch import proofcheck
 from tesearch.certificate import (RefutationRequest, Verdict, check_certificate, make_certificate,
                                   write_certificate)
 from tesearch.cli import main
-from tesearch.encode import SolveResult, encode
+from tesearch.encode import encode
+from tesearch.terms import SolveResult
 from tesearch.errors import FormatError
 from tesearch.networks import network_from_spec
 from tesearch.search import SearchParams, Searcher, Strategy
 from tesearch.table import read_table
-from tesearch.words import Exchange
+from tesearch.terms import Exchange
 
 ROOT = Path(__file__).resolve().parent.parent
 CERTIFICATES = sorted((ROOT / "proofs").glob("*.json"))
@@ -40,6 +41,7 @@ def reasons(report) -> str:
 
 # ---------------------------------------------------------------- the certificates in proofs/
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", CERTIFICATES, ids=[p.name for p in CERTIFICATES])
 def test_every_certificate_in_proofs_checks(path):
     report = check_certificate(path, timeout_s=60)
@@ -242,6 +244,7 @@ def test_make_and_check_round_trip(tmp_path):
                             command="test")
     assert cert["impossibility_claims"][0]["scope"] == "full"
     assert cert["bounds"]["binding"] == "per-letter" and cert["result"]["optimal"]
+    (tmp_path / "proofs").mkdir()
     out = tmp_path / "proofs" / "r6c.json"
     write_certificate(cert, out)
     report = check_certificate(out)

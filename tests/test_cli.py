@@ -87,19 +87,50 @@ def test_keep_better_never_replaces_a_table_that_is_no_wider(tmp_path):
     assert mine["T"] == 10
     mine["note"] = "mine"
     out.write_text(json.dumps(mine))
-    # a rerun finds T = 10 too, no narrower: with --keep-better the file is left alone ...
-    result = run("search", "ring-8:cyclic", "--out", str(out), "--keep-better", "--json", "--quiet")
-    assert result.exit_code == 0 and "kept" in result.output
-    assert json.loads(result.output[result.output.index("{"):])["kept_existing_T"] == 10
+    # a rerun finds T = 10 too, no narrower: the file is left alone ...
+    result = run("search", "ring-8:cyclic", "--out", str(out), "--json", "--quiet")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["kept_existing_T"] == 10 and data["table"] is None
     assert json.loads(out.read_text()).get("note") == "mine"
+    text = run("search", "ring-8:cyclic", "--out", str(out), "--quiet")
+    assert "kept" in text.stdout and "written to" not in text.stdout
     # ... a wider valid table there (the same words, two blank columns more) is replaced ...
     mine["T"] = 12
     out.write_text(json.dumps(mine))
     assert run("verify", str(out)).exit_code == 0
-    assert run("search", "ring-8:cyclic", "--out", str(out), "--keep-better", "--quiet").exit_code == 0
+    result = run("search", "ring-8:cyclic", "--out", str(out), "--quiet")
+    assert result.exit_code == 0 and "written to" in result.stdout
     assert json.loads(out.read_text())["T"] == 10
-    # ... and without the flag the file is always rewritten
+    # ... and --force always rewrites it
     mine["T"] = 10
     out.write_text(json.dumps(mine))
-    assert run("search", "ring-8:cyclic", "--out", str(out), "--quiet").exit_code == 0
+    assert run("search", "ring-8:cyclic", "--out", str(out), "--force", "--quiet").exit_code == 0
     assert "note" not in json.loads(out.read_text())
+
+
+def test_an_output_file_that_is_not_a_table_is_never_replaced(tmp_path):
+    out = tmp_path / "notes.json"
+    out.write_text("my notes, not a table\n")
+    result = run("search", "ring-6", "--out", str(out), "--quiet")
+    assert result.exit_code == 2 and "not replaced" in result.stderr
+    assert out.read_text() == "my notes, not a table\n"
+    other = tmp_path / "other.json"
+    assert run("search", "ring-8", "--out", str(other), "--quiet").exit_code == 0
+    before = other.read_bytes()
+    result = run("search", "ring-6", "--out", str(other), "--quiet")
+    assert result.exit_code == 2 and "holds a table of ring-8" in result.stderr
+    assert other.read_bytes() == before
+
+
+def test_search_without_out_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("search", "ring-6", "--quiet")
+    assert result.exit_code == 0 and "T = 5" in result.stdout and "written" not in result.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_output_under_a_missing_directory_is_refused_before_the_search(tmp_path):
+    result = run("search", "star-4", "--out", str(tmp_path / "nope" / "t.json"))
+    assert result.exit_code == 2 and "does not exist" in result.stderr
+    assert not (tmp_path / "nope").exists()

@@ -5,7 +5,7 @@ from click.testing import CliRunner
 
 from tesearch.cli import main
 from tesearch.draw import MAX_DETAIL_COLUMNS, draw_table, parse_window
-from tesearch.errors import FormatError
+from tesearch.errors import OptionError
 from tesearch.published.constructions import CONSTRUCTIONS
 from tesearch.table import write_table
 
@@ -44,7 +44,7 @@ def test_parse_window():
     assert parse_window("40:", 50) == (40, 50)
     assert parse_window(None, 50) is None
     for bad in ("x", "5", "30:10", "60:70"):
-        with pytest.raises(FormatError):
+        with pytest.raises(OptionError):
             parse_window(bad, 50)
 
 

@@ -9,10 +9,10 @@ from tesearch.cli import main
 from tesearch.published.catalog import published_tables
 from tesearch.published.constructions import CONSTRUCTIONS, ConstructionError, verify_construction
 from tesearch.published.reading import ReadingMode, read_cells, reinsert_blanks
-from tesearch.published.regress import Verdict, regress_published, regress_star6_odd, run_regress
+from tesearch.published.regress import Finding, regress_published, regress_star6_odd, run_regress
 from tesearch.rotation import find_rotation
 
-C, D, A = Verdict.CONFIRMED, Verdict.CLAIM_DIFFERS, Verdict.AMBIGUOUS
+C, D, A = Finding.CONFIRMED, Finding.CLAIM_DIFFERS, Finding.AMBIGUOUS
 
 #: name -> (verdict, claimed T, verified T, lower bound), as `tesearch regress` found them
 EXPECTED = {
@@ -97,7 +97,7 @@ def test_regress_json_keys():
     assert len(rows) == len(EXPECTED) + 1
     for row in rows:
         assert set(row) == {"name", "source", "claimed_T", "verified_T", "lower_bound", "verdict", "detail"}
-        assert row["verdict"] in {v.value for v in Verdict}
+        assert row["verdict"] in {v.value for v in Finding}
 
 
 SMALL = {
@@ -132,4 +132,4 @@ def test_construction_tables_carry_sections():
 
 def test_run_regress_has_no_invalid_rows():
     rows = run_regress()
-    assert all(r.verdict is not Verdict.INVALID for r in rows)
+    assert all(r.verdict is not Finding.INVALID for r in rows)

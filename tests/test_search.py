@@ -2,12 +2,15 @@
 
 import pytest
 
-from tesearch.encode import EncodingOptions, Item, SolveResult, TableProblem, encode, solve
+from tesearch.encode import EncodingOptions, Item, TableProblem, encode, solve
+from tesearch.terms import SolveResult
 from tesearch.networks import network_from_spec
 from tesearch.rotation import find_rotation
-from tesearch.search import SearchParams, Status, Strategy, assign_rows, candidate_words, greedy_placement, search
+from tesearch.layout import assign_rows, first_fit as greedy_placement
+from tesearch.search import SearchParams, Status, Strategy, candidate_words, search
 from tesearch.verify import verify_table
-from tesearch.words import Exchange, shortest_words, targets
+from tesearch.words import shortest_words, targets
+from tesearch.terms import Exchange
 
 
 def items_for(cg, elements, cap=1000):

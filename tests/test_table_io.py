@@ -3,6 +3,9 @@
 import json
 
 import pytest
+
+from tesearch.errors import FormatError
+from tesearch.segment import segmented
 from click.testing import CliRunner
 
 from tesearch.cli import main
@@ -102,7 +105,9 @@ def test_round_trip_json_text_json(tmp_path):
 
 def test_unmarked_text_is_segmented():
     text = "network: ring-6\nexchange: total\nT: 5\n\na A a a A\nA a A . a\n"
-    table = table_from_text(parse_text(text))
+    with pytest.raises(FormatError, match="no '|' word boundaries"):
+        table_from_text(parse_text(text))
+    table = table_from_text(parse_text(text), segmenter=segmented)
     assert verify_table(table).ok
 
 

@@ -24,7 +24,8 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from tesearch.encode import SolveResult, TableProblem
+from tesearch.encode import TableProblem
+from tesearch.terms import SolveResult
 from tesearch.errors import SolverUnavailable
 
 #: CP-SAT search workers: the project runs on 2 cores beside other jobs
@@ -294,108 +295,3 @@ def repack(problem: TableProblem, chosen: list[tuple[int, int, int]], free: set[
                            int(solver.BestObjectiveBound()), solver.StatusName(status), seconds)
     result = SolveResult.UNSAT if status == cp_model.INFEASIBLE else SolveResult.UNKNOWN
     return WidthResult(result, None, None, int(solver.BestObjectiveBound()), solver.StatusName(status), seconds)
-
-
-def repack_tail(problem: TableProblem, chosen: list[tuple[int, int, int]], *, tail: int, round_s: float,
-                timeout_s: float, lower: int = 0, seed: int = 0, workers: int = DEFAULT_WORKERS,
-                progress=None) -> tuple[list[tuple[int, int, int]], int]:
-    """Repeat :func:`repack` on the items ending in the last ``tail`` columns while time is left:
-    (placement, its width).  Every round's result is a valid placement, so stopping is safe."""
-    def width_of(placement):
-        return max(c + len(problem.items[i].words[w]) for i, w, c in placement)
-
-    t0 = time.monotonic()
-    best, width = list(chosen), width_of(chosen)
-    rounds, stale = 0, 0
-    while time.monotonic() - t0 < timeout_s and width > lower and stale < 3:
-        free = {i for i, w, c in best if c + len(problem.items[i].words[w]) > width - tail}
-        left = timeout_s - (time.monotonic() - t0)
-        step = repack(problem, best, free, lower=lower, seed=seed + rounds, timeout_s=min(round_s, left),
-                      workers=workers)
-        rounds += 1
-        if step.chosen is not None and step.width < width:
-            best, width, stale = step.chosen, step.width, 0
-        else:
-            stale += 1
-            tail += tail // 2  # a wider neighbourhood after a round without gain
-        if progress:
-            progress(f"repack round {rounds}: {len(free)} items free, width {width} ({step.status}, {step.seconds:.1f}s)")
-    return best, width
-
-
-def improve_greedy(network_spec: str, *, timeout_s: float, word_cap: int = 24, seed: int = 0,
-                   workers: int = DEFAULT_WORKERS, log: bool = False, progress=None, tail: int | None = None,
-                   round_s: float = 60.0):
-    """The full search's greedy table, narrowed by :func:`minimize_width` on the whole model, or with
-    ``tail`` by :func:`repack_tail` rounds (for tables too big for one model):
-    (searcher, table or None, WidthResult)."""
-    from tesearch.backends import Backend
-    from tesearch.networks import network_from_spec
-    from tesearch.search import SearchParams, Searcher, Strategy, assign_rows, greedy_placement
-
-    params = SearchParams(network_spec, strategy=Strategy.FULL, timeout_s=timeout_s, seed=seed, word_cap=word_cap,
-                          backend=Backend.CPSAT)
-    searcher = Searcher(network_from_spec(network_spec), params, **({"progress": progress} if progress else {}))
-    items = [searcher.item(g) for g in searcher.targets]
-    upper, greedy = greedy_placement(items, searcher.cg.degree)
-    searcher.log(f"greedy first-fit table: T={upper}; minimising the width from there (CP-SAT, {workers} workers)")
-    index = {it.element: i for i, it in enumerate(items)}
-    hint = [(index[e], items[index[e]].words.index(w), c) for e, c, w in greedy]
-    problem = searcher.problem(f"{network_spec} total", upper, items)
-    if tail is not None:
-        chosen, width = repack_tail(problem, hint, tail=tail, round_s=round_s, timeout_s=max(searcher.clock.left, 0.05),
-                                    lower=searcher.bounds.best, seed=seed, workers=workers, progress=searcher.log)
-        outcome = WidthResult(SolveResult.SAT, chosen, width, searcher.bounds.best, "REPACKED", searcher.clock.elapsed)
-        rows = assign_rows(searcher._placed(problem, chosen), searcher.cg.degree)
-        meta = searcher._meta("full", f"cpsat: greedy first-fit table, then the last {tail}+ columns repacked")
-        return searcher, searcher.make_table(rows, width, meta), outcome
-    outcome = minimize_width(problem, lower=searcher.bounds.best, hint=hint, seed=seed,
-                             timeout_s=max(searcher.clock.left, 0.05), workers=workers, log=log)
-    searcher.log(f"cpsat: {outcome.status}, width {outcome.width}, CP-SAT bound {outcome.bound} "
-                 f"(not a certificate), {outcome.seconds:.1f}s")
-    if outcome.chosen is None:
-        return searcher, None, outcome
-    rows = assign_rows(searcher._placed(problem, outcome.chosen), searcher.cg.degree)
-    meta = searcher._meta("full", "cpsat: width minimised from the greedy first-fit table")
-    return searcher, searcher.make_table(rows, outcome.width, meta), outcome
-
-
-def _main(argv: list[str] | None = None) -> int:
-    """``python -m tesearch.backends.cpsat NETWORK --timeout S --out FILE``: greedy table narrowed by CP-SAT."""
-    import argparse
-    import sys
-
-    from tesearch.table import write_table
-    from tesearch.verify import verify_table
-
-    ap = argparse.ArgumentParser(prog="python -m tesearch.backends.cpsat", description=_main.__doc__)
-    ap.add_argument("network")
-    ap.add_argument("--timeout", type=float, default=300.0)
-    ap.add_argument("--word-cap", type=int, default=24)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--log", action="store_true", help="CP-SAT's search log")
-    ap.add_argument("--tail", type=int, default=None,
-                    help="repack the items ending in the last TAIL columns, round by round, instead of one whole model")
-    ap.add_argument("--round", dest="round_s", type=float, default=60.0, help="seconds per repack round")
-    args = ap.parse_args(argv)
-    progress = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
-    searcher, table, outcome = improve_greedy(args.network, timeout_s=args.timeout, word_cap=args.word_cap,
-                                              seed=args.seed, workers=args.workers, log=args.log, progress=progress,
-                                              tail=args.tail, round_s=args.round_s)
-    if table is None:
-        print(f"{args.network}: no table ({outcome.status})")
-        return 4
-    check = verify_table(table)
-    if not check.ok:  # never write a table that does not verify
-        print(f"internal error: the table does not verify: {check.violations[0]}", file=sys.stderr)
-        return 1
-    write_table(table, args.out)
-    print(f"{args.network}: T = {table.T} (best bound {searcher.bounds.best}, CP-SAT bound {outcome.bound}, "
-          f"not a certificate); verified; written to {args.out}")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(_main())

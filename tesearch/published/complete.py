@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tesearch.errors import ConstructionError
 from tesearch.groups import CayleyGraph
+from tesearch.layout import rotation_blocks as layout_blocks
 from tesearch.rotation import Rotation
 from tesearch.table import Placement
 from tesearch.words import canonical_word, targets, to_letters, word_text
 
 
-class CompletionError(ValueError):
+class CompletionError(ConstructionError):
     """The core cannot be completed by full orbits."""
 
 
@@ -47,18 +49,14 @@ def rotation_blocks(cg: CayleyGraph, rotation: Rotation, elements, start_column:
 
     Returns the placements and the first free column after the blocks.
     """
-    placements = []
-    column = start_column
-    degree = cg.degree
+    words = []
     for orbit in rotation.orbits(elements):
-        if len(orbit) != degree:
+        if len(orbit) != cg.degree:
             raise CompletionError(f"the orbit of {word_text(to_letters(cg, canonical_word(cg, orbit[0])))} has "
-                                  f"{len(orbit)} elements, not {degree}: it cannot be a rotation block")
-        word = canonical_word(cg, orbit[0])
-        for r in range(degree):
-            placements.append(Placement(r, column, to_letters(cg, rotation.apply(word, r))))
-        column += len(word)
-    return placements, column
+                                  f"{len(orbit)} elements, not {cg.degree}: it cannot be a rotation block")
+        words.append(canonical_word(cg, orbit[0]))
+    rows, column = layout_blocks(words, rotation, start_column)
+    return [Placement(r, c, to_letters(cg, w)) for r, c, w in rows], column
 
 
 def complete_by_rotation(cg: CayleyGraph, exchange: str, rotation: Rotation, core: list[Placement],

@@ -38,6 +38,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
+from tesearch.errors import ConstructionError
 from tesearch.groups import CayleyGraph, cayley_graph
 from tesearch.networks import network_from_spec
 from tesearch.published.complete import rotation_blocks
@@ -47,10 +48,6 @@ from tesearch.rotation import Rotation, find_rotation
 from tesearch.table import Placement, Table
 from tesearch.verify import Verification, verify_table
 from tesearch.words import targets
-
-
-class ConstructionError(ValueError):
-    """The construction does not apply to this size, or failed."""
 
 
 @dataclass

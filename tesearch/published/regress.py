@@ -40,7 +40,9 @@ from tesearch.verify import Verification, verify_table
 from tesearch.words import targets
 
 
-class Verdict(str, enum.Enum):
+class Finding(str, enum.Enum):
+    """What the seed's text gives when it is read and checked (see the module doc)."""
+
     CONFIRMED = "confirmed"
     CLAIM_DIFFERS = "claim-differs"
     INVALID = "invalid"
@@ -54,7 +56,7 @@ class RegressRow:
     claimed_T: int | None
     verified_T: int | None
     lower_bound: int | None
-    verdict: Verdict
+    verdict: Finding
     detail: str
     table: Table | None = field(default=None, repr=False)  # the table verified (not in JSON)
 
@@ -107,7 +109,7 @@ def _first_violations(v: Verification, k: int = 3) -> str:
 
 
 def _judge_claim(pt: PublishedTable, name: str, table: Table, v: Verification, notes: list[str],
-                 verdict_if_ok: Verdict = Verdict.CONFIRMED) -> RegressRow:
+                 verdict_if_ok: Finding = Finding.CONFIRMED) -> RegressRow:
     claims = []
     if pt.claimed_T is not None and pt.claimed_T != table.T:
         claims.append(f"the paper claims T = {pt.claimed_T}, the table has T = {table.T}")
@@ -116,8 +118,8 @@ def _judge_claim(pt: PublishedTable, name: str, table: Table, v: Verification, n
     if not pt.claimed_optimal and v.gap == 0:
         notes.append("optimal (T meets the bound; the paper does not claim it)")
     verdict = verdict_if_ok
-    if claims and verdict_if_ok is Verdict.CONFIRMED:
-        verdict = Verdict.CLAIM_DIFFERS
+    if claims and verdict_if_ok is Finding.CONFIRMED:
+        verdict = Finding.CLAIM_DIFFERS
     return RegressRow(name, pt.source, pt.claimed_T, table.T, v.bounds.best, verdict, "; ".join(claims + notes),
                       table)
 
@@ -199,7 +201,7 @@ def _evaluate(pt: PublishedTable, cells: Cells, name: str, cg, rotation, notes: 
                 notes.insert(0, f"as printed: {broken}. Valid after re-placing blanks: {repair.describe(cells)}"
                              + (f" ({alternatives} such repairs; this one used)" if alternatives > 1 else
                                 " (the only such repair)"))
-                row = _judge_claim(pt, name, table, v, notes, Verdict.AMBIGUOUS)
+                row = _judge_claim(pt, name, table, v, notes, Finding.AMBIGUOUS)
                 return row
     rebuilt = _reconstruct(pt, cg, rotation)
     if rebuilt is not None:
@@ -208,14 +210,14 @@ def _evaluate(pt: PublishedTable, cells: Cells, name: str, cg, rotation, notes: 
         status = (f"valid, T = {table.T}" + (", optimal" if v.optimal else f", bound {v.bounds.best}")) if v.ok \
             else f"INVALID: {_first_violations(v)}"
         notes.insert(0, f"as printed: no valid reading: {broken}. Reconstruction: {how}: {status}")
-        row = _judge_claim(pt, name, table, v, notes, Verdict.AMBIGUOUS)
+        row = _judge_claim(pt, name, table, v, notes, Finding.AMBIGUOUS)
         if not v.ok:
             row.verified_T = None
         return row
     if pt.completion == "none" and printed < needed or result.readings == [] and "cannot be split" in broken:
-        return RegressRow(name, pt.source, pt.claimed_T, None, None, Verdict.AMBIGUOUS,
+        return RegressRow(name, pt.source, pt.claimed_T, None, None, Finding.AMBIGUOUS,
                           "; ".join([f"no valid reading: {broken}"] + notes))
-    return RegressRow(name, pt.source, pt.claimed_T, None, None, Verdict.INVALID,
+    return RegressRow(name, pt.source, pt.claimed_T, None, None, Finding.INVALID,
                       "; ".join([f"breaks Theorem 1 under every reading: {broken}; "
                                  "no re-placement of blanks repairs it"] + notes))
 
@@ -256,7 +258,7 @@ def regress_constructions(sizes: list[tuple[str, list[int], str, str]] | None = 
                 failures.append(f"n = {n}: {_first_violations(check.verification, 2)}")
         last = results[-1] if results else None
         claim_off = [c for c in results if c.valid and (c.T != c.claimed_T or c.T > c.bound)]
-        verdict = Verdict.INVALID if failures else Verdict.CLAIM_DIFFERS if claim_off else Verdict.CONFIRMED
+        verdict = Finding.INVALID if failures else Finding.CLAIM_DIFFERS if claim_off else Finding.CONFIRMED
         sizes_text = ", ".join(f"n={c.n}: T={c.T}" for c in results)
         detail = f"verified {sizes_text}; values for the largest n shown" + (
             "; " + "; ".join(failures) if failures else "") + (
@@ -275,7 +277,7 @@ def regress_star6_odd() -> RegressRow:
     v = verify_table(built.table, cg=built.cg)
     claimed = 250
     ok = v.ok and built.table.T == claimed and v.gap == 0
-    verdict = Verdict.CONFIRMED if ok else Verdict.CLAIM_DIFFERS if v.ok else Verdict.INVALID
+    verdict = Finding.CONFIRMED if ok else Finding.CLAIM_DIFFERS if v.ok else Finding.INVALID
     detail = ("no table printed; built as the paper says (every exceptional word has even length, so the odd-distance "
               "targets are whole sigma-orbits): " + (f"valid, T = {built.table.T}" if v.ok else _first_violations(v)))
     return RegressRow("star-6 odd-distance (rotation only)", "seed 004 §2.2", claimed, built.table.T if v.ok else None,

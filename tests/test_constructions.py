@@ -4,7 +4,8 @@ from collections import defaultdict
 
 import pytest
 
-from tesearch.frontier.hypercube import RECIPE, ConstructionError, double, hypercube_table, perfect_words
+from tesearch.constructions.hypercube import RECIPE, double, hypercube_table, perfect_words
+from tesearch.errors import ConstructionError
 from tesearch.verify import verify_table
 
 DIMENSIONS = range(1, 11)

@@ -1,9 +1,6 @@
 """Total-exchange tables for star graphs by symmetry stratification.
 
-README
-======
-
-Result.  ``stratified_table(spec, exchange)`` builds a table for a network
+Result.  ``stratified_table(network, exchange)`` builds a table for a network
 with a rotation sigma (a letter |S|-cycle that extends to an automorphism;
 for star-n conjugation by (1 2 ... n-1)) as the concatenation in time of
 independent sub-tables, one per *stratum*.  Each stratum is either searched
@@ -25,7 +22,7 @@ reduced row i.
   one word each, a full orbit as 3 words; d = 2 (classes {1,3,5},{2,4,6})
   takes the size-3 orbits as one word each, a full orbit as 2 words.
 * d = 1: rotation blocks (one word per full orbit, exactly as
-  tesearch.search.Searcher.assemble does).
+  tesearch.layout.rotation_blocks).
 
 A sigma-orbit of size m can live in stratum d iff m / gcd(m, d) = S / d;
 it then splits into gcd(m, d) items.  So sigma-fixed elements only fit the
@@ -42,7 +39,7 @@ sigma^k of a shortest word of g is a shortest word of phi^k(g)
 (tesearch.rotation).  The reduced problem is literally a TableProblem with
 ``letters = d`` and words written over class indices, so the Z3 encoding is
 reused unchanged; a reduced placement is packed into d rows by interval
-colouring (tesearch.search.assign_rows).  Parts are placed side by side, so
+colouring (tesearch.layout.assign_rows).  Parts are placed side by side, so
 a table is valid when every part is; it is also checked with
 tesearch.verify.verify_table before it is returned.
 
@@ -65,62 +62,30 @@ unknown.  Reduced words are deduplicated by class pattern; the candidate
 set is complete when every shortest word of the representative was
 enumerated (``WORD_CAP``).
 
-What was measured (z3 5.4.0 via tesearch.encode, seed 0, one process on a
-shared 2-core machine; times vary by about 1.5x between runs):
-
-* star-4 / star-5 / star-6 total: optimal (T = 21 / 111 / 689) in 0.1 /
-  0.8 / 27 s; their rotations have no proper intermediate stratum that takes
-  an exceptional orbit (star-5's size-2 orbits are sigma^2-fixed), so this is
-  core + blocks; tests/test_frontier_star.py also solves a sigma^2 part of
-  star-5 made of full orbits and checks its expansion independently.
-* star-7 total (bound 4938, no blank): OPTIMAL, T = 4938, in 184 s.
-  Core = the 5 sigma-fixed elements + the size-3 orbit {141, 252, 363}
-  (48 letters): T=9 (filler length 1) unsat 1.0 s, T=10 (2) unsat 2.8 s,
-  T=11 (fillers 1 + 2) sat 6.6 s.  sigma^3 = the 6 size-2 orbits (39
-  reduced letters): T=13 no filler unsat 59 s (complete words: refutes
-  only this part at this width), T=14 has no free filler of length 1,
-  T=15 (filler 2) sat 85 s.  sigma^2 = the other 13 size-3 orbits (92
-  reduced letters): T=46, no filler, sat 27 s.  Blocks: 4938 - 72 columns.
-  (Before this module: core + blocks with all 59 exceptional elements,
-  402 letters, unknown after 120-300 s.)
-* star-7 odd-distance (bound 2479, no blank): OPTIMAL, T = 2479, in 148 s
-  with ``--attempt-timeout 60``.  Core = 3 fixed elements + the two
-  length-7 size-2 orbits + {141, 252, 363} (60 letters): T=10 unsat 2.1 s,
-  T=11 (1) unsat 11.7 s, T=13 (3) unknown at 60 s (unsat in 30 s in
-  another run), T=14 (1 + 3) sat 7.4 s.  sigma^3 = the length-9 size-2
-  orbit: T=9 (3 + 3, two filler choices) unsat 0.3 s each, T=10 (7)
-  unknown at 60 s (unsat after 232 s in a run without the cap), T=11 no
-  plan found by ``filler_plans`` (it then missed 5 + 3; it now tries every
-  length multiset after the greedy plans), T=12 (3 + 3 + 3) sat
-  1.4 s.  sigma^2 = the 6 size-3 orbits of lengths 5..9 (42 letters):
-  T=21 sat 1.9 s.
-
-Reproduce: ``python -m tesearch.frontier.star star-7 --timeout 800 --out
-results/frontier/star-7.json`` and ``python -m tesearch.frontier.star star-7
---exchange odd-distance --attempt-timeout 60 --timeout 800 --out
-results/frontier/star-7-odd.json`` (certificates: proofs/frontier-star-7*.json).
+Run logs of the star-7 searches (which widths and fillers were tried, in how
+long) are in docs/notes/stratify-star-7.md.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import math
-import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
+from tesearch import limits
 from tesearch.bounds import compute_bounds
-from tesearch.encode import EncodingOptions, Item, SolveResult, TableProblem, encode, solve, z3_version
+from tesearch.encode import EncodingOptions, Item, TableProblem, encode, solve, z3_version
+from tesearch.errors import StratifyError
 from tesearch.groups import CayleyGraph, cached_cayley_graph
-from tesearch.networks import network_from_spec
+from tesearch.layout import assign_rows, filler_plans, rotation_blocks
+from tesearch.networks import Network
 from tesearch.rotation import Rotation, find_rotation
-from tesearch.search import assign_rows, greedy_orbit_fill
-from tesearch.table import Placement, Table, write_table
+from tesearch.table import Placement, Table
+from tesearch.terms import Exchange, SolveResult
 from tesearch.verify import verify_table
-from tesearch.words import Exchange, canonical_word, shortest_words, targets, to_letters
+from tesearch.words import canonical_word, shortest_words, targets, to_letters
 
 #: shortest words enumerated per item (star-7's longest exceptional elements have 576)
 WORD_CAP = 4096
@@ -137,10 +102,6 @@ Progress = Callable[[str], None]
 
 def _quiet(_: str) -> None:
     pass
-
-
-class StratifyError(RuntimeError):
-    """No split of the exceptional orbits makes every stratum's letter count divisible."""
 
 
 # ---------------------------------------------------------------- letters and orbits
@@ -255,79 +216,22 @@ def plan_moves(cg: CayleyGraph, exceptional: list[tuple[int, ...]], blanks: int
     return dict(sorted(parts.items(), key=lambda kv: -kv[0]))
 
 
-def filler_plans(lengths: dict[int, int], need: int, limit: int) -> list[list[int]]:
-    """Up to ``limit`` sets of free full orbits (keys of ``lengths``) whose word lengths sum to
-    ``need``: first the greedy choices (shortest first, longest first, ...), then every other
-    multiset of lengths that sums to ``need`` (fewest orbits first), each filled with the
-    lowest-numbered orbits of those lengths."""
-    if need == 0:
-        return [[]]
-    keys = sorted(lengths, key=lambda j: (lengths[j], j))
-    orders = [keys, sorted(keys, key=lambda j: (-lengths[j], j)), keys[1:] + keys[:1],
-              sorted(keys, key=lambda j: (lengths[j] != 2, lengths[j], j)),
-              sorted(keys, key=lambda j: (lengths[j] != 3, lengths[j], j))]
-    plans: list[list[int]] = []
-    for order in orders:
-        plan = greedy_orbit_fill(order, lengths, need)
-        if plan is not None and plan not in plans:
-            plans.append(plan)
-    by_length: dict[int, list[int]] = {}
-    for j in keys:
-        by_length.setdefault(lengths[j], []).append(j)
-    seen = {tuple(sorted(lengths[j] for j in plan)) for plan in plans}
-    for multiset in sorted(length_multisets(by_length, need), key=lambda m: (len(m), m)):
-        if len(plans) >= limit:
-            break
-        if multiset in seen:
-            continue
-        taken = {n: 0 for n in by_length}
-        plan = []
-        for n in multiset:
-            plan.append(by_length[n][taken[n]])
-            taken[n] += 1
-        plans.append(sorted(plan))
-    return plans[:limit]
-
-
-def length_multisets(by_length: dict[int, list[int]], need: int, cap: int = 1000) -> list[tuple[int, ...]]:
-    """Multisets of word lengths (ascending tuples) summing to ``need``, each length used at most as
-    often as there are free orbits of it; at most ``cap`` of them."""
-    sizes = sorted(by_length)
-    out: list[tuple[int, ...]] = []
-
-    def extend(i: int, left: int, chosen: list[int]) -> None:
-        if len(out) >= cap:
-            return
-        if left == 0:
-            out.append(tuple(chosen))
-            return
-        for k in range(i, len(sizes)):
-            n = sizes[k]
-            if n > left:
-                break
-            if chosen.count(n) < len(by_length[n]):
-                chosen.append(n)
-                extend(k, left - n, chosen)
-                chosen.pop()
-
-    extend(0, need, [])
-    return out
-
-
 # ---------------------------------------------------------------- the search
 
 class StarStratifier:
     """Plan the strata, search each reduced part, assemble and verify."""
 
-    def __init__(self, spec: str, exchange: Exchange = Exchange.TOTAL, *, timeout_s: float = 600.0,
+    def __init__(self, network: Network, exchange: Exchange = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
                  attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
                  options: EncodingOptions | None = None):
-        self.network = network_from_spec(spec)
+        self.network = network
         self.exchange = Exchange(exchange)
         self.cg = cached_cayley_graph(self.network)
-        rot = find_rotation(self.cg)
+        with limits.phase("rotation"):
+            rot = find_rotation(self.cg)
         if rot is None:
-            raise StratifyError(f"{spec} has no rotation")
+            raise StratifyError(f"{network.spec} has no rotation (a letter cycle that extends to an automorphism); "
+                                f"stratify needs one: use tesearch search")
         self.rot = rot
         self.timeout_s = timeout_s
         self.attempt_s = attempt_s
@@ -336,14 +240,18 @@ class StarStratifier:
         self.options = options if options is not None else EncodingOptions()
         self.start = time.monotonic()
         self.targets = targets(self.cg, self.exchange)
-        self.bounds = compute_bounds(self.cg, self.exchange, rot)
+        with limits.phase("bounds"):
+            self.bounds = compute_bounds(self.cg, self.exchange, rot)
 
     def log(self, msg: str) -> None:
         self.progress(f"[{time.monotonic() - self.start:7.1f}s] {msg}")
 
     @property
     def left(self) -> float:
-        return max(0.0, self.timeout_s - (time.monotonic() - self.start))
+        """Seconds left: the search's own budget or the command's deadline, whichever is nearer."""
+        mine = float("inf") if self.timeout_s is None else max(0.0, self.timeout_s - (time.monotonic() - self.start))
+        deadline = limits.time_left()
+        return mine if deadline is None else min(mine, deadline)
 
     def solve_part(self, part: Part, d: int, width: int, budget: float) -> SolveResult:
         """Search one reduced part at one width; on sat, part.placed holds reduced rows."""
@@ -352,8 +260,10 @@ class StarStratifier:
         problem = TableProblem(f"{self.network.spec} {self.exchange.value} {part.name}", d, width,
                                tuple(r.item for r in reduced), None, self.options)
         t0 = time.monotonic()
-        enc = encode(problem)
-        result, chosen = solve(enc, seed=self.seed, timeout_ms=int(max(budget, 0.05) * 1000))
+        with limits.phase(f"encode {part.name} T={width}"):
+            enc = encode(problem)
+        with limits.phase(f"solve {part.name} T={width}"):
+            result, chosen = solve(enc, seed=self.seed, timeout_ms=int(max(budget, 0.05) * 1000))
         part.seconds = time.monotonic() - t0
         part.result = result
         self.log(f"{part.name} T={width}: {len(problem.items)} items, {problem.letter_count} reduced letters, "
@@ -393,7 +303,7 @@ class StarStratifier:
             found = False
             for width in range(least, least + MAX_EXTRA_WIDTH + 1):
                 need = width - base // d  # sum of filler word lengths (base is a multiple of d)
-                for plan in filler_plans(free, need, MAX_PLANS_PER_WIDTH):
+                for plan in filler_plans(free, need, MAX_PLANS_PER_WIDTH, preferred=(2, 3), exhaustive=True):
                     if self.left <= 0:
                         self.log("time is up")
                         return None
@@ -413,7 +323,8 @@ class StarStratifier:
         return self.assemble(done, [full[j] for j in sorted(free)])
 
     def assemble(self, parts: list[Part], blocks: list[tuple[int, ...]]) -> Table:
-        cg, rot, S = self.cg, self.rot, self.cg.degree
+        """The parts side by side, then every unused full orbit as a rotation block; verified."""
+        cg, rot = self.cg, self.rot
         rows: list[tuple[int, int, tuple[int, ...]]] = []
         sections = []
         column = 0
@@ -425,56 +336,35 @@ class StarStratifier:
                              "seconds": round(part.seconds, 3)})
             column += part.width
         start = column
-        for orbit in blocks:
-            word = canonical_word(cg, orbit[0])
-            for r in range(S):
-                rows.append((r, column, rot.apply(word, r)))
-            column += len(word)
+        block_rows, column = rotation_blocks([canonical_word(cg, orbit[0]) for orbit in blocks], rot, column)
+        rows += block_rows
         sections.append({"name": "rotation blocks", "rows": 1, "start": start, "end": column})
         placements = sorted(Placement(r, c, to_letters(cg, w)) for r, c, w in rows)
         extra = {"letter_bound": self.bounds.letter.value,
                  "search": {"tool": "tesearch", "strategy": "symmetry stratification",
-                            "module": "tesearch.frontier.star", "rotation": list(rot.cycle),
+                            "module": "tesearch.search.stratify", "rotation": list(rot.cycle),
                             "solver": f"z3 {z3_version()}", "seed": self.seed,
                             "seconds": round(time.monotonic() - self.start, 3)},
                  "sections": sections}
         table = Table(self.network.spec, self.exchange.value, self.network.generators_json(), column,
                       placements, self.bounds.counting, extra)
-        check = verify_table(table, cg=cg, bounds=self.bounds)
+        with limits.phase("verify"):
+            check = verify_table(table, cg=cg, bounds=self.bounds)
         if not check.ok:
             raise AssertionError("stratified table failed verification:\n" + check.summary())
         self.log(f"assembled T={column} (bound {self.bounds.best}): {check.summary().splitlines()[-1]}")
         return table
 
 
-def stratified_table(spec: str, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float = 600.0,
+def stratified_table(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
                      attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet
-                     ) -> Table | None:
-    """A verified table built stratum by stratum, or None when a part stayed unsolved in time."""
-    return StarStratifier(spec, Exchange(exchange), timeout_s=timeout_s, attempt_s=attempt_s, seed=seed,
-                          progress=progress).run()
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tesearch.frontier.star", description=__doc__.splitlines()[0])
-    parser.add_argument("network")
-    parser.add_argument("--exchange", default=Exchange.TOTAL.value, choices=[e.value for e in Exchange])
-    parser.add_argument("--timeout", type=float, default=600.0, help="seconds for the whole search")
-    parser.add_argument("--attempt-timeout", type=float, default=ATTEMPT_SECONDS,
-                        help="seconds for one solver call (one part, width and filler plan)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args(argv)
-    table = stratified_table(args.network, args.exchange, timeout_s=args.timeout, attempt_s=args.attempt_timeout,
-                             seed=args.seed, progress=lambda m: print(m, flush=True))
+                     ) -> tuple[Table | None, str]:
+    """(a verified table built stratum by stratum, or None when a part stayed unsolved in time; a summary)."""
+    stratifier = StarStratifier(network, Exchange(exchange), timeout_s=timeout_s, attempt_s=attempt_s, seed=seed,
+                                progress=progress)
+    table = stratifier.run()
     if table is None:
-        print("unknown: no table within the time")
-        return 1
-    if args.out is not None:
-        write_table(table, args.out)
-        print(f"wrote {args.out}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        return None, f"{network.spec} {stratifier.exchange.value}: unknown: a part stayed unsolved within the time"
+    best = stratifier.bounds.best
+    return table, (f"{network.spec} {stratifier.exchange.value}: T = {table.T}, best bound {best}: "
+                   + ("OPTIMAL" if table.T == best else f"gap {table.T - best}") + "; verified")

@@ -16,25 +16,28 @@
 from __future__ import annotations
 
 import enum
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable
 
-import numpy as np
 
-from tesearch.backends import Backend
+from tesearch import limits
+from tesearch.backends import Backend, cpsat
 from tesearch.bounds import Bounds, compute_bounds
-from tesearch.encode import EncodingOptions, Item, SolveResult, TableProblem, encode, solve, z3_version
+from tesearch.errors import ConstructionError
+from tesearch.encode import EncodingOptions, Item, TableProblem, encode, solve, z3_version
+from tesearch.files import safe_name, write_atomically
 from tesearch.groups import CayleyGraph, cayley_graph
+from tesearch.layout import assign_rows, filler_plans, first_fit, rotation_blocks
 from tesearch.networks import Network
 from tesearch.rotation import find_rotation
-from tesearch.table import Placement, Table, atomic_write
-from tesearch.words import Exchange, canonical_word, shortest_words, targets, to_letters, word_counts
+from tesearch.table import Placement, Table
+from tesearch.terms import Exchange, SolveResult, Status
+from tesearch.verify import verify_table
+from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, targets, to_letters,
+                            word_counts)
 
-#: candidate words per item when an element has more shortest words than this
-DEFAULT_WORD_CAP = 24
 #: how many further core widths and filler plans the rotation strategy tries
 MAX_EXTRA_CORE_COLUMNS = 30
 MAX_PLANS_PER_WIDTH = 4
@@ -44,25 +47,21 @@ MAX_PLACEMENT_VARIABLES = 60_000
 
 
 class Strategy(str, enum.Enum):
+    """How the search lays out the table: rotation blocks around a searched core, or every target searched."""
+
     AUTO = "auto"
     ROTATION = "rotation"
     FULL = "full"
 
 
-class Status(str, enum.Enum):
-    """What a search ended with."""
-
-    FOUND = "found"  # a table (optimal or not: see SearchOutcome.optimal)
-    INFEASIBLE = "infeasible"  # every width asked for was refuted and no table was found
-    UNKNOWN = "unknown"  # the solver gave up before a table was found
-
-
 @dataclass(frozen=True)
 class SearchParams:
+    """Everything that determines one search run; its string form names the run."""
+
     network: str
     exchange: Exchange = Exchange.TOTAL
     strategy: Strategy = Strategy.AUTO
-    timeout_s: float = 300.0
+    timeout_s: float | None = 300.0  # None: only the command's limits (tesearch.limits) bound the run
     seed: int = 0
     word_cap: int = DEFAULT_WORD_CAP
     options: EncodingOptions = field(default_factory=EncodingOptions)
@@ -79,7 +78,9 @@ class SearchParams:
 
 @dataclass
 class Attempt:
-    part: str  # "full" or "core"
+    """One solver call: which part, width and size, and what it answered."""
+
+    part: str  # "full", "core" or "bound"
     width: int
     items: int
     letters: int
@@ -97,6 +98,8 @@ class Attempt:
 
 @dataclass
 class SearchOutcome:
+    """What a search ended with: its status, the bounds, the verified table (if any) and every attempt."""
+
     params: SearchParams
     status: Status
     bounds: Bounds
@@ -115,8 +118,9 @@ class SearchOutcome:
 
     @property
     def refuted_widths(self) -> list[int]:
-        return sorted({a.width for a in self.attempts if a.part == "full" and a.result is SolveResult.UNSAT
-                       and a.complete_words})
+        """Widths shown impossible: by a full encoding with complete words, or below the lower bound."""
+        return sorted({a.width for a in self.attempts if a.part in ("full", "bound")
+                       and a.result is SolveResult.UNSAT and a.complete_words})
 
 
 Progress = Callable[[str], None]
@@ -140,56 +144,10 @@ def candidate_words(cg: CayleyGraph, g: int, cap: int, count: float | None = Non
     return Item(int(g), scan[::step][:cap], False)
 
 
-def assign_rows(placed: list[tuple[int, int, tuple[int, ...]]], rows: int) -> list[tuple[int, int, tuple[int, ...]]]:
-    """Interval colouring: (element, column, word) -> (row, column, word), at most ``rows`` rows.
-
-    At any column the words covering it hold distinct letters, so at most |S|
-    words overlap and first-fit by start column never needs more rows.
-    """
-    free_at = [0] * rows
-    out = []
-    for element, column, word in sorted(placed, key=lambda p: (p[1], -len(p[2]), p[0])):
-        for r in range(rows):
-            if free_at[r] <= column:
-                free_at[r] = column + len(word)
-                out.append((r, column, word))
-                break
-        else:  # pragma: no cover - impossible for a column-valid placement
-            raise AssertionError("interval colouring needed more rows than letters")
-    return out
-
-
-def greedy_placement(items: list[Item], letters: int) -> tuple[int, list[tuple[int, int, tuple[int, ...]]]]:
-    """First fit, longest items first: a valid placement and its width (an upper bound)."""
-    used = np.zeros((16, letters), dtype=bool)
-    placed = []
-    for item in sorted(items, key=lambda it: (-it.length, it.element)):
-        best = None
-        for word in item.words:
-            idx = np.arange(len(word))
-            c = 0
-            while True:
-                need = c + len(word)
-                if need > len(used):
-                    used = np.vstack([used, np.zeros((max(need, 2 * len(used)) - len(used), letters), dtype=bool)])
-                if not used[c + idx, list(word)].any():
-                    break
-                c += 1
-            if best is None or c < best[0]:
-                best = (c, word)
-        c, word = best
-        used[c + np.arange(len(word)), list(word)] = True
-        placed.append((item.element, c, word))
-    width = max((c + len(w) for _, c, w in placed), default=0)
-    return width, placed
-
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
-
-
 class _Clock:
-    def __init__(self, budget: float):
+    """Seconds since the search began, and seconds left: its own budget or the command's deadline, if nearer."""
+
+    def __init__(self, budget: float | None):
         self.start = time.monotonic()
         self.budget = budget
 
@@ -199,13 +157,20 @@ class _Clock:
 
     @property
     def left(self) -> float:
-        return max(0.0, self.budget - self.elapsed)
+        mine = float("inf") if self.budget is None else max(0.0, self.budget - self.elapsed)
+        deadline = limits.time_left()
+        return mine if deadline is None else min(mine, deadline)
 
 
 # ---------------------------------------------------------------- the searcher
 
 class Searcher:
-    """One search run: network -> bounds -> strategy -> table."""
+    """One search run: network -> bounds -> strategy -> a verified table.
+
+    Every phase reports itself through :mod:`tesearch.limits` (so a supervisor can show it and
+    name it when a limit stops the run), and every table is verified before it is returned or
+    offered as the best table so far.
+    """
 
     def __init__(self, network: Network, params: SearchParams, *, progress: Progress = _quiet,
                  encodings_dir: str | Path | None = None):
@@ -213,16 +178,20 @@ class Searcher:
         self.params = params
         self.progress = progress
         self.encodings_dir = Path(encodings_dir) if encodings_dir is not None else None
-        self.cg = cayley_graph(network)
-        self.rotation = find_rotation(self.cg, search=self.cg.order <= 5000 and self.cg.degree <= 7)
-        self.targets = targets(self.cg, params.exchange)
-        self.bounds = compute_bounds(self.cg, params.exchange, self.rotation)
-        self.counts = word_counts(self.cg)
-        self.attempts: list[Attempt] = []
         self.clock = _Clock(params.timeout_s)
+        self.cg = cayley_graph(network)
+        with limits.phase("rotation"):
+            self.rotation = find_rotation(self.cg)
+        self.targets = targets(self.cg, params.exchange)
+        with limits.phase("bounds"):
+            self.bounds = compute_bounds(self.cg, params.exchange, self.rotation)
+        with limits.phase("word counts"):
+            self.counts = word_counts(self.cg)
+        self.attempts: list[Attempt] = []
         self._inverse_cache: dict[int, int] = {}
 
     def log(self, msg: str) -> None:
+        """A progress line stamped with the seconds since the search began."""
         self.progress(f"[{self.clock.elapsed:7.1f}s] {msg}")
 
     # ------------------------------------------------------------ building blocks
@@ -234,9 +203,21 @@ class Searcher:
         return self._inverse_cache[g]
 
     def item(self, g: int) -> Item:
+        """The item of element g: its shortest words, all of them or a capped sample."""
         return candidate_words(self.cg, int(g), self.params.word_cap, float(self.counts[int(g)]))
 
+    def items(self, elements) -> list[Item]:
+        """The items of ``elements``, reported as the phase 'candidate words'."""
+        elements = [int(g) for g in elements]
+        out = []
+        with limits.phase("candidate words", total=len(elements)):
+            for g in elements:
+                out.append(self.item(g))
+                limits.advance()
+        return out
+
     def problem(self, name: str, width: int, items: list[Item]) -> TableProblem:
+        """The table problem of ``items`` at ``width``, with the mirror pin where it is sound."""
         elements = {it.element for it in items}
         pin = None
         if all(it.complete for it in items) and all(self.inverse(g) in elements for g in elements):
@@ -248,26 +229,28 @@ class Searcher:
 
     def run_problem(self, part: str, problem: TableProblem, timeout_s: float
                     ) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
+        """Solve one width with the chosen backend; record the attempt; keep the encoding of an unsat."""
         t0 = time.monotonic()
+        timeout_s = max(timeout_s, 0.05)
         if self.params.backend is Backend.CPSAT:
-            from tesearch.backends import cpsat
-
             enc = None
-            built = cpsat.build(problem)
-            result, chosen = cpsat.solve_model(built, seed=self.params.seed, timeout_s=max(timeout_s, 0.05))
+            with limits.phase(f"encode {part} T={problem.width} (cpsat)"):
+                built = cpsat.build(problem)
+            with limits.phase(f"solve {part} T={problem.width} (cpsat)"):
+                result, chosen = cpsat.solve_model(built, seed=self.params.seed, timeout_s=timeout_s)
             detail = built.trivially_unsat or f"cpsat {built.stats['variables']} variables"
         else:
-            enc = encode(problem)
-            result, chosen = solve(enc, seed=self.params.seed, timeout_ms=int(max(timeout_s, 0.05) * 1000))
+            with limits.phase(f"encode {part} T={problem.width}"):
+                enc = encode(problem)
+            with limits.phase(f"solve {part} T={problem.width}"):
+                result, chosen = solve(enc, seed=self.params.seed, timeout_ms=int(timeout_s * 1000))
             detail = enc.trivially_unsat or ""
         seconds = time.monotonic() - t0
         attempt = Attempt(part, problem.width, len(problem.items), problem.letter_count, result, seconds,
                           problem.complete_words, detail)
         if result is SolveResult.UNSAT and self.encodings_dir is not None:
             # a CP-SAT unsat keeps the same Z3 encoding, so that `tesearch certify` can re-check it
-            path = self.encodings_dir / _safe(f"{self.network.spec}-{self.params.exchange.value}-{part}-T{problem.width}.smt2")
-            atomic_write(path, (enc or encode(problem)).to_smtlib2())
-            attempt.encoding = str(path)
+            attempt.encoding = str(self.keep_encoding(part, problem, enc))
         self.attempts.append(attempt)
         self.log(f"{part} T={problem.width}: {len(problem.items)} items, {problem.letter_count} letters, "
                  f"{problem.cells - problem.letter_count} blanks -> {result.value} ({seconds:.2f}s"
@@ -275,17 +258,38 @@ class Searcher:
                  + ("" if problem.complete_words else " [sampled words]"))
         return result, chosen
 
-    def _placed(self, problem: TableProblem, chosen) -> list[tuple[int, int, tuple[int, ...]]]:
+    def keep_encoding(self, part: str, problem: TableProblem, enc) -> Path:
+        """Write the SMT-LIB2 encoding of a refuted width; an existing different file is never replaced."""
+        text = (enc or encode(problem)).to_smtlib2()
+        stem = safe_name(f"{self.network.spec}-{self.params.exchange.value}-{part}-T{problem.width}")
+        path = self.encodings_dir / f"{stem}.smt2"
+        n = 1
+        while path.exists() and path.read_text() != text:
+            n += 1
+            path = self.encodings_dir / f"{stem}.{n}.smt2"
+        if not path.exists():
+            write_atomically(path, text)
+        return path
+
+    def placed(self, problem: TableProblem, chosen) -> list[tuple[int, int, tuple[int, ...]]]:
+        """(element, first column, word) of every item of a solution."""
         return [(problem.items[i].element, c, problem.items[i].words[w]) for i, w, c in chosen]
 
     def make_table(self, rows: list[tuple[int, int, tuple[int, ...]]], width: int, extra: dict) -> Table:
+        """A verified table from rows of letter indices (an unverifiable table is a bug: AssertionError)."""
         placements = [Placement(r, c, to_letters(self.cg, w)) for r, c, w in rows]
         extra = {"letter_bound": self.bounds.letter.value, **extra}
-        return Table(self.network.spec, self.params.exchange.value, self.network.generators_json(), width,
-                     sorted(placements), self.bounds.counting, extra)
+        table = Table(self.network.spec, self.params.exchange.value, self.network.generators_json(), width,
+                      sorted(placements), self.bounds.counting, extra)
+        with limits.phase("verify"):
+            check = verify_table(table, cg=self.cg, bounds=self.bounds)
+        if not check.ok:
+            raise AssertionError(f"the table found does not verify: {check.violations[0]}")
+        return table
 
     # ------------------------------------------------------------ strategies
     def run(self) -> SearchOutcome:
+        """Pick the strategy (auto: rotation where it can meet the bound, else full) and run it."""
         strategy = self.params.strategy
         if strategy is Strategy.AUTO:
             usable = self.rotation is not None and self.bounds.letter.value <= self.bounds.counting
@@ -293,25 +297,45 @@ class Searcher:
         self.log(f"{self.network.spec} {self.params.exchange.value}: {self.cg.order} nodes, "
                  f"{len(self.targets)} targets, best bound {self.bounds.best} ({self.bounds.binding}); "
                  f"strategy {strategy.value}")
-        if strategy is Strategy.ROTATION:
+        if self.params.max_width is not None and self.params.max_width < self.bounds.best \
+                and self.params.min_width is None:
+            status, table = self.below_bound()
+        elif strategy is Strategy.ROTATION:
             if self.rotation is None:
-                raise ValueError(f"{self.network.spec} has no rotation; use --strategy full")
+                raise ConstructionError(f"{self.network.spec} has no rotation; use --strategy full")
             status, table = self.rotation_search()
         else:
             status, table = self.full_search()
         return SearchOutcome(self.params, status, self.bounds, table, self.clock.elapsed, self.attempts, strategy.value)
 
+    def below_bound(self) -> tuple[Status, None]:
+        """--max-width below the best lower bound (and no --from-width asking a solver to show it):
+        no table exists, by the bound alone."""
+        width = self.params.max_width
+        self.attempts.append(Attempt("bound", width, len(self.targets), self.bounds.target_letters,
+                                     SolveResult.UNSAT, 0.0, True,
+                                     f"the best lower bound is {self.bounds.best} ({self.bounds.binding})"))
+        self.log(f"no table of width <= {width}: the best lower bound is {self.bounds.best} ({self.bounds.binding})")
+        return Status.INFEASIBLE, None
+
     def full_search(self) -> tuple[Status, Table | None]:
-        items = [self.item(g) for g in self.targets]
-        upper, greedy = greedy_placement(items, self.cg.degree)
+        """Every target an item; widths from the bound up, the greedy table as the fallback."""
+        items = self.items(self.targets)
+        with limits.phase("greedy first fit"):
+            upper, greedy = first_fit(items, self.cg.degree)
         self.log(f"greedy first-fit table: T={upper}")
         top = min(upper, self.params.max_width) if self.params.max_width else upper
+        fallback = None
+        if upper <= top:
+            fallback = self.make_table(assign_rows(greedy, self.cg.degree), upper,
+                                       self.meta("full", "greedy first-fit (solver unknown below)"))
+            limits.offer(fallback)
         width = self.params.min_width if self.params.min_width is not None else self.bounds.best
         saw_unknown = False
         while width <= top:
             if width == upper:
-                rows = assign_rows(greedy, self.cg.degree)
-                return Status.FOUND, self.make_table(rows, width, self._meta("full", "greedy first-fit"))
+                fallback.extra["search"] = self.meta("full", "greedy first-fit")["search"]
+                return Status.FOUND, fallback
             if self.clock.left <= 0:
                 saw_unknown = True
                 break
@@ -323,30 +347,36 @@ class Searcher:
                 break
             result, chosen = self.run_problem("full", problem, self.clock.left)
             if result is SolveResult.SAT:
-                rows = assign_rows(self._placed(problem, chosen), self.cg.degree)
-                return Status.FOUND, self.make_table(rows, width, self._meta("full", self.params.backend.value))
+                rows = assign_rows(self.placed(problem, chosen), self.cg.degree)
+                return Status.FOUND, self.make_table(rows, width, self.meta("full", self.params.backend.value))
             if result is SolveResult.UNKNOWN:
                 saw_unknown = True
                 break
             width += 1
         if saw_unknown:
-            if self.params.max_width is None or upper <= self.params.max_width:
-                rows = assign_rows(greedy, self.cg.degree)
+            if fallback is not None:
                 self.log(f"solver gave up at T={width}; keeping the greedy table T={upper} (not shown optimal)")
-                return Status.FOUND, self.make_table(rows, upper, self._meta("full", "greedy first-fit (solver unknown below)"))
+                fallback.extra["search"]["seconds"] = round(self.clock.elapsed, 3)
+                return Status.FOUND, fallback
             return Status.UNKNOWN, None
         return Status.INFEASIBLE, None
 
     def rotation_search(self) -> tuple[Status, Table | None]:
+        """Exceptional elements and filler orbits in a searched core, every other full orbit a rotation block.
+
+        The assembled table is always as wide as the counting bound (the core is filled exactly).
+        """
         rot, S = self.rotation, self.cg.degree
-        orbit_list = rot.orbits(self.targets)
+        with limits.phase("orbits"):
+            orbit_list = rot.orbits(self.targets)
         full = [o for o in orbit_list if len(o) == S]
         exceptional = [g for o in orbit_list if len(o) < S for g in o]
         full.sort(key=lambda o: (int(self.cg.dist[o[0]]), o[0]))
         exc_letters = int(self.cg.dist[exceptional].sum()) if exceptional else 0
         blanks = self.bounds.counting * S - self.bounds.target_letters
         base, rem = divmod(exc_letters + blanks, S)
-        assert rem == 0, "exceptional letters and blanks must fill whole columns"
+        if rem:
+            raise AssertionError("exceptional letters and blanks must fill whole columns")
         longest_exc = max((int(self.cg.dist[g]) for g in exceptional), default=0)
         self.log(f"rotation {rot}: {len(full)} full orbits, {len(exceptional)} exceptional elements "
                  f"({exc_letters} letters), {blanks} blanks allowed")
@@ -355,7 +385,8 @@ class Searcher:
         start_width = max(base, longest_exc)
         for core_width in range(start_width, start_width + MAX_EXTRA_CORE_COLUMNS + 1):
             need = core_width - base  # sum of filler orbit word lengths
-            for plan in _filler_plans(lengths, need, core_width)[:MAX_PLANS_PER_WIDTH]:
+            fitting = {j: n for j, n in enumerate(lengths) if n <= core_width}
+            for plan in filler_plans(fitting, need, MAX_PLANS_PER_WIDTH):
                 if tuple(plan) in tried:
                     continue
                 tried.add(tuple(plan))
@@ -365,41 +396,34 @@ class Searcher:
                 core_elements = exceptional + [g for j in plan for g in full[j]]
                 if not core_elements:
                     return Status.FOUND, self.assemble([], 0, full, plan)
-                items = [self.item(g) for g in core_elements]
+                items = self.items(core_elements)
                 problem = self.problem(f"{self.network.spec} {self.params.exchange.value} core", core_width, items)
                 budget = max(self.clock.left / 3, min(self.clock.left, 5.0))
                 result, chosen = self.run_problem("core", problem, budget)
                 if result is SolveResult.SAT:
-                    return Status.FOUND, self.assemble(self._placed(problem, chosen), core_width, full, plan)
+                    return Status.FOUND, self.assemble(self.placed(problem, chosen), core_width, full, plan)
         self.log("no core found within the plans tried")
         return Status.UNKNOWN, None
 
     def assemble(self, core: list, core_width: int, full: list[tuple[int, ...]], plan: list[int]) -> Table:
         """Core rows by interval colouring, then every unused full orbit as a rotation block."""
-        rot, S = self.rotation, self.cg.degree
-        rows = assign_rows(core, S)
         used = set(plan)
-        column = core_width
-        for j, orbit in enumerate(full):
-            if j in used:
-                continue
-            word = canonical_word(self.cg, orbit[0])
-            for r in range(S):
-                rows.append((r, column, rot.apply(word, r)))
-            column += len(word)
+        with limits.phase("assemble"):
+            rows = assign_rows(core, self.cg.degree)
+            words = [canonical_word(self.cg, orbit[0]) for j, orbit in enumerate(full) if j not in used]
+            blocks, column = rotation_blocks(words, self.rotation, core_width)
         sections = [{"name": "core", "start": 0, "end": core_width},
                     {"name": "rotation blocks", "start": core_width, "end": column}]
-        meta = self._meta("rotation", f"{self.params.backend.value} core + rotation blocks")
+        meta = self.meta("rotation", f"{self.params.backend.value} core + rotation blocks")
         meta["sections"] = sections
-        meta["search"]["rotation"] = list(rot.cycle)
+        meta["search"]["rotation"] = list(self.rotation.cycle)
         meta["search"]["filler_orbits"] = [[list(to_letters(self.cg, canonical_word(self.cg, full[j][0])))] for j in plan]
-        return self.make_table(rows, column, meta)
+        return self.make_table(rows + blocks, column, meta)
 
-    def _meta(self, strategy: str, how: str) -> dict:
+    def meta(self, strategy: str, how: str) -> dict:
+        """The table's "search" record: strategy, method, run, seed, solver and seconds."""
         if self.params.backend is Backend.CPSAT:
-            from tesearch.backends.cpsat import ortools_version
-
-            solver = f"cpsat (OR-Tools {ortools_version()})"
+            solver = f"cpsat (OR-Tools {cpsat.ortools_version()})"
         else:
             solver = f"z3 {z3_version()}"
         return {"search": {"tool": "tesearch", "strategy": strategy, "method": how, "run": str(self.params),
@@ -407,38 +431,7 @@ class Searcher:
                            "seconds": round(self.clock.elapsed, 3)}}
 
 
-def greedy_orbit_fill(order: Sequence[int], lengths: Mapping[int, int] | Sequence[int], need: int
-                      ) -> list[int] | None:
-    """Take orbits in ``order`` while each still fits; the sorted choice if the word
-    lengths ``lengths[j]`` sum to exactly ``need``, else None."""
-    chosen, left = [], need
-    for j in order:
-        if lengths[j] <= left:
-            chosen.append(j)
-            left -= lengths[j]
-            if left == 0:
-                return sorted(chosen)
-    return None
-
-
-def _filler_plans(lengths: list[int], need: int, max_len: int) -> list[list[int]]:
-    """Ways to pick full orbits (indices into ``lengths``, sorted ascending) whose
-    word lengths sum to ``need``: short orbits first, then variations."""
-    if need == 0:
-        return [[]]
-    plans = []
-    avail = [j for j, n in enumerate(lengths) if n <= max_len]
-    orders = [avail,  # shortest first
-              sorted(avail, key=lambda j: (-lengths[j], j)),  # longest first
-              avail[1:] + avail[:1],  # shortest first, skipping the very first orbit
-              sorted(avail, key=lambda j: (lengths[j] != 2, lengths[j], j))]  # length-2 words first
-    for order in orders:
-        plan = greedy_orbit_fill(order, lengths, need)
-        if plan is not None and plan not in plans:
-            plans.append(plan)
-    return plans
-
-
 def search(network: Network, params: SearchParams, *, progress: Progress = _quiet,
            encodings_dir: str | Path | None = None) -> SearchOutcome:
+    """Run one search (see :class:`Searcher`)."""
     return Searcher(network, params, progress=progress, encodings_dir=encodings_dir).run()

@@ -1,8 +1,5 @@
 """Optimal total-exchange tables for the d-cube by doubling with a matching.
 
-README
-======
-
 Result.  ``hypercube_table(d)`` builds a table for ``hypercube-d`` with
 ``T = 2^(d-1)`` columns and no blank (the counting bound, so optimal) for
 d = 1..16, deterministically and without a solver.
@@ -44,24 +41,15 @@ boundaries of a recursively doubled table pile up at the dyadic columns
 stretches where few words end, and Hall's condition fails there.  The
 transform of copy B (rotation k, reversal) changes which words sit next to
 which boundaries; the recipe ``RECIPE`` (one (k, reversed) per step) was
-found by ``find_recipe(16)``, a depth-first search over the 2d transforms
+found by ``scripts/find_hypercube_recipe.py``, a depth-first search over the 2d transforms
 per step in a fixed order (15 s), and is replayed here without search.
 Every step checks that its matching saturates and raises
 ``ConstructionError`` otherwise, and ``column_check`` re-checks the
 result.  So each delivered table is established by verification, not by a
-general proof; existence for d > 16 by this route is open (``find_recipe``
+general proof; existence for d > 16 by this route is open (the script
 may or may not extend the recipe).
 
-What was verified (runs of this module, see benchmarks/hypercube_construction.py):
-``tesearch verify results/frontier/hypercube-d.json`` reports VALID and OPTIMAL
-(T = 2^(d-1) = counting bound, no blank) for every d = 1..16 (hypercube-16:
-65535 words, T = 32768, about 15 s); ``tesearch replay`` reports no
-violation for d = 1..16 (d = 14..16 by the streaming engine: 8.7 s, 24.3 s
-and 104.8 s), and every certificate proofs/frontier-hypercube-d.json is
-CONFIRMED by ``tesearch check-proof``.
-tests/test_frontier_hypercube.py verifies d = 1..10 with verify_table and
-with an independent column/element check.  Regenerate the result files
-with ``python -m tesearch.frontier.hypercube results/frontier``.
+Run logs (sizes verified and replayed, times) are in docs/notes/hypercube.md.
 """
 
 from __future__ import annotations
@@ -71,23 +59,23 @@ from typing import Iterable
 
 import numpy as np
 
+from tesearch.bounds import counting_bound
+from tesearch.errors import ConstructionError
+from tesearch.layout import assign_rows
+from tesearch.networks import hypercube_network
 from tesearch.table import Placement, Table
 
 #: placed word: (first column, letter indices)
 PlacedWord = tuple[int, tuple[int, ...]]
 
 #: (letter rotation k, time-reversed) of copy B for the step d -> d + 1, d = 1, 2, ...
-#: Found by ``find_recipe(16)``; replayed by ``perfect_words``.
+#: Found by ``scripts/find_hypercube_recipe.py``; replayed by ``perfect_words``.
 RECIPE: tuple[tuple[int, bool], ...] = (
     (0, False), (0, False), (0, False), (0, False), (0, False), (1, False), (1, False), (1, False),
     (1, False), (0, False), (1, False), (1, False), (3, True), (1, False), (3, False),
 )
 
 MAX_DIMENSION = 16
-
-
-class ConstructionError(RuntimeError):
-    """A doubling step found no saturating matching (or a table is not perfect)."""
 
 
 def transform(words: Iterable[PlacedWord], d: int, rotation: int, reversed_in_time: bool) -> list[PlacedWord]:
@@ -241,57 +229,15 @@ def perfect_words(d: int, recipe: tuple[tuple[int, bool], ...] | None = None) ->
     return words
 
 
-def find_recipe(max_d: int, budget: int = 2000) -> tuple[tuple[int, bool], ...] | None:
-    """Depth-first search over copy-B transforms (rotation k, reversal) per step, in a fixed order."""
-    remaining = [budget]
-
-    def extend(d: int, words: list[PlacedWord], steps: tuple) -> tuple | None:
-        if d == max_d:
-            return steps
-        for rotation in range(d):
-            for reversed_in_time in (False, True):
-                if remaining[0] <= 0:
-                    return None
-                remaining[0] -= 1
-                doubled = double(words, d, rotation, reversed_in_time)
-                if doubled is None:
-                    continue
-                found = extend(d + 1, doubled, steps + ((rotation, reversed_in_time),))
-                if found is not None:
-                    return found
-        return None
-
-    return extend(1, [(0, (0,))], ())
-
-
 def rows_of(words: list[PlacedWord], d: int) -> list[tuple[int, int, tuple[int, ...]]]:
-    """Pack placed words into d rows (interval partitioning: each column meets exactly d words)."""
-    free_rows = list(range(d))
-    busy: list[tuple[int, int]] = []  # (end, row)
-    out = []
-    for start, word in sorted(words, key=lambda item: (item[0], len(item[1]), item[1])):
-        still_busy = []
-        for end, row in busy:
-            if end <= start:
-                free_rows.append(row)
-            else:
-                still_busy.append((end, row))
-        busy = still_busy
-        free_rows.sort()
-        if not free_rows:
-            raise ConstructionError(f"more than {d} words meet column {start}")
-        row = free_rows.pop(0)
-        busy.append((start + len(word), row))
-        out.append((row, start, word))
-    return out
+    """Pack placed words into d rows (interval colouring, shortest word first at each column)."""
+    return assign_rows(((word, start, word) for start, word in words), d,
+                       key=lambda placed: (placed[1], len(placed[2]), placed[2]))
 
 
 def hypercube_table(d: int) -> Table:
     """The optimal table for hypercube-d (T = 2^(d-1), no blank) by recursive doubling."""
-    from tesearch.bounds import counting_bound
-    from tesearch.networks import network_from_spec
-
-    network = network_from_spec(f"hypercube-{d}")
+    network = hypercube_network(d)
     words = perfect_words(d)
     column_check(words, d)
     letters = network.letters
@@ -301,36 +247,9 @@ def hypercube_table(d: int) -> Table:
     extra = {
         "construction": {
             "name": "recursive doubling with a saturating matching",
-            "module": "tesearch.frontier.hypercube",
+            "module": "tesearch.constructions.hypercube",
             "recipe": [list(step) for step in RECIPE[: d - 1]],
         }
     }
     return Table(network.spec, "total", {s: network.generators[s] for s in letters}, width,
                  sorted(placements), counting_bound(total_letters, d), extra)
-
-
-def write_results(directory: str = "results/frontier", dimensions: Iterable[int] = range(1, MAX_DIMENSION + 1)) -> None:
-    """Write results/frontier/hypercube-d.json with lower_bound = the counting bound of tesearch.bounds."""
-    from pathlib import Path
-
-    from tesearch.bounds import PARIKH_LIMIT, compute_bounds
-    from tesearch.groups import cached_cayley_graph
-    from tesearch.networks import network_from_spec
-    from tesearch.rotation import find_rotation
-    from tesearch.table import write_table
-
-    for d in dimensions:
-        table = hypercube_table(d)
-        cg = cached_cayley_graph(network_from_spec(f"hypercube-{d}"))
-        rotation = find_rotation(cg, search=False) if cg.order > PARIKH_LIMIT else None
-        bounds = compute_bounds(cg, "total", rotation)
-        if bounds.counting != table.T:
-            raise ConstructionError(f"hypercube-{d}: counting bound {bounds.counting} != T {table.T}")
-        table.lower_bound = bounds.counting
-        write_table(table, Path(directory) / f"hypercube-{d}.json")
-
-
-if __name__ == "__main__":  # python -m tesearch.frontier.hypercube [DIRECTORY]
-    import sys
-
-    write_results(*sys.argv[1:2])

@@ -1,18 +1,20 @@
-"""Symmetry stratification (tesearch.frontier.star): strata rules, reduced parts, whole tables."""
+"""Symmetry stratification (tesearch.search.stratify): strata rules, reduced parts, whole tables."""
 
 import itertools
 from collections import Counter, defaultdict
 
 import pytest
 
-from tesearch.encode import SolveResult
-from tesearch.frontier.star import (Part, StarStratifier, expand, filler_plans, fits, letter_classes,
-                                    plan_moves, stratified_table, sub_orbits)
 from tesearch.groups import cached_cayley_graph
+from tesearch.layout import filler_plans as layout_filler_plans
+from tesearch.search.stratify import (Part, StarStratifier, expand, fits, letter_classes, plan_moves,
+                                      stratified_table, sub_orbits)
+from tesearch.terms import SolveResult
 from tesearch.networks import network_from_spec
 from tesearch.rotation import find_rotation
 from tesearch.verify import verify_table
-from tesearch.words import Exchange, canonical_word, targets
+from tesearch.words import canonical_word, targets
+from tesearch.terms import Exchange
 
 
 def _rotation(spec):
@@ -88,7 +90,7 @@ def test_reduced_part_of_fillers_expands_to_a_valid_block(d):
     letters = sum(int(cg.dist[o[0]]) for o in chosen) * 4
     width = letters // 4
     part = Part(d, 4, own=[], fillers=chosen)
-    stratifier = StarStratifier("star-5", timeout_s=20)
+    stratifier = StarStratifier(network_from_spec("star-5"), timeout_s=20)
     assert stratifier.solve_part(part, d, width, 10.0) is SolveResult.SAT
     classes = letter_classes(rot, d)
     reduced_columns = defaultdict(list)
@@ -132,12 +134,17 @@ def test_expand_places_sigma_images():
 
 @pytest.mark.parametrize("spec", ["star-4", "star-5"])
 def test_stratified_tables_are_valid_and_optimal(spec):
-    table = stratified_table(spec, Exchange.TOTAL, timeout_s=30)
+    table, _ = stratified_table(network_from_spec(spec), Exchange.TOTAL, timeout_s=30)
     assert table is not None
     result = verify_table(table)
     assert result.ok, result.summary()
     assert result.optimal
     assert table.extra["search"]["strategy"] == "symmetry stratification"
+
+
+def filler_plans(lengths, need, limit):
+    """The stratified search's filler plans: greedy orders with lengths 2 and 3 first, then every multiset."""
+    return layout_filler_plans(lengths, need, limit, preferred=(2, 3), exhaustive=True)
 
 
 def test_filler_plans_reach_every_length_multiset():

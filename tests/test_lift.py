@@ -1,4 +1,4 @@
-"""Ring lifts (tesearch/frontier/product.py): optimal mixed-radix tori, checked three ways."""
+"""Ring lifts (tesearch.search.lift): optimal mixed-radix tori, checked three ways."""
 
 import json
 from collections import defaultdict
@@ -6,17 +6,29 @@ from collections import defaultdict
 import pytest
 import z3
 
+from conftest import load_script, run_cli
 from tesearch.backends import Backend
-from tesearch.errors import SpecError
-from tesearch.encode import SolveResult
-from tesearch.frontier.product import (AssignMode, HWord, LiftError, LiftParams, boundary_cut, build_model,
-                                       factor_table, factor_words, lifted_table, main, option_var, restrict, ring_words,
-                                       solve_z3, split_off, z3_solver)
+from tesearch.errors import LiftError, SpecError
 from tesearch.networks import network_from_spec
+from tesearch.search.lift import (AssignMode, HWord, LiftParams, boundary_cut, build_model, factor_table,
+                                  factor_words, ring_words, solve_z3, split_off, z3_solver)
+from tesearch.search.lift.solvers import option_var
+from tesearch.terms import SolveResult
 from tesearch.published.constructions import torus2d_even
 from tesearch.replay import replay_data
 from tesearch.table import read_table, write_table
 from tesearch.verify import verify_table
+
+
+def restrict(model, keep):
+    """scripts/lift_core.py's relaxation: every copy of the chosen factor words, nothing else."""
+    return load_script("lift_core").restrict(model, keep)
+
+
+def lifted_table(spec, **options):
+    from tesearch.search.lift import lifted_table as lift
+
+    return lift(network_from_spec(spec), **options)[0]
 
 
 def per_letter_bound(sides: tuple[int, ...]) -> int:
@@ -31,7 +43,7 @@ def per_letter_bound(sides: tuple[int, ...]) -> int:
 
 @pytest.fixture(scope="module")
 def factor_8x8():
-    return factor_table("torus-8x8", timeout_s=60)
+    return factor_table(network_from_spec("torus-8x8"), timeout_s=60)
 
 
 @pytest.fixture(scope="module")
@@ -106,37 +118,40 @@ def test_a_factor_table_of_another_network_is_refused(factor_8x8):
 
 @pytest.mark.parametrize("spec", ["star-5", "torus-8", "ring-6"])
 def test_not_a_product(spec):
-    with pytest.raises(SpecError, match="at least two sides"):
+    with pytest.raises(SpecError, match="at least two rings"):
         lifted_table(spec)
 
 
-def test_cli_writes_a_verified_table(tmp_path, capsys):
+def test_cli_writes_a_verified_table(tmp_path):
     out = tmp_path / "t.json"
-    assert main(["torus-4x8", "--out", str(out)]) == 0
+    result = run_cli("lift", "torus-4x8", "--out", out)
+    assert result.exit_code == 0, result.output
     table = read_table(out)
     assert verify_table(table).ok
-    assert "T = 32, best bound 32: optimal" in capsys.readouterr().out
+    assert "T = 32, best bound 32: OPTIMAL" in result.stdout
 
 
-def test_cli_ring_chooses_the_side_split_off(tmp_path, capsys):
+def test_cli_ring_chooses_the_side_split_off(tmp_path):
     out = tmp_path / "t.json"
-    assert main(["torus-4x8", "--ring", "0", "--out", str(out)]) == 0
+    result = run_cli("lift", "torus-4x8", "--ring", "0", "--out", out)
+    assert result.exit_code == 0, result.output
     assert read_table(out).extra["construction"]["ring"].startswith("ring-4")
-    assert "ring=0" in capsys.readouterr().out
+    assert "ring=0" in result.stderr
     out.unlink()
     # the 8-ring over ring-4 (T = 2) is 16 wide, below the bound 32: refused without a solver
-    assert main(["torus-4x8", "--ring", "1", "--out", str(out)]) == 4
-    assert "16 wide, below the lower bound 32" in capsys.readouterr().err
-    assert main(["torus-4x8", "--ring", "2", "--out", str(out)]) == 2
-    assert "no side 2" in capsys.readouterr().err
+    result = run_cli("lift", "torus-4x8", "--ring", "1", "--out", out)
+    assert result.exit_code == 4 and "16 wide, below the lower bound 32" in result.stderr
+    result = run_cli("lift", "torus-4x8", "--ring", "2", "--out", out)
+    assert result.exit_code == 2 and "no side 2" in result.stderr
     assert not out.exists()
 
 
-def test_cli_bad_input(tmp_path, capsys):
+def test_cli_bad_input(tmp_path):
     out = tmp_path / "t.json"
-    assert main(["pancake-4", "--out", str(out)]) == 2
+    result = run_cli("lift", "pancake-4", "--out", out)
+    assert result.exit_code == 2
     assert not out.exists()
-    assert capsys.readouterr().err.count("\n") == 1
+    assert result.stderr.count("\n") == 1
 
 
 def test_cpsat_backend_gives_the_same_kind_of_table(factor_8x8):
@@ -147,32 +162,32 @@ def test_cpsat_backend_gives_the_same_kind_of_table(factor_8x8):
     assert table.extra["construction"]["backend"] == "cpsat"
 
 
-def test_cli_lifts_a_given_factor_table_and_refuses_a_broken_one(tmp_path, capsys):
+def test_cli_lifts_a_given_factor_table_and_refuses_a_broken_one(tmp_path):
     network = network_from_spec("torus-4x8")
     _, rest, _ = split_off(network, 0)
-    factor = factor_table(rest.spec, timeout_s=60)
+    factor = factor_table(rest, timeout_s=60)
     good = tmp_path / "factor.json"
     write_table(factor, good)
     out = tmp_path / "t.json"
-    assert main(["torus-4x8", "--ring", "0", "--factor", str(good), "--out", str(out)]) == 0
+    assert run_cli("lift", "torus-4x8", "--ring", "0", "--factor", good, "--out", out).exit_code == 0
     lifted = read_table(out)
     assert verify_table(lifted).ok and lifted.extra["construction"]["factor_T"] == factor.T
-    capsys.readouterr()
     out.unlink()
     # the same factor with its first message placed twice: it must not be lifted
     data = json.loads(good.read_text())
     data["placements"].append(data["placements"][0])
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
-    assert main(["torus-4x8", "--ring", "0", "--factor", str(bad), "--out", str(out)]) == 2
-    err = capsys.readouterr().err
+    result = run_cli("lift", "torus-4x8", "--ring", "0", "--factor", bad, "--out", out)
+    assert result.exit_code == 2
+    err = result.stderr
     assert err.count("\n") == 1 and str(bad) in err and "does not verify" in err
     assert not out.exists()
 
 
 @pytest.fixture(scope="module")
 def factor_8():
-    return factor_table("torus-8", timeout_s=60)
+    return factor_table(network_from_spec("torus-8"), timeout_s=60)
 
 
 def lift_model_4x8(factor_8, mode):

@@ -1,0 +1,184 @@
+"""The ``tesearch`` command group: lazy subcommands, one-line errors, documented exit codes.
+
+A subcommand's module is imported only when that subcommand runs (or its own
+``--help`` is asked for): ``tesearch info`` never loads z3.  Every way a
+command can end maps to an :class:`~tesearch.terms.ExitCode`:
+
+* a :class:`~tesearch.errors.TesearchError` -> ``tesearch: <one line>`` and its code;
+* a click usage error (unknown option, bad value) -> click's message, exit 2;
+* Ctrl-C outside a supervised phase -> exit 130, SIGTERM -> 143;
+* anything else is a bug: one line naming a file that holds the traceback, exit 70.
+
+No path prints a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import signal
+import sys
+import tempfile
+import traceback
+
+import click
+
+from tesearch.errors import Interrupted, TesearchError
+from tesearch.terms import ExitCode
+
+#: subcommand -> (module, attribute, one-line help); the only list of commands
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "info": ("tesearch.cli.network", "info", "Nodes, distances, status, bounds, rotation and exceptional words."),
+    "search": ("tesearch.cli.searching", "search", "Search a network for a table of the smallest width."),
+    "stratify": ("tesearch.cli.searching", "stratify",
+                 "Symmetry-stratified search for networks with a rotation (how star-7 was settled)."),
+    "lift": ("tesearch.cli.searching", "lift", "A torus table lifted from a table of its other sides."),
+    "repack": ("tesearch.cli.searching", "repack", "A greedy table narrowed by CP-SAT (whole model or last columns)."),
+    "construct": ("tesearch.cli.searching", "construct",
+                  "Optimal tables by construction (hypercube doubling), no solver."),
+    "verify": ("tesearch.cli.checking", "verify", "Check a table against seed 003 Theorem 1."),
+    "replay": ("tesearch.cli.checking", "replay", "Replay a table on the whole network (independent simulator)."),
+    "certify": ("tesearch.cli.checking", "certify", "Check a table and refutations now and write a certificate."),
+    "check-proof": ("tesearch.cli.checking", "check_proof", "Re-derive every claim of proof certificates."),
+    "draw": ("tesearch.cli.tables", "draw", "Draw a table as a picture."),
+    "regress": ("tesearch.cli.tables", "regress", "Check every table printed in seeds 003 and 004."),
+    "singleport": ("tesearch.cli.tables", "singleport", "Single-port total exchange (seed 000 FIFO, seed 001 A2)."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a subcommand's module only when it is used, and owns every exit path."""
+
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, name):
+        entry = COMMANDS.get(name)
+        if entry is None:
+            return None
+        module, attribute, _ = entry
+        return getattr(importlib.import_module(module), attribute)
+
+    def format_commands(self, ctx, formatter):
+        """The command list from :data:`COMMANDS`, without importing any command's module."""
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, help_text) for name, (_, _, help_text) in COMMANDS.items()])
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Run the command and exit with its :class:`ExitCode`; never print a traceback."""
+        previous = signal.getsignal(signal.SIGTERM)
+        signal.signal(signal.SIGTERM, _terminate)
+        try:
+            code = super().main(args=args, prog_name=prog_name or "tesearch", complete_var=complete_var,
+                                standalone_mode=False, **extra)
+        except click.exceptions.Exit as exc:
+            code = exc.exit_code
+        except click.exceptions.Abort:
+            code = _fail("interrupted; nothing was written", ExitCode.INTERRUPTED)
+        except click.ClickException as exc:
+            exc.show()
+            code = ExitCode.BAD_INPUT
+        except TesearchError as exc:
+            code = _fail(str(exc), exc.exit_code)
+        except KeyboardInterrupt:
+            code = _fail("interrupted (SIGINT); nothing was written", ExitCode.INTERRUPTED)
+        except BrokenPipeError:
+            code = ExitCode.OK  # the reader went away (| head): nothing to report
+        except MemoryError:
+            code = _fail("out of memory (see --max-memory)", ExitCode.UNKNOWN)
+        except Exception as exc:  # a bug: one line here, the traceback in a file
+            code = _internal(exc)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        sys.exit(int(code) if code is not None else 0)
+
+
+def _terminate(signum, frame):
+    raise Interrupted("terminated (SIGTERM); nothing was written", exit_code=ExitCode.TERMINATED)
+
+
+def _fail(message: str, code: int) -> int:
+    click.echo(f"tesearch: {message}", err=True)
+    return code
+
+
+def _internal(exc: BaseException) -> int:
+    try:
+        with tempfile.NamedTemporaryFile("w", prefix="tesearch-crash-", suffix=".txt", delete=False) as fh:
+            fh.write(traceback.format_exc())
+            where = fh.name
+    except OSError:
+        where = "nowhere (the temporary directory is not writable)"
+    return _fail(f"internal error: {type(exc).__name__}: {str(exc)[:200]} (traceback in {where}; please report it)",
+                 ExitCode.INTERNAL)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tesearch")
+def main():
+    """tesearch: optimal total exchange tables on Cayley networks.
+
+    Exit codes: 0 ok; 1 a check fails; 2 bad input or a size over a limit; 3 the search proved
+    no table exists in the widths asked for; 4 a time or memory limit was reached (or a solver
+    gave up) with nothing proved; 130 interrupted (Ctrl-C), 143 terminated; nothing is written then.
+    """
+
+
+# ------------------------------------------------------------------ shared option types
+
+class Seconds(click.ParamType):
+    """A finite number of seconds > 0."""
+
+    name = "SECONDS"
+
+    def convert(self, value, param, ctx):
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(number) or number <= 0:
+            self.fail(f"must be a finite number of seconds > 0, got {value!r}", param, ctx)
+        return number
+
+
+class AtLeast(click.ParamType):
+    """An integer >= a minimum."""
+
+    name = "INTEGER"
+
+    def __init__(self, minimum: int):
+        self.minimum = minimum
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value), 10)
+            except ValueError:
+                self.fail(f"{value!r} is not an integer", param, ctx)
+        if number < self.minimum:
+            self.fail(f"must be an integer >= {self.minimum}, got {number}", param, ctx)
+        return number
+
+
+class ByteSize(click.ParamType):
+    """A memory size: 16G, 500M, 2GiB or a number of bytes."""
+
+    name = "SIZE"
+
+    def convert(self, value, param, ctx):
+        from tesearch.limits import parse_bytes
+
+        if isinstance(value, int):
+            return value
+        try:
+            return parse_bytes(value)
+        except TesearchError as exc:
+            self.fail(exc.message, param, ctx)
+
+
+SECONDS = Seconds()
+POSITIVE = AtLeast(1)
+NON_NEGATIVE = AtLeast(0)
+BYTES = ByteSize()

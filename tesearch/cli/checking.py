@@ -1,0 +1,110 @@
+"""``tesearch verify``, ``replay``, ``certify`` and ``check-proof``: the checking side."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from tesearch.cli.app import SECONDS
+from tesearch.cli.options import JSON_OPTION, emit, input_file, limit_options, output_option
+from tesearch.terms import ExitCode
+
+
+@click.command()
+@input_file()
+@click.option("--partial", is_flag=True, help="Check a core: words must be valid and distinct, targets may be missing.")
+@JSON_OPTION
+@limit_options(timeout_default=None)
+def verify(file, partial, as_json, limits, quiet):
+    """Check FILE (tesearch-table JSON or text) against seed 003 Theorem 1."""
+    from tesearch.segment import segmented
+    from tesearch.supervise import supervise
+    from tesearch.table import read_table
+    from tesearch.verify import verify_table
+
+    table = read_table(file, segmenter=segmented)
+    result = supervise(lambda: verify_table(table, complete=not partial), limits=limits, quiet=quiet)
+    emit(result.to_json(), as_json, result.summary())
+    return ExitCode.OK if result.ok else ExitCode.FAILED
+
+
+@click.command()
+@input_file()
+@click.option("--model", type=click.Choice(["all-port", "single-port"]), default=None,
+              help="Port model (default: the file's 'model' key, else all-port).")
+@output_option("--plot", "plot_png", help="Draw link utilisation per step to this PNG.")
+@click.option("--engine", type=click.Choice(["auto", "vectorised", "streaming", "reference"]), default="auto",
+              show_default=True,
+              help="auto: the N x N vectorised engine up to 12000 nodes, the streaming engine above.")
+@JSON_OPTION
+@limit_options(timeout_default=None)
+def replay(file, model, plot_png, engine, as_json, limits, quiet):
+    """Replay FILE (tesearch-table or tesearch-schedule JSON) on the whole network."""
+    from tesearch.replay import load_input, plot_utilization, replay as run_replay
+    from tesearch.supervise import supervise
+
+    data = load_input(file)
+    report = supervise(lambda: run_replay(data, model or data.model_hint or "all-port", progress=False,
+                                          engine=engine), limits=limits, quiet=quiet)
+    if plot_png is not None:
+        plot_utilization(report, plot_png)
+    emit(report.to_json(), as_json, report.summary())
+    return ExitCode.OK if report.ok else ExitCode.FAILED
+
+
+@click.command("certify")
+@input_file("table_file")
+@click.option("--refutation", "refutations", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="An SMT-LIB2 encoding (under encodings/) that z3 finds unsat: an impossibility claim. Repeatable.")
+@output_option("-o", "--output", required=True, help="Where to write the certificate (proofs/NAME.json).")
+@click.option("--name", default=None, help="The certificate's name (default: the output file's stem).")
+@click.option("--solver-timeout", "solver_timeout_s", type=SECONDS, default=600.0, show_default=True,
+              help="Seconds per solver run.")
+@limit_options(timeout_default=None)
+def certify(table_file, refutations, output, name, solver_timeout_s, limits, quiet):
+    """Check TABLE_FILE and the refutations now and write a proof certificate."""
+    from tesearch.certificate import RefutationRequest, make_certificate, repository_root, write_certificate
+    from tesearch.supervise import supervise
+    from tesearch.table import read_table
+
+    root = repository_root(Path.cwd())
+    table = read_table(table_file)
+    certificate = supervise(lambda: make_certificate(
+        table, name=name or output.stem, table_source=str(table_file),
+        refutations=[RefutationRequest(p) for p in refutations], root=root, timeout_s=solver_timeout_s,
+        command="tesearch " + " ".join(sys.argv[1:])), limits=limits, quiet=quiet)
+    write_certificate(certificate, output)
+    claims = certificate["impossibility_claims"]
+    click.echo(f"wrote {output}: T = {certificate['result']['T']}, "
+               f"{'optimal' if certificate['result']['optimal'] else 'not shown optimal'}; "
+               f"{len(claims)} impossibility claim(s)"
+               + "".join(f"\n  {c['claim']}: unsat by {', '.join(c['confirmed_by'])}" for c in claims))
+
+
+@click.command("check-proof")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--solver-timeout", "solver_timeout_s", type=SECONDS, default=60.0, show_default=True,
+              help="Seconds per solver run.")
+@click.option("--allow-unchecked", is_flag=True, help="Exit 0 when nothing is refuted, even if some claim is unchecked.")
+@JSON_OPTION
+@limit_options(timeout_default=None)
+def check_proof(files, solver_timeout_s, allow_unchecked, as_json, limits, quiet):
+    """Re-derive every claim of proof certificates FILES; one verdict per claim.
+
+    Exit 0 if every claim is confirmed, 1 if any is refuted, 4 if none is refuted
+    but some could not be checked (0 with --allow-unchecked), 2 on a malformed file.
+    """
+    from tesearch.certificate import check_certificate
+    from tesearch.supervise import supervise
+
+    reports = supervise(lambda: [check_certificate(f, timeout_s=solver_timeout_s) for f in files],
+                        limits=limits, quiet=quiet)
+    data = [r.to_json() for r in reports]
+    emit(data[0] if len(data) == 1 else data, as_json, "\n".join(r.text() for r in reports))
+    if any(r.refuted for r in reports):
+        return ExitCode.FAILED
+    if not all(r.all_confirmed for r in reports) and not allow_unchecked:
+        return ExitCode.UNKNOWN
+    return ExitCode.OK

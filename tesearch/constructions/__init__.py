@@ -1,0 +1,69 @@
+"""Optimal tables by construction, no solver: one registry of every construction tesearch has.
+
+:func:`constructed_table` picks the construction that applies to a network and
+an exchange: the recursive doubling for hypercubes
+(:mod:`~tesearch.constructions.hypercube`), and the seed papers' general
+constructions for rings and tori (seed 003) and odd-distance stars (seed 004),
+implemented in :mod:`tesearch.published.constructions`.  Every table is
+verified before it is returned.
+"""
+
+from __future__ import annotations
+
+from tesearch import limits
+from tesearch.constructions.hypercube import RECIPE, hypercube_table
+from tesearch.errors import ConstructionError
+from tesearch.networks import HypercubeParams, Network, RingParams, SymmetricParams, TorusParams
+from tesearch.published import constructions as seeds
+from tesearch.table import Table
+from tesearch.terms import Exchange
+from tesearch.verify import verify_table
+
+
+def _seed_construction(network: Network, exchange: Exchange) -> str | None:
+    """The name of the seed construction (tesearch.published.constructions.CONSTRUCTIONS) for a network."""
+    p = network.params
+    if exchange is not Exchange.TOTAL:
+        return None
+    if isinstance(p, RingParams):
+        return "ring-odd" if p.n % 2 else "ring-even" if p.kind == "dihedral" else None
+    if isinstance(p, TorusParams) and len(set(p.sides)) == 1 and len(set(p.kinds)) == 1:
+        n, dims = p.sides[0], len(p.sides)
+        odd = n % 2 == 1 and p.kinds[0] == "cyclic"
+        even = n % 2 == 0 and p.kinds[0] == "dihedral"
+        if dims == 2 and (odd or even):
+            return "torus2d-odd" if odd else "torus2d-even"
+        if dims == 3 and (odd or even):
+            return "torus3d-odd" if odd else "torus3d-even"
+    return None
+
+
+def constructed_table(network: Network, exchange: Exchange | str = Exchange.TOTAL) -> tuple[Table, str]:
+    """(a verified table for ``network`` by construction, a summary line); ConstructionError if none applies."""
+    exchange = Exchange(exchange)
+    p = network.params
+    with limits.phase("construct"):
+        if isinstance(p, HypercubeParams) and exchange is Exchange.TOTAL:
+            if p.d > len(RECIPE) + 1:
+                raise ConstructionError(f"{network.spec}: the doubling recipe covers d = 1..{len(RECIPE) + 1}")
+            table, how = hypercube_table(p.d), "recursive doubling with a saturating matching"
+        elif isinstance(p, SymmetricParams) and network.family == "star" and exchange is Exchange.ODD_DISTANCE:
+            table, how = seeds.star_odd_by_rotation(p.n).table, "seed 004: odd-distance by rotation blocks"
+        else:
+            name = _seed_construction(network, exchange)
+            if name is None:
+                raise ConstructionError(
+                    f"{network.spec} {exchange.value}: no construction applies (tesearch constructs hypercube-d, "
+                    f"ring-n, torus-nxn and torus-nxnxn with the default groups, and odd-distance star-n); "
+                    f"use tesearch search")
+            builder, _, applies = seeds.CONSTRUCTIONS[name]
+            n = p.n if isinstance(p, RingParams) else p.sides[0]
+            if not applies(n):
+                raise ConstructionError(f"{network.spec}: seed 003's {name} construction does not apply to n = {n}")
+            table, how = builder(n).table, f"seed 003 construction {name}"
+    with limits.phase("verify"):
+        check = verify_table(table)
+    if not check.ok:
+        raise ConstructionError(f"{network.spec}: the {how} table does not verify: {check.violations[0]}")
+    verdict = "OPTIMAL" if check.optimal else f"not shown optimal (gap {check.gap})"
+    return table, f"{network.spec} {exchange.value}: T = {table.T} by {how}; best bound {check.bounds.best}; {verdict}"

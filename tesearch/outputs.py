@@ -1,0 +1,74 @@
+"""Writing a table without losing anything: the keep-better rule.
+
+A command that produced a verified table writes it with :func:`save_table`:
+
+* no file there: the table is written (atomically);
+* a valid table of the same network and exchange, no wider: it is kept and
+  nothing is written (``--force`` replaces it);
+* a valid table of the same network and exchange, wider: it is replaced;
+* anything else (not a table, another network, a table that does not
+  verify): refused with exit 2 and left as it is, unless ``--force``.
+
+So a rerun never replaces a better table, and a mistyped ``--out`` never
+destroys a file that is not a table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from tesearch.errors import OptionError, TesearchError
+from tesearch.files import write_atomically
+from tesearch.table import Table, read_table
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What :func:`save_table` did: ``written`` or not, and the T of a table it kept."""
+
+    path: Path
+    written: bool
+    kept_T: int | None = None
+    replaced_T: int | None = None
+
+    def text(self, new_T: int) -> str:
+        """One line for people: written, or kept and why."""
+        if self.written:
+            return f"written to {self.path}" + (f" (it held T = {self.replaced_T})" if self.replaced_T else "")
+        return (f"kept {self.path}: it already holds a valid table with T = {self.kept_T} "
+                f"(this run: T = {new_T}); --force replaces it")
+
+
+def existing_table(path: Path, table: Table) -> tuple[Table | None, str | None]:
+    """(the valid table of the same network and exchange at ``path``, None) or (None, why it is not one)."""
+    from tesearch.verify import verify_table
+
+    try:
+        old = read_table(path)
+    except TesearchError as exc:
+        return None, f"it is not a readable tesearch table ({exc.message})"
+    if (old.network, old.exchange) != (table.network, table.exchange):
+        return None, f"it holds a table of {old.network} {old.exchange}, not {table.network} {table.exchange}"
+    try:
+        check = verify_table(old)
+    except TesearchError as exc:
+        return None, f"its table cannot be checked ({exc.message})"
+    if not check.ok:
+        return None, f"its table does not verify ({check.violations[0]})"
+    return old, None
+
+
+def save_table(table: Table, path: str | Path, *, force: bool = False) -> Saved:
+    """Write a verified ``table`` to ``path`` under the keep-better rule (see the module doc)."""
+    path = Path(path)
+    replaced = None
+    if path.exists() and not force:
+        old, why = existing_table(path, table)
+        if old is None:
+            raise OptionError(f"not replaced: {why}; it is left as it was (--force replaces it)", where=str(path))
+        if old.T <= table.T:
+            return Saved(path, False, kept_T=old.T)
+        replaced = old.T
+    write_atomically(path, table.to_text() if path.suffix == ".txt" else table.dumps())
+    return Saved(path, True, replaced_T=replaced)

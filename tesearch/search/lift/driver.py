@@ -1,0 +1,143 @@
+"""Lifts end to end: the factor table (searched, lifted, or given), the modes in turn, a verified table."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from tesearch import limits
+from tesearch.backends import Backend
+from tesearch.bounds import compute_bounds
+from tesearch.errors import LiftError, SpecError, TesearchError
+from tesearch.groups import cached_cayley_graph
+from tesearch.layout import assign_rows
+from tesearch.networks import Network
+from tesearch.search.core import SearchParams, Strategy, search
+from tesearch.search.lift.cut import boundary_cut
+from tesearch.search.lift.model import AssignMode, LiftParams, build_model, factor_words, ring_words, split_off
+from tesearch.search.lift.solvers import decode, solve_cpsat, solve_z3
+from tesearch.table import Placement, Table
+from tesearch.terms import Exchange, SolveResult, Status
+from tesearch.verify import verify_table
+
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    return None
+
+
+def _searched(network: Network, timeout_s: float, backend: Backend, progress: Progress) -> Table | None:
+    outcome = search(network, SearchParams(network.spec, Exchange.TOTAL, Strategy.AUTO, limits.budget(timeout_s),
+                                           backend=backend))
+    progress(f"{network.spec}: search {outcome.status.value}, T = {outcome.T}")
+    return outcome.table if outcome.status is Status.FOUND else None
+
+
+def factor_table(network: Network, *, timeout_s: float, backend: Backend = Backend.Z3,
+                 progress: Progress = _quiet) -> Table:
+    """The best total-exchange table of ``spec`` that search and lifts give, optimal when they reach it.
+
+    A ring, or a torus with equal sides (it has a rotation, and the rotation
+    search is fast there while a lift has no slack at all), is searched
+    first; any other torus is lifted first, and searched when the lift
+    leaves a gap.
+    """
+    bound = compute_bounds(cached_cayley_graph(network), Exchange.TOTAL).best
+    liftable = network.is_product
+    tries = ["search", "lift"] if not liftable or network.rotation is not None else ["lift", "search"]
+    best: Table | None = None
+    failures = []
+    for how in tries:
+        if how == "lift" and not liftable:
+            continue
+        try:
+            table = (lifted_table(network, timeout_s=timeout_s, backend=backend, progress=progress)[0]
+                     if how == "lift" else _searched(network, timeout_s, backend, progress))
+        except LiftError as exc:
+            failures.append(str(exc))
+            continue
+        if table is not None and (best is None or table.T < best.T):
+            best = table
+        if best is not None and best.T == bound:
+            break
+    if best is None:
+        raise LiftError(f"{network.spec}: neither search nor a lift gave a table "
+                        f"({'; '.join(failures) or 'search unknown'})")
+    return best
+
+
+def verified_factor(factor: Table, *, where: str) -> Table:
+    """``factor`` if it passes verify; else a one-line error naming ``where`` and the first violation."""
+    check = verify_table(factor)
+    if not check.ok:
+        raise TesearchError(f"the factor table does not verify ({len(check.violations)} violation(s)); "
+                            f"first: {check.violations[0]}", where=where)
+    return factor
+
+
+def lifted_table(network: Network, *, ring_index: int | None = None, factor: Table | None = None,
+                 timeout_s: float = 120.0, modes: tuple[AssignMode, ...] = (AssignMode.FIXED, AssignMode.LATIN),
+                 backend: Backend = Backend.Z3, progress: Progress = _quiet) -> tuple[Table, str]:
+    """(a verified table for the torus ``network`` lifted from a table of its other sides, a summary line).
+
+    See the package doc.
+
+    ``factor`` is that table (letters as in the torus of the other sides);
+    by default it comes from :func:`factor_table`.  The result is as wide as
+    ``m * factor.T``, so it is optimal only when that meets the bound.
+    """
+    spec = network.spec
+    if not network.is_product:
+        raise SpecError(f"{spec}: a lift needs a product of at least two rings (a torus)")
+    sides = [f.order for f in network.factors]
+    if ring_index is None:  # split off the shortest side, keeping the longest ones in the factor
+        ring_index = min(range(len(sides)), key=lambda i: (sides[i], i))
+    ring, rest, letter_map = split_off(network, ring_index)
+    sub = factor if factor is not None else factor_table(rest, timeout_s=timeout_s, backend=backend,
+                                                         progress=progress)
+    if sub.network != rest.spec or sub.exchange != Exchange.TOTAL.value:
+        raise SpecError(f"{spec}: the factor table is for {sub.network} {sub.exchange}, not {rest.spec} total")
+    hwords = factor_words(sub, letter_map)
+    words = ring_words(ring)
+    cg = cached_cayley_graph(network)
+    bounds = compute_bounds(cg, Exchange.TOTAL)
+    if len(words) * sub.T < bounds.best:  # no table is narrower than a lower bound: do not ask a solver
+        raise LiftError(f"{spec}: a lift of {ring.spec} over {rest.spec} (T = {sub.T}) is {len(words)} * {sub.T} "
+                        f"= {len(words) * sub.T} wide, below the lower bound {bounds.best}")
+    cut = boundary_cut(hwords, sub.T, words)
+    if cut is not None:  # no mode can lift this factor table: say why instead of asking a solver
+        raise LiftError(f"{spec}: no lift of {ring.spec} over this {rest.spec} table (T = {sub.T}) exists in any "
+                        f"mode: {cut.text()}")
+    last = "no mode tried"
+    for mode in modes:
+        params = LiftParams(network.spec, ring_index, mode, max(limits.budget(timeout_s), 0.05), backend=backend)
+        t0 = time.monotonic()
+        with limits.phase(f"build lift model ({mode.value})"):
+            model = build_model(params, hwords, sub.T, words)
+        built = time.monotonic() - t0
+        with limits.phase(f"solve lift ({mode.value}, {backend.value})"):
+            answer, chosen = solve_cpsat(model) if backend is Backend.CPSAT else solve_z3(model)
+        took = time.monotonic() - t0
+        progress(f"{params}: {answer.value} (width {model.width}, {model.size} options, "
+                 f"built {built:.1f}s, total {took:.1f}s)")
+        if answer is not SolveResult.SAT:
+            last = f"{params}: {answer.value} after {took:.1f}s"
+            continue
+        placed = decode(model, chosen, hwords)
+        rows = assign_rows(placed, len(network.letters))
+        table = Table(network.spec, Exchange.TOTAL.value, network.generators_json(), model.width,
+                      sorted(Placement(r, c, w) for r, c, w in rows), bounds.counting,
+                      {"letter_bound": bounds.letter.value,
+                       "construction": {"method": "ring lift (tesearch/search/lift)",
+                                        "ring": ring.spec, "factor": rest.spec, "factor_T": sub.T,
+                                        "mode": mode.value, "backend": backend.value,
+                                        "seconds": round(took, 1)}})
+        with limits.phase("verify"):
+            check = verify_table(table, cg=cg, bounds=bounds)
+        if not check.ok:  # pragma: no cover - the model forbids it; verify anyway
+            raise AssertionError(f"{params}: the lifted table does not verify: {check.summary()}")
+        return table, (f"{spec}: T = {table.T}, best bound {bounds.best}: "
+                       + ("OPTIMAL" if table.T == bounds.best else f"gap {table.T - bounds.best}")
+                       + f"; verified ({mode.value} lift of {ring.spec} over {rest.spec}, T = {sub.T})")
+    raise LiftError(f"{spec}: no lift found ({last})")

@@ -1,0 +1,287 @@
+"""Run a command's work where it can always be stopped: a child process watched by the parent.
+
+:func:`supervise` forks a child that runs the work under the command's
+:class:`~tesearch.limits.Limits` and reports phases, counts, log lines and
+candidate results back through a pipe.  The parent (the command the user
+started) shows the progress and enforces the limits from outside, so they hold
+in every phase, native solver code and long numpy calls included:
+
+* the **deadline**: the child sees the command's timeout less a small margin
+  (so that a search can finish by itself, with its fallback table); at the
+  timeout itself the parent stops the child and raises
+  :class:`~tesearch.errors.LimitReached` naming the phase it was in (exit 4);
+* **memory**: the parent reads the child's resident memory every
+  :data:`POLL_S` seconds and stops it when it passes the limit (exit 4); work
+  whose size is known in advance is refused before allocating by
+  :func:`tesearch.limits.require_memory` (exit 2);
+* **signals**: SIGINT (Ctrl-C) and SIGTERM stop the child at once and raise
+  :class:`~tesearch.errors.Interrupted` (exit 130 or 143).  The child never
+  writes a file, so whatever the user had is left as it was;
+* **errors**: a :class:`~tesearch.errors.TesearchError` in the child comes
+  back as one line with its exit code; anything else is an internal error whose
+  traceback goes to a file in the temporary directory, never to the terminal.
+
+``TESEARCH_INLINE=1`` runs the work in this process instead (for profiling and
+debugging; no limit is enforced from outside then).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Callable, TypeVar
+
+from tesearch import limits as _limits
+from tesearch.errors import Interrupted, LimitReached, TesearchError
+from tesearch.limits import Limits, format_bytes, resident_bytes
+from tesearch.terms import ExitCode
+
+T = TypeVar("T")
+
+#: seconds between the parent's checks of the child's time and memory
+POLL_S = 0.2
+#: seconds the parent allows past the deadline before it stops the child
+KILL_GRACE_S = 0.5
+#: seconds of a non-terminal heartbeat line ("still in phase ...")
+HEARTBEAT_S = 10.0
+
+
+class RemoteError(TesearchError):
+    """An error raised in the supervised child, carried back with its message and exit code."""
+
+    def __init__(self, message: str, exit_code: int, phase: str | None = None):
+        self.exit_code = ExitCode(exit_code) if exit_code in ExitCode._value2member_map_ else ExitCode.INTERNAL
+        self.phase = phase
+        super().__init__(message)
+
+
+@dataclass
+class Stopped:
+    """Why and where a supervised run was stopped, and the best candidate it had offered."""
+
+    reason: str
+    phase: str
+    candidate: object | None
+
+
+class _PipeReporter(_limits.Reporter):
+    def __init__(self, conn):
+        self.conn = conn
+        self.last_advance = 0.0
+
+    def _send(self, message: tuple) -> None:
+        try:
+            self.conn.send(message)
+        except (BrokenPipeError, OSError):  # the parent is gone: stop quietly
+            os._exit(int(ExitCode.INTERRUPTED))
+
+    def phase(self, name, total):
+        self._send(("phase", name, total))
+
+    def advance(self, done):
+        now = time.monotonic()
+        if now - self.last_advance >= 0.1:  # no more than ten updates a second through the pipe
+            self.last_advance = now
+            self._send(("advance", done))
+
+    def log(self, message):
+        self._send(("log", message))
+
+    def candidate(self, value):
+        self._send(("candidate", value))
+
+
+def _crash_file(text: str) -> str:
+    fd, path = tempfile.mkstemp(prefix="tesearch-crash-", suffix=".txt")
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    return path
+
+
+def _child_main(conn, work: Callable[[], object], limits: Limits, started: float, margin: float) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what a Ctrl-C does
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    reporter = _PipeReporter(conn)
+    child_limits = limits if limits.timeout_s is None else \
+        Limits(max(limits.timeout_s - margin, 0.01), limits.max_memory, limits.max_order)
+    _limits.install(child_limits, reporter, started=started)
+    try:
+        value = work()
+        message = ("done", value)
+    except TesearchError as exc:
+        message = ("error", str(exc), int(exc.exit_code), getattr(exc, "phase", None) or _limits.current_phase())
+    except MemoryError:
+        message = ("error", f"out of memory in phase {_limits.current_phase()} "
+                            f"(limit {format_bytes(limits.max_memory)})", int(ExitCode.UNKNOWN),
+                   _limits.current_phase())
+    except BaseException as exc:  # a bug: one line for the user, the traceback in a file
+        path = _crash_file(traceback.format_exc())
+        message = ("error", f"internal error in phase {_limits.current_phase()}: {type(exc).__name__}: "
+                            f"{str(exc)[:200]} (details in {path}; please report it)",
+                   int(ExitCode.INTERNAL), _limits.current_phase())
+    try:
+        conn.send(message)
+    except Exception as exc:  # the result does not pickle: report it instead of dying silently
+        conn.send(("error", f"internal error: the result could not be sent back ({exc})", int(ExitCode.INTERNAL),
+                   _limits.current_phase()))
+    conn.close()
+
+
+class _Signalled(BaseException):
+    def __init__(self, signum: int):
+        self.signum = signum
+
+
+def _raise_signalled(signum, _frame):
+    raise _Signalled(signum)
+
+
+class _ProgressView:
+    """What the parent shows: log lines, and the current phase (a bar on a terminal, heartbeat lines otherwise)."""
+
+    def __init__(self, quiet: bool, started: float):
+        self.quiet = quiet
+        self.started = started
+        self.tty = sys.stderr.isatty()
+        self.bar = None
+        self.phase_name = "start"
+        self.total: int | None = None
+        self.done = 0
+        self.last_line = time.monotonic()
+
+    def _elapsed(self) -> str:
+        return f"[{time.monotonic() - self.started:7.1f}s]"
+
+    def phase(self, name: str, total: int | None) -> None:
+        self.phase_name, self.total, self.done = name, total, 0
+        if self.quiet:
+            return
+        if self.tty:
+            from tqdm import tqdm
+
+            if self.bar is not None:
+                self.bar.close()
+            self.bar = tqdm(total=total, desc=name, unit="", leave=False, file=sys.stderr, dynamic_ncols=True)
+
+    def advance(self, done: int) -> None:
+        self.done = done
+        if self.bar is not None:
+            self.bar.n = done
+            self.bar.refresh()
+
+    def log(self, message: str) -> None:
+        if self.quiet:
+            return
+        if self.bar is not None:
+            self.bar.write(message, file=sys.stderr)
+        else:
+            print(message, file=sys.stderr, flush=True)
+        self.last_line = time.monotonic()
+
+    def tick(self) -> None:
+        """A heartbeat line when nothing was printed for a while (no terminal, not quiet)."""
+        if self.quiet or self.tty or time.monotonic() - self.last_line < HEARTBEAT_S:
+            return
+        count = f" ({self.done}/{self.total})" if self.total else (f" ({self.done} done)" if self.done else "")
+        self.log(f"{self._elapsed()} still working: phase {self.phase_name}{count}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _stop(proc) -> None:
+    if proc.is_alive():
+        proc.kill()
+    proc.join(5)
+
+
+def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> T:
+    """Run ``work()`` in a child process under ``limits`` and return its value.
+
+    Raises :class:`LimitReached` (with ``.stopped``: the phase and the last candidate the work
+    offered) at the deadline or the memory limit, :class:`Interrupted` on SIGINT/SIGTERM, and
+    the child's own error (as :class:`RemoteError`) when the work fails.
+    """
+    started = time.monotonic()
+    if os.environ.get("TESEARCH_INLINE"):
+        with _limits.activated(limits):
+            return work()
+    margin = 0.0 if limits.timeout_s is None else min(2.0, 0.1 * limits.timeout_s)
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    proc = context.Process(target=_child_main, args=(sender, work, limits, started, margin), daemon=True)
+    view = _ProgressView(quiet, started)
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    candidate = None
+    phase = "start"
+    try:
+        for sig in previous:
+            signal.signal(sig, _raise_signalled)
+        proc.start()
+        sender.close()
+        while True:
+            if receiver.poll(POLL_S):
+                try:
+                    message = receiver.recv()
+                except EOFError:
+                    message = None
+                if message is None:
+                    proc.join(5)
+                    raise RemoteError(f"internal error: the worker process ended unexpectedly in phase {phase} "
+                                      f"(exit status {proc.exitcode})", ExitCode.INTERNAL, phase)
+                kind = message[0]
+                if kind == "done":
+                    proc.join(5)
+                    return message[1]
+                if kind == "error":
+                    proc.join(5)
+                    raise RemoteError(message[1], message[2], message[3])
+                if kind == "phase":
+                    phase = message[1]
+                    view.phase(message[1], message[2])
+                elif kind == "advance":
+                    view.advance(message[1])
+                elif kind == "log":
+                    view.log(message[1])
+                elif kind == "candidate":
+                    candidate = message[1]
+                continue
+            now = time.monotonic()
+            if limits.timeout_s is not None and now - started > limits.timeout_s + KILL_GRACE_S:
+                _stop(proc)
+                error = LimitReached(f"time limit of {limits.timeout_s:g} s reached", phase=phase)
+                error.stopped = Stopped("time", phase, candidate)
+                raise error
+            rss = resident_bytes(proc.pid)
+            if rss is not None and rss > limits.max_memory:
+                _stop(proc)
+                error = LimitReached(f"memory limit of {format_bytes(limits.max_memory)} reached "
+                                     f"(resident {format_bytes(rss)})", phase=phase)
+                error.stopped = Stopped("memory", phase, candidate)
+                raise error
+            if not proc.is_alive() and not receiver.poll():
+                status = proc.exitcode
+                how = f"killed by signal {-status}" if status is not None and status < 0 else f"exit {status}"
+                raise RemoteError(f"internal error: the worker process died in phase {phase} ({how})",
+                                  ExitCode.INTERNAL, phase)
+            view.tick()
+    except _Signalled as sig:
+        _stop(proc)
+        code = ExitCode.INTERRUPTED if sig.signum == signal.SIGINT else ExitCode.TERMINATED
+        name = "SIGINT" if sig.signum == signal.SIGINT else "SIGTERM"
+        raise Interrupted(f"interrupted ({name}) in phase {phase}; nothing was written", exit_code=code) from None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        view.close()
+        if proc.is_alive():
+            _stop(proc)
+        receiver.close()
