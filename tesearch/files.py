@@ -115,10 +115,14 @@ def writable_target(path: str | Path) -> Path:
         raise OptionError("is a directory; give a file name", where=str(path))
     if not parent.is_dir():
         raise OptionError(f"directory {parent} does not exist (tesearch creates no directories)", where=str(path))
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise OptionError(f"directory {parent} is not writable", where=str(path))
     if path.exists() and not os.access(path, os.W_OK):
         raise OptionError("the file is not writable", where=str(path))
+    try:  # access() says yes to root everywhere (/proc too): try what the writer will do
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".probe")
+    except OSError as exc:
+        raise OptionError(f"cannot write in directory {parent}: {exc.strerror or exc}", where=str(path)) from None
+    os.close(fd)
+    os.unlink(probe)
     return path
 
 

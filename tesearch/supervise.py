@@ -107,6 +107,7 @@ def _crash_file(text: str) -> str:
 def _child_main(conn, work: Callable[[], object], limits: Limits, started: float, margin: float) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what a Ctrl-C does
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent around the fork
     reporter = _PipeReporter(conn)
     child_limits = limits if limits.timeout_s is None else \
         Limits(max(limits.timeout_s - margin, 0.01), limits.max_memory, limits.max_order)
@@ -131,6 +132,9 @@ def _child_main(conn, work: Callable[[], object], limits: Limits, started: float
         conn.send(("error", f"internal error: the result could not be sent back ({exc})", int(ExitCode.INTERNAL),
                    _limits.current_phase()))
     conn.close()
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
 class _Signalled(BaseException):
@@ -225,7 +229,12 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> 
     try:
         for sig in previous:
             signal.signal(sig, _raise_signalled)
-        proc.start()
+        # no signal may reach the child before it ignores SIGINT: block both around the fork
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            proc.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
         sender.close()
         while True:
             if receiver.poll(POLL_S):

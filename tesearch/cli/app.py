@@ -69,15 +69,14 @@ class LazyGroup(click.Group):
         previous = signal.getsignal(signal.SIGTERM)
         signal.signal(signal.SIGTERM, _terminate)
         try:
-            code = super().main(args=args, prog_name=prog_name or "tesearch", complete_var=complete_var,
+            code = super().main(args=args, prog_name="tesearch", complete_var=complete_var,
                                 standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:
             code = exc.exit_code
         except click.exceptions.Abort:
             code = _fail("interrupted; nothing was written", ExitCode.INTERRUPTED)
         except click.ClickException as exc:
-            exc.show()
-            code = ExitCode.BAD_INPUT
+            code = _fail(_usage_line(exc), ExitCode.BAD_INPUT)
         except TesearchError as exc:
             code = _fail(str(exc), exc.exit_code)
         except KeyboardInterrupt:
@@ -95,6 +94,14 @@ class LazyGroup(click.Group):
 
 def _terminate(signum, frame):
     raise Interrupted("terminated (SIGTERM); nothing was written", exit_code=ExitCode.TERMINATED)
+
+
+def _usage_line(exc: click.ClickException) -> str:
+    """A click usage error as one line: the command, the message, and where to get help."""
+    ctx = getattr(exc, "ctx", None)
+    where = ctx.command_path if ctx is not None else "tesearch"
+    message = " ".join(exc.format_message().split())
+    return f"{where}: {message} (see {where} --help)"
 
 
 def _fail(message: str, code: int) -> int:

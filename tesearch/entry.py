@@ -1,0 +1,13 @@
+"""The console entry point: a Ctrl-C while the command line is still loading is a clean exit too."""
+
+import sys
+
+
+def run() -> None:
+    """``tesearch``: load the command line (no traceback even if interrupted while loading) and run it."""
+    try:
+        from tesearch.cli.app import main
+    except KeyboardInterrupt:
+        sys.stderr.write("tesearch: interrupted (SIGINT); nothing was written\n")
+        sys.exit(130)
+    main()
