@@ -11,3 +11,6 @@ def run() -> None:
         sys.stderr.write("tesearch: interrupted (SIGINT); nothing was written\n")
         sys.exit(130)
     main()
+
+if __name__ == "__main__":
+    run()

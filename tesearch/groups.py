@@ -17,7 +17,7 @@ import numpy as np
 
 from tesearch import limits
 from tesearch.errors import GeneratorsError
-from tesearch.networks import Network
+from tesearch.networks import Network, group_memory_estimate
 
 
 def sympy_order(network: Network) -> int:
@@ -124,14 +124,6 @@ class CayleyGraph:
         return idx
 
 
-def memory_estimate(order: int, points: int, degree: int) -> int:
-    """Bytes :func:`cayley_graph` needs at its peak for a group of ``order`` elements on ``points`` points."""
-    itemsize = 1 if points <= 127 else 2 if points <= 32767 else 4
-    rows = order * points * itemsize
-    # elements twice (levels, then one array) and a level's candidates; keys, sort, dist; right and left
-    return 3 * rows + order * (8 * 4 + 4) + 2 * degree * order * 4
-
-
 def cayley_graph(network: Network, *, check_order: bool = True) -> CayleyGraph:
     """Build the Cayley graph of ``network`` by a level-synchronous BFS in numpy.
 
@@ -144,7 +136,7 @@ def cayley_graph(network: Network, *, check_order: bool = True) -> CayleyGraph:
         with limits.phase("group order (SymPy)"):
             order = sympy_order(network)
     limits.require_order(order, network.spec)
-    limits.require_memory(memory_estimate(order, network.points, len(letters)),
+    limits.require_memory(group_memory_estimate(order, network.points, len(letters)),
                           f"the group of {network.spec} ({order} elements on {network.points} points)")
     gens = np.array([network.generators[s] for s in letters], dtype=np.int32)
     m = gens.shape[1]

@@ -117,6 +117,15 @@ def inverse(p: Perm) -> Perm:
     return tuple(inv)
 
 
+def group_memory_estimate(order: int, points: int, degree: int) -> int:
+    """Bytes the group front end (tesearch.groups.cayley_graph) needs at its peak for a group of ``order``
+    elements on ``points`` points with ``degree`` generators."""
+    itemsize = 1 if points <= 127 else 2 if points <= 32767 else 4
+    rows = order * points * itemsize
+    # elements twice (levels, then one array) and a level's candidates; keys, sort, dist; right and left
+    return 3 * rows + order * (8 * 4 + 4) + 2 * degree * order * 4
+
+
 def _capped_factorial(n: int, cap: int) -> int:
     """n!, or cap + 1 as soon as the product passes cap (star-99999 is refused without computing 99999!)."""
     value = 1
@@ -530,5 +539,9 @@ def network_from_spec(spec: str) -> Network:
     if family is None:
         raise SpecError(f"{spec!r}: unknown family {name!r} (families: {', '.join(FAMILIES)})")
     record = family.parse(spec, params, group)
-    limits.require_order(family.order(record), spec)
-    return family.build(record)
+    order = family.order(record)
+    limits.require_order(order, spec)
+    network = family.build(record)
+    limits.require_memory(group_memory_estimate(order, network.points, network.degree),
+                          f"the group of {spec} ({order} elements on {network.points} points)")
+    return network

@@ -154,7 +154,7 @@ class _ProgressView:
         self.started = started
         self.tty = sys.stderr.isatty()
         self.bar = None
-        self.phase_name = "start"
+        self.phase_name = "setup"
         self.total: int | None = None
         self.done = 0
         self.last_line = time.monotonic()
@@ -225,7 +225,7 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> 
     view = _ProgressView(quiet, started)
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     candidate = None
-    phase = "start"
+    phase = "setup"
     try:
         for sig in previous:
             signal.signal(sig, _raise_signalled)

@@ -1,0 +1,131 @@
+"""Limits that hold (issue 19): --timeout stops every phase within seconds and names it; memory is checked
+before allocating and while running; a stopped run writes only a verified table the keep-better rule allows.
+
+Each phase is made to hang with the fault-injection variable tesearch.limits.STALL_PHASE_VARIABLE, so that
+the test does not depend on how fast this machine is.
+"""
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import run_cli
+from tesearch.limits import STALL_PHASE_VARIABLE, Limits, budget, phase, time_left
+from tesearch.supervise import supervise
+
+# (command, phase prefix): every phase of the search, the stratified search, lifts, repacks, info, verify
+PHASES = [
+    (["search", "ring-6"], "build group"),
+    (["search", "ring-6"], "group order (SymPy)"),
+    (["search", "ring-6"], "rotation"),
+    (["search", "ring-6"], "bounds"),
+    (["search", "ring-6"], "word counts"),
+    (["search", "ring-6"], "orbits"),
+    (["search", "star-4"], "candidate words"),
+    (["search", "star-4"], "encode core"),
+    (["search", "star-4"], "solve core"),
+    (["search", "star-4"], "assemble"),
+    (["search", "star-4"], "verify"),
+    (["search", "pancake-4"], "greedy first fit"),
+    (["search", "pancake-4"], "encode full"),
+    (["search", "pancake-4"], "solve full"),
+    (["stratify", "star-5"], "solve core"),
+    (["lift", "torus-4x8"], "solve lift"),
+    (["construct", "hypercube-4"], "construct"),
+    (["info", "star-5"], "bounds"),
+    (["verify", "RESULTS/ring-6.json"], "build group"),
+]
+
+
+#: the everyday run interrupts these four; the slow run all of them
+EVERYDAY = {("search", "build group"), ("search", "candidate words"), ("search", "solve full"), ("verify", "build group")}
+
+
+@pytest.mark.parametrize("args,stalled", [
+    pytest.param(a, p, marks=() if (a[0], p) in EVERYDAY else pytest.mark.slow, id=f"{a[0]}-{p}") for a, p in PHASES])
+def test_timeout_stops_every_phase_and_names_it(args, stalled, tmp_path):
+    from conftest import ROOT
+
+    args = [a.replace("RESULTS", str(ROOT / "results")) for a in args]
+    out = [] if args[0] in ("info", "verify") else ["--out", tmp_path / "t.json"]
+    started = time.monotonic()
+    result = run_cli(*args, *out, "--timeout", "6", "--quiet", env={STALL_PHASE_VARIABLE: stalled})
+    took = time.monotonic() - started
+    assert result.exit_code == 4, result.output
+    assert f"time limit of 6 s reached (in phase: {stalled}" in result.stderr
+    assert took < 6 + 4, took  # stopped within a few seconds of the limit
+    assert not (tmp_path / "t.json").exists()
+
+
+def test_at_the_limit_the_verified_greedy_table_is_written(tmp_path):
+    """pancake-5's full search offers its verified greedy table (T = 118) before the solver runs."""
+    out = tmp_path / "t.json"
+    result = run_cli("search", "pancake-5", "--out", out, "--timeout", "8", "--quiet",
+                     env={STALL_PHASE_VARIABLE: "solve full"})
+    assert result.exit_code == 4
+    assert "best verified table before the limit: T = 118" in result.stderr and "written to" in result.stderr
+    table = json.loads(out.read_text())
+    assert table["T"] == 118 and run_cli("verify", out).exit_code == 0
+
+
+def test_memory_is_refused_in_advance_with_exit_2():
+    result = run_cli("info", "star-9", "--max-memory", "40M")
+    assert result.exit_code == 2 and "needs about" in result.stderr and "40 MiB" in result.stderr
+
+
+def test_memory_reached_while_running_is_exit_4():
+    """A real process (a forked test process would carry pytest's memory): the child passes 40 MiB at once."""
+    done = subprocess.run([sys.executable, "-m", "tesearch.entry", "info", "star-8", "--max-memory", "40M"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 4, done.stderr
+    assert "memory limit of 40 MiB reached" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_child_sees_the_deadline_less_a_margin():
+    def work():
+        return time_left(), budget(1000.0)
+
+    left, clipped = supervise(work, limits=Limits(timeout_s=20))
+    assert 17 < left < 18.5 and clipped == pytest.approx(left, abs=0.5)
+
+
+def test_phases_nest_and_restore():
+    seen = []
+
+    def work():
+        with phase("outer"):
+            with phase("inner", total=3):
+                pass
+            from tesearch.limits import current_phase
+
+            seen.append(current_phase())
+        return seen
+
+    assert supervise(work, limits=Limits(timeout_s=10)) == ["outer"]
+
+
+def test_errors_in_the_child_come_back_as_one_line_with_their_code():
+    from tesearch.errors import OptionError, TesearchError
+
+    def work():
+        raise OptionError("a bad option named here")
+
+    with pytest.raises(TesearchError, match="a bad option named here") as caught:
+        supervise(work, limits=Limits(timeout_s=10))
+    assert int(caught.value.exit_code) == 2
+
+
+def test_a_crash_in_the_child_is_an_internal_error_with_its_traceback_in_a_file():
+    from tesearch.errors import TesearchError
+
+    def work():
+        return 1 / 0
+
+    with pytest.raises(TesearchError, match="internal error.*ZeroDivisionError") as caught:
+        supervise(work, limits=Limits(timeout_s=10))
+    assert int(caught.value.exit_code) == 70
+    path = str(caught.value).split("details in ")[1].split(";")[0]
+    assert "ZeroDivisionError" in open(path).read()
