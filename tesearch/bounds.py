@@ -38,6 +38,7 @@ LETTER_ILP_TIMEOUT_MS = 20_000
 
 @dataclass(frozen=True)
 class LetterBound:
+    """The per-letter bound: its value, whether it is exact, an achievable count, how it was found."""
     value: int  # a valid lower bound on T
     exact: bool  # value is the exact min-max (no better letter bound exists)
     upper: int | None  # an achievable max letter count, if one was found
@@ -46,6 +47,7 @@ class LetterBound:
 
 @dataclass(frozen=True)
 class Bounds:
+    """Every lower bound on T for one network and exchange."""
     target_letters: int  # sum of the targets' distances
     generators: int
     counting: int
@@ -54,6 +56,7 @@ class Bounds:
 
     @property
     def best(self) -> int:
+        """The best all-port lower bound."""
         return max(self.counting, self.letter.value)
 
     @property
@@ -63,9 +66,11 @@ class Bounds:
 
     @property
     def blanks_at_best(self) -> int:
+        """Blank cells a table at the best bound has."""
         return self.best * self.generators - self.target_letters
 
     def to_json(self) -> dict:
+        """The bounds as one JSON object."""
         return {
             "target_letters": self.target_letters,
             "counting_bound": self.counting,
@@ -80,6 +85,7 @@ class Bounds:
 
 
 def counting_bound(total_letters: int, generators: int) -> int:
+    """ceil(total letters / generators): each column holds at most one of each letter."""
     return -(-total_letters // generators)
 
 
@@ -206,6 +212,7 @@ def letter_bound(cg: CayleyGraph, target_set: np.ndarray, rotation: Rotation | N
 
 
 def compute_bounds(cg: CayleyGraph, exchange: Exchange | str, rotation: Rotation | None = None) -> Bounds:
+    """The counting, per-letter and single-port bounds of an exchange."""
     target_set = targets(cg, exchange)
     total = int(cg.dist[target_set].sum())
     return Bounds(

@@ -39,6 +39,7 @@ BLANK_COLOUR = "#ffffff"
 
 
 def letter_colours(letters: tuple[str, ...]) -> dict[str, tuple]:
+    """A colour per letter (matplotlib's tab10 or tab20)."""
     cmap = plt.get_cmap("tab10" if len(letters) <= 10 else "tab20")
     return {s: cmap(k % cmap.N) for k, s in enumerate(letters)}
 

@@ -33,6 +33,7 @@ class Item:
 
     @property
     def length(self) -> int:
+        """The length of the item's words (all shortest, so equal)."""
         return len(self.words[0])
 
 
@@ -66,14 +67,17 @@ class TableProblem:
 
     @property
     def letter_count(self) -> int:
+        """Letters the items need in all."""
         return sum(item.length for item in self.items)
 
     @property
     def cells(self) -> int:
+        """Cells of the table: letters x width."""
         return self.letters * self.width
 
     @property
     def no_blanks(self) -> bool:
+        """Whether the items fill every cell."""
         return self.cells == self.letter_count
 
     @property
@@ -94,6 +98,7 @@ def placement_var(item: int, word: int, column: int) -> z3.BoolRef:
 
 @dataclass
 class Encoding:
+    """The constraints of one table problem, by section, with the placement variables."""
     problem: TableProblem
     assertions: list  # labelled constraints, in section order
     sections: dict[str, int]  # section name -> number of constraints
@@ -105,6 +110,7 @@ class Encoding:
     exported: dict[int, z3.BoolRef] = field(default_factory=dict)
 
     def solver(self, *, seed: int = 0, timeout_ms: int | None = None) -> z3.Solver:
+        """A Z3 solver holding the constraints."""
         solver = z3.SolverFor("QF_FD")
         solver.set("random_seed", seed)
         if timeout_ms is not None:
@@ -240,4 +246,5 @@ def solve(encoding: Encoding, *, seed: int = 0, timeout_ms: int | None = None
 
 
 def z3_version() -> str:
+    """Z3's version string."""
     return z3.get_version_string()

@@ -53,30 +53,37 @@ class CayleyGraph:
 
     @property
     def letters(self) -> tuple[str, ...]:
+        """The generator letters, in row order."""
         return self.network.letters
 
     @property
     def order(self) -> int:
+        """Number of elements (nodes)."""
         return len(self.dist)
 
     @property
     def degree(self) -> int:
+        """Number of generators."""
         return len(self.network.letters)
 
     @cached_property
     def letter_index(self) -> dict[str, int]:
+        """Letter -> its index."""
         return {s: k for k, s in enumerate(self.letters)}
 
     @cached_property
     def diameter(self) -> int:
+        """The largest distance from the identity."""
         return int(self.dist.max())
 
     @cached_property
     def distance_distribution(self) -> list[int]:
+        """How many elements lie at each distance 0, 1, ... from the identity."""
         return np.bincount(self.dist, minlength=self.diameter + 1).astype(int).tolist()
 
     @cached_property
     def status(self) -> int:
+        """The sum of all distances from one node."""
         return int(self.dist.sum())
 
     @cached_property

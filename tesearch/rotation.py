@@ -35,6 +35,7 @@ class Rotation:
 
     @property
     def cycle(self) -> tuple[str, ...]:
+        """The letter cycle, starting from the first letter."""
         k, out = 0, []
         for _ in range(len(self.sigma)):
             out.append(self.cg.letters[k])

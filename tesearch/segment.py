@@ -23,12 +23,14 @@ from tesearch.words import targets
 
 @dataclass
 class Segmentation:
+    """A split of a text table's runs into words, and how many splits exist."""
     table: Table
     readings: int  # 1: unique; 2: at least two valid readings
     alternative: Table | None  # a second reading, when there is one
 
     @property
     def unique(self) -> bool:
+        """Whether the reading is the only one."""
         return self.readings == 1
 
 

@@ -47,6 +47,7 @@ SCHEDULE_FORMAT = "tesearch-schedule"
 
 
 class SinglePortAlgorithm(str, enum.Enum):
+    """Which single-port algorithm to run."""
     FIFO = "fifo"  # seed 000, Figure 1 (Figure 2 for hypercubes)
     A2 = "a2"  # seed 001, Algorithm A2 for product networks
 
@@ -79,6 +80,7 @@ class Schedule:
     notes: tuple[tuple[str, object], ...] = ()
 
     def to_json(self) -> dict:
+        """The schedule as tesearch-schedule v1 JSON (docs/schedule-format.md)."""
         cg = self.cg
         net = cg.network
         return {
@@ -98,7 +100,10 @@ class Schedule:
 
 
 def default_route(network: Network) -> Route:
-    return Route.HIGHEST_LETTER if network.family == "hypercube" else Route.LOWEST_LETTER
+    """Seed 000's choice: on a product of two-node rings (a hypercube, Figure 2) the highest axis first,
+    elsewhere the lowest letter (Figure 1)."""
+    binary_axes = bool(network.factors) and all(factor.order == 2 for factor in network.factors)
+    return Route.HIGHEST_LETTER if binary_axes else Route.LOWEST_LETTER
 
 
 def first_letters(cg: CayleyGraph, route: Route) -> np.ndarray:
@@ -183,6 +188,7 @@ def _a2_product(first: _FactorSchedule, rest: _FactorSchedule) -> _FactorSchedul
 
 @dataclass(frozen=True)
 class A2Result:
+    """Seed 001's Algorithm A2 on a product network: the schedule and its parts."""
     schedule: Schedule
     factor_orders: tuple[int, ...]
     factor_times: tuple[int, ...]
@@ -243,9 +249,11 @@ class SinglePortRun:
 
     @property
     def ok(self) -> bool:
+        """The replay found no violation."""
         return self.replay.ok and self.replay.completion_time == self.time
 
     def to_json(self) -> dict:
+        """The run as one JSON object."""
         return {
             "network": self.network,
             "algorithm": self.algorithm.value,
@@ -258,6 +266,7 @@ class SinglePortRun:
         }
 
     def summary(self) -> str:
+        """The run for people: time against the status bound and the replay verdict."""
         lines = [f"{self.algorithm.value} on {self.network}: time {self.time}, single-port status bound "
                  f"{self.status_bound} (gap {self.time - self.status_bound})"]
         if self.formula_time is not None:

@@ -54,14 +54,17 @@ class Placement:
 
     @property
     def end(self) -> int:
+        """The column after the word's last letter."""
         return self.column + len(self.word)
 
     def to_json(self) -> list:
+        """[row, first column, word] as in tesearch-table v1."""
         return [self.row, self.column, list(self.word)]
 
 
 @dataclass
 class Table:
+    """A table: network, exchange, generators, width T and the placed words."""
     network: str
     exchange: str
     generators: dict[str, tuple[int, ...]]
@@ -72,10 +75,12 @@ class Table:
 
     @property
     def letters(self) -> tuple[str, ...]:
+        """The generator letters, in row order."""
         return tuple(self.generators)
 
     @property
     def rows(self) -> int:
+        """Number of rows (one per generator)."""
         return len(self.generators)
 
     def grid(self) -> list[list[str | None]]:
@@ -90,11 +95,13 @@ class Table:
         return cells
 
     def with_placements(self, placements: Iterable[Placement], T: int | None = None) -> "Table":
+        """A copy with other placements (and optionally another T)."""
         return Table(self.network, self.exchange, dict(self.generators), self.T if T is None else T,
                      sorted(placements), self.lower_bound, dict(self.extra))
 
     # ---------------------------------------------------------------- JSON
     def to_json(self) -> dict:
+        """The table as a tesearch-table v1 object."""
         out = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -118,6 +125,7 @@ class Table:
 
     # ---------------------------------------------------------------- text
     def to_text(self) -> str:
+        """The table in the text form (module doc)."""
         lines = [f"network: {self.network}", f"exchange: {self.exchange}", f"T: {self.T}"]
         if self.lower_bound is not None:
             lines.append(f"lower_bound: {self.lower_bound}")
@@ -207,12 +215,14 @@ class TextTable:
 
     @property
     def marked(self) -> bool:
+        """Whether word boundaries are marked with '|'."""
         mode = self.header.get("boundaries")
         if mode is not None:
             return mode == "marked"
         return any(BOUNDARY in row for row in self.rows)
 
     def cells(self, r: int) -> list[str | None]:
+        """Row r's cells: letters, None for a blank."""
         return [None if t == BLANK else t for t in self.rows[r] if t != BOUNDARY]
 
     def segments(self) -> list[tuple[int, int, tuple[str, ...]]]:
@@ -240,6 +250,7 @@ _HEADER = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$")
 
 
 def parse_text(text: str, where: str = "table") -> TextTable:
+    """Parse the text form into its header and token rows (no words yet)."""
     header: dict[str, str] = {}
     rows: list[list[str]] = []
     numbers: list[int] = []

@@ -25,6 +25,7 @@ from tesearch.words import canonical_word, targets, to_letters, word_text
 
 
 class Rule(str, enum.Enum):
+    """The Theorem-1 rule a violation breaks."""
     BAD_ROW = "row-out-of-range"
     UNKNOWN_LETTER = "unknown-letter"
     OUT_OF_RANGE = "outside-columns"
@@ -38,6 +39,7 @@ class Rule(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Violation:
+    """One broken rule, with its row, column and word where it has them."""
     rule: Rule
     row: int | None
     column: int | None
@@ -55,12 +57,14 @@ class Violation:
         return f"{self.rule.value}: {', '.join(where) + ': ' if where else ''}{self.detail}"
 
     def to_json(self) -> dict:
+        """The violation as a JSON object."""
         return {"rule": self.rule.value, "row": self.row, "column": self.column,
                 "word": list(self.word) if self.word is not None else None, "detail": self.detail}
 
 
 @dataclass
 class Verification:
+    """What verify_table found: the violations, the bounds, and whether T meets them."""
     network: str
     exchange: str
     T: int
@@ -71,21 +75,26 @@ class Verification:
 
     @property
     def ok(self) -> bool:
+        """No violation: the table is valid."""
         return not self.violations
 
     @property
     def gap(self) -> int:
+        """T less the best lower bound."""
         return self.T - self.bounds.best
 
     @property
     def optimal(self) -> bool:
+        """Valid and as narrow as the best lower bound."""
         return self.ok and self.gap == 0
 
     @property
     def blanks(self) -> int:
+        """Blank cells of the table (cells less letters)."""
         return self.T * self.bounds.generators - self.bounds.target_letters
 
     def to_json(self) -> dict:
+        """The verification as one JSON object."""
         return {
             "network": self.network,
             "exchange": self.exchange,
@@ -103,6 +112,7 @@ class Verification:
         }
 
     def summary(self) -> str:
+        """The verification for people: counts, bounds, verdict and the first violations."""
         b = self.bounds
         lines = [
             f"network {self.network}, exchange {self.exchange}: {self.words} words for {self.targets} targets",

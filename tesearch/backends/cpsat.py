@@ -42,6 +42,7 @@ def _cp_model():
 
 
 def ortools_version() -> str:
+    """OR-Tools' version, or 'not installed'."""
     try:
         import ortools
     except ImportError:
@@ -66,6 +67,7 @@ def counting_refutation(problem: TableProblem) -> str | None:
 
 @dataclass
 class CpsatModel:
+    """The CP-SAT model of one table problem, with its variables and sections."""
     problem: TableProblem
     model: object  # cp_model.CpModel
     placements: dict[tuple[int, int, int], object]  # (item, word, first column) -> BoolVar

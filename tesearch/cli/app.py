@@ -50,9 +50,11 @@ class LazyGroup(click.Group):
     """A click group that imports a subcommand's module only when it is used, and owns every exit path."""
 
     def list_commands(self, ctx):
+        """The subcommands, from COMMANDS."""
         return list(COMMANDS)
 
     def get_command(self, ctx, name):
+        """The subcommand's click object, importing its module now."""
         entry = COMMANDS.get(name)
         if entry is None:
             return None
@@ -139,6 +141,7 @@ class Seconds(click.ParamType):
     name = "SECONDS"
 
     def convert(self, value, param, ctx):
+        """The value as seconds, or a usage error."""
         try:
             number = float(value)
         except (TypeError, ValueError):
@@ -157,6 +160,7 @@ class AtLeast(click.ParamType):
         self.minimum = minimum
 
     def convert(self, value, param, ctx):
+        """The value as an integer >= the minimum, or a usage error."""
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         else:
@@ -175,6 +179,7 @@ class ByteSize(click.ParamType):
     name = "SIZE"
 
     def convert(self, value, param, ctx):
+        """The value in bytes, or a usage error."""
         from tesearch.limits import parse_bytes
 
         if isinstance(value, int):

@@ -42,42 +42,51 @@ DATA_PACKAGE = "tesearch.published"
 
 
 def data_dir() -> Path:
+    """The folder of the transcribed seed tables."""
     return Path(str(resources.files(DATA_PACKAGE).joinpath("data")))
 
 
 @dataclass
 class PublishedTable:
+    """One transcribed seed table and what the paper claims of it."""
     path: Path
     header: dict[str, str]
     cells: list[list[str | None]]  # as printed; None = blank
 
     @property
     def name(self) -> str:
+        """The table's name in reports."""
         return self.header.get("name", self.path.stem)
 
     @property
     def network(self) -> str:
+        """The network spec the table is for."""
         return self.header["network"]
 
     @property
     def exchange(self) -> str:
+        """total or odd-distance."""
         return self.header.get("exchange", "total")
 
     @property
     def claimed_T(self) -> int | None:
+        """The width the paper claims, if it states one."""
         value = self.header.get("claimed_T", "")
         return int(value) if value.isdigit() else None
 
     @property
     def claimed_optimal(self) -> bool:
+        """Whether the paper claims optimality."""
         return self.header.get("claimed_optimal", "no") == "yes"
 
     @property
     def completion(self) -> str:
+        """How the paper completes a printed core ('rotation' or none)."""
         return self.header.get("completion", "none")
 
     @property
     def side_by_side(self) -> int:
+        """How many tables the printed block holds side by side."""
         layout = self.header.get("layout", "")
         if layout.startswith("side-by-side"):
             return int(layout.split()[1])
@@ -85,15 +94,18 @@ class PublishedTable:
 
     @property
     def source(self) -> str:
+        """Seed and section."""
         seed = self.header.get("source", "?").split("_")[0]
         return f"seed {seed} §{self.header.get('section', '?').split(' ')[0]}"
 
     @property
     def width(self) -> int:
+        """Printed columns."""
         return max(len(r) for r in self.cells)
 
 
 def load_published(path: str | Path) -> PublishedTable:
+    """Read one transcribed table file."""
     path = Path(path)
     tt = parse_text(path.read_text(encoding="utf-8"), str(path))
     cells = [[None if t == "." else t for t in row if t != BOUNDARY] for row in tt.rows]

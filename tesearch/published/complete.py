@@ -28,6 +28,7 @@ class CompletionError(ConstructionError):
 
 @dataclass
 class Completion:
+    """A core completed by rotation blocks: placements, width and sections."""
     placements: list[Placement]  # core and blocks
     T: int
     core_width: int

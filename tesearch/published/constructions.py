@@ -52,6 +52,7 @@ from tesearch.words import targets
 
 @dataclass
 class Built:
+    """A constructed table and the Cayley graph it was built on."""
     table: Table
     cg: CayleyGraph
 
@@ -88,6 +89,7 @@ def _core_then_blocks(spec: str, exchange: str, core_cells, cuts, construction: 
 
 
 def ring_odd(n: int) -> Built:
+    """Seed 003's table for C_n, n odd."""
     if n < 3 or n % 2 == 0:
         raise ConstructionError("ring_odd needs odd n >= 3")
     cg, _ = _graph(f"ring-{n}:cyclic")
@@ -142,6 +144,7 @@ def _ring_even_cuts(h: int) -> tuple[list[int], list[int]] | None:
 
 
 def ring_even(n: int) -> Built:
+    """The even ring D_n by the derived cut rule (module doc)."""
     if n < 4 or n % 2:
         raise ConstructionError("ring_even needs even n >= 4")
     cg, _ = _graph(f"ring-{n}:dihedral")
@@ -161,6 +164,7 @@ def ring_even(n: int) -> Built:
 
 
 def torus2d_odd(n: int) -> Built:
+    """Seed 003's table for C_n^2, n odd: rotation blocks only."""
     if n < 3 or n % 2 == 0:
         raise ConstructionError("torus2d_odd needs odd n >= 3")
     cg, rotation = _graph(f"torus-{n}x{n}")
@@ -170,6 +174,7 @@ def torus2d_odd(n: int) -> Built:
 
 
 def torus2d_even(n: int) -> Built:
+    """Seed 003's table for D_n^2, n even: the printed part and rotation blocks."""
     if n < 6 or n % 2:
         raise ConstructionError("torus2d_even needs even n >= 6 (n = 4 is hypercube-4)")
     _, rows = template_rows("torus-even-11")
@@ -179,6 +184,7 @@ def torus2d_even(n: int) -> Built:
 
 
 def torus3d_odd(n: int) -> Built:
+    """Seed 003's table for C_n^3, n odd."""
     if n < 3 or n % 2 == 0:
         raise ConstructionError("torus3d_odd needs odd n >= 3")
     _, rows = template_rows("torus3d-odd")
@@ -188,6 +194,7 @@ def torus3d_odd(n: int) -> Built:
 
 
 def torus3d_even(n: int) -> Built:
+    """Seed 003's table for D_n^3, n even > 4."""
     if n < 6 or n % 2:
         raise ConstructionError("torus3d_even needs even n > 4 (n = 4 is hypercube-6)")
     h = n // 2
@@ -202,6 +209,7 @@ def torus3d_even(n: int) -> Built:
 
 
 def star_odd_by_rotation(n: int) -> Built:
+    """Seed 004's odd-distance star table: rotation blocks only (when every exceptional word is even)."""
     cg, rotation = _graph(f"star-{n}")
     blocks, end = rotation_blocks(cg, rotation, targets(cg, "odd-distance"), 0)
     return Built(_table(cg, "odd-distance", blocks, end, [{"name": "rotation blocks", "start": 0, "end": end}],
@@ -222,6 +230,7 @@ CONSTRUCTIONS: dict[str, tuple[Callable[[int], Built], Callable[[int], int], Cal
 
 @dataclass
 class ConstructionCheck:
+    """A construction's table against the paper's formula and the bound."""
     name: str
     n: int
     T: int
@@ -232,6 +241,7 @@ class ConstructionCheck:
 
 
 def verify_construction(name: str, n: int) -> ConstructionCheck:
+    """Build a construction for n and check it with the verifier."""
     builder, formula, applies = CONSTRUCTIONS[name]
     if not applies(n):
         raise ConstructionError(f"{name} does not apply to n = {n}")

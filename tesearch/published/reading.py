@@ -42,6 +42,7 @@ READING_CAP = 8
 
 
 class ReadingMode(str, enum.Enum):
+    """What a reading of printed cells must place: a whole table or a core."""
     COMPLETE = "complete"
     CORE = "core"
     PARTIAL = "partial"
@@ -49,12 +50,14 @@ class ReadingMode(str, enum.Enum):
 
 @dataclass
 class ReadingResult:
+    """The readings of printed cells found, and why there are none."""
     readings: list[list[Placement]]  # up to the cap
     capped: bool  # True when more readings may exist
     reason: str  # why there is none (empty when there are readings)
 
     @property
     def count_text(self) -> str:
+        """How many readings, for people ('8+' when capped)."""
         n = len(self.readings)
         return f"{n}+" if self.capped else str(n)
 
@@ -180,11 +183,13 @@ def _name(cg: CayleyGraph, g: int) -> str:
 
 @dataclass
 class BlankRepair:
+    """Blanks moved within rows so that a printed table reads validly."""
     cells: Cells
     changed_rows: tuple[int, ...]
     result: ReadingResult
 
     def describe(self, original: Cells) -> str:
+        """The repair for people: which blanks moved where."""
         parts = []
         width, printed = len(self.cells[0]), max(len(r) for r in original)
         if width < printed:

@@ -51,6 +51,7 @@ class Finding(str, enum.Enum):
 
 @dataclass
 class RegressRow:
+    """One regression verdict: claim, verified T, bound, finding and detail."""
     name: str
     source: str
     claimed_T: int | None
@@ -61,6 +62,7 @@ class RegressRow:
     table: Table | None = field(default=None, repr=False)  # the table verified (not in JSON)
 
     def to_json(self) -> dict:
+        """The row as one JSON object."""
         return {"name": self.name, "source": self.source, "claimed_T": self.claimed_T,
                 "verified_T": self.verified_T, "lower_bound": self.lower_bound,
                 "verdict": self.verdict.value, "detail": self.detail}
@@ -223,6 +225,7 @@ def _evaluate(pt: PublishedTable, cells: Cells, name: str, cg, rotation, notes: 
 
 
 def regress_published(pt: PublishedTable) -> list[RegressRow]:
+    """The rows of one printed table (two for a side-by-side block)."""
     cg, rotation = _graph(pt.network)
     k = pt.side_by_side
     if k == 1:
@@ -242,6 +245,7 @@ def regress_published(pt: PublishedTable) -> list[RegressRow]:
 
 
 def regress_constructions(sizes: list[tuple[str, list[int], str, str]] | None = None) -> list[RegressRow]:
+    """One row per general construction over a range of sizes."""
     from tesearch.published.constructions import verify_construction
 
     rows = []
@@ -285,6 +289,7 @@ def regress_star6_odd() -> RegressRow:
 
 
 def run_regress(*, constructions: bool = True) -> list[RegressRow]:
+    """Every printed table, and the constructions unless told not to."""
     rows: list[RegressRow] = []
     for pt in published_tables():
         rows += regress_published(pt)

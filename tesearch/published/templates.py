@@ -24,11 +24,13 @@ ELLIPSIS = "..."
 
 @dataclass
 class Expanded:
+    """A template part expanded into cells and word cut points."""
     cells: list[list[str]]  # rows x columns, letters
     cuts: list[set[int]]  # per row: columns where a printed cell starts (and the row end)
 
     @property
     def width(self) -> int:
+        """Columns of the expanded part."""
         return len(self.cells[0]) if self.cells else 0
 
 

@@ -91,6 +91,7 @@ class Attempt:
     encoding: str | None = None  # path of the kept SMT-LIB2 file
 
     def to_json(self) -> dict:
+        """The attempt as one JSON object."""
         return {"part": self.part, "width": self.width, "items": self.items, "letters": self.letters,
                 "result": self.result.value, "seconds": round(self.seconds, 3),
                 "complete_words": self.complete_words, "detail": self.detail, "encoding": self.encoding}
@@ -110,10 +111,12 @@ class SearchOutcome:
 
     @property
     def T(self) -> int | None:
+        """The table's width, if a table was found."""
         return self.table.T if self.table is not None else None
 
     @property
     def optimal(self) -> bool:
+        """A table was found and it meets the best bound."""
         return self.table is not None and self.table.T == self.bounds.best
 
     @property

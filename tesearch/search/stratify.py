@@ -138,6 +138,7 @@ class ReducedItem:
 
 
 def reduced_item(cg: CayleyGraph, g: int, classes: tuple[int, ...], cap: int = WORD_CAP) -> ReducedItem:
+    """The item of a sigma^d-orbit's representative over class letters."""
     real: dict[tuple[int, ...], tuple[int, ...]] = {}
     words = list(shortest_words(cg, g, cap=cap + 1))
     complete = len(words) <= cap
@@ -174,6 +175,7 @@ class Part:
 
     @property
     def name(self) -> str:
+        """'core' or 'sigma^d'."""
         return "core" if self.rows == self.degree else f"sigma^{self.rows}"
 
     def items(self) -> list[tuple[int, ...]]:
@@ -182,6 +184,7 @@ class Part:
 
 
 def reduced_letters(cg: CayleyGraph, orbits: list[tuple[int, ...]], d: int) -> int:
+    """Reduced letters of the orbits in stratum d."""
     return sum(int(cg.dist[sub[0]]) for orbit in orbits for sub in sub_orbits(orbit, d))
 
 
@@ -244,6 +247,7 @@ class StarStratifier:
             self.bounds = compute_bounds(self.cg, self.exchange, rot)
 
     def log(self, msg: str) -> None:
+        """A progress line stamped with the seconds since the start."""
         self.progress(f"[{time.monotonic() - self.start:7.1f}s] {msg}")
 
     @property
@@ -282,6 +286,7 @@ class StarStratifier:
         return sorted(int(self.cg.dist[o[0]]) for o in orbits)
 
     def run(self) -> Table | None:
+        """Plan the strata, solve each part, assemble: a verified table or None."""
         cg, rot, S = self.cg, self.rot, self.cg.degree
         orbits = rot.orbits(self.targets)
         exceptional = [o for o in orbits if len(o) < S]

@@ -34,6 +34,7 @@ class BoundaryCut:
     capacity: int
 
     def text(self) -> str:
+        """The counting argument for people."""
         loose = f" (and {self.loose} copies granted one each)" if self.loose else ""
         return (f"the x != 0 copies of factor words {list(self.words)} need {self.demand} ring letters in the "
                 f"columns beside them, and those are {len(self.columns)} columns{loose} holding at most "

@@ -120,6 +120,7 @@ class LiftModel:
 
     @property
     def size(self) -> int:
+        """Options in the model (its 0/1 variables)."""
         return sum(map(len, self.options))
 
 
