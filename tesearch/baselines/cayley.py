@@ -1,0 +1,115 @@
+"""The Cayley graph the baselines route on: one breadth-first search over permutation tuples.
+
+Kept small and self-contained (numpy and the standard library only) so that it
+can later be swapped for the independent checking kernel's BFS.  Elements are
+numbered in *canonical order*: by distance from the identity, and within one
+distance by their canonical word, the lexicographically first shortest word in
+the network's letter order.  Canonical words are prefix-closed (if ``w s`` is
+the first shortest word of ``h``, ``w`` is the first shortest word of ``h s^-1``),
+so a BFS that expands each layer in canonical order, letters in letter order,
+and keeps the first discovery of each element finds them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from tesearch import limits
+
+
+@dataclass(frozen=True)
+class CayleyTable:
+    """A Cayley graph: ``elements[i]`` (images), ``right[k, i]`` = index of element i * letter k, canonical words."""
+
+    letters: tuple[str, ...]
+    elements: np.ndarray  # order x points, element 0 the identity, canonical order
+    right: np.ndarray  # degree x order
+    parent: np.ndarray  # canonical word of i = canonical word of parent[i], then letter last_letter[i]
+    last_letter: np.ndarray
+    dist: np.ndarray
+    inverse_letter: tuple[int, ...]
+
+    @property
+    def order(self) -> int:
+        """Number of nodes."""
+        return len(self.elements)
+
+    @property
+    def degree(self) -> int:
+        """Number of letters (links leaving each node)."""
+        return len(self.letters)
+
+    @property
+    def status(self) -> int:
+        """Sum of distances from a node to all nodes."""
+        return int(self.dist.sum())
+
+    def canonical_word(self, i: int) -> tuple[int, ...]:
+        """The lexicographically first shortest word of element ``i`` (letter indices)."""
+        word = []
+        while i != 0:
+            word.append(int(self.last_letter[i]))
+            i = int(self.parent[i])
+        return tuple(reversed(word))
+
+    def index_of(self, images: Sequence[int]) -> int:
+        """The index of the element with these images."""
+        return self._index[bytes(np.asarray(images, dtype=np.int32))]
+
+    @property
+    def _index(self) -> dict[bytes, int]:
+        cached = self.__dict__.get("_index_cache")
+        if cached is None:
+            cached = {bytes(row): i for i, row in enumerate(self.elements.astype(np.int32))}
+            object.__setattr__(self, "_index_cache", cached)
+        return cached
+
+
+def cayley_table(letters: Sequence[str], generators: Mapping[str, Sequence[int]]) -> CayleyTable:
+    """BFS from the identity over ``generators`` (letter -> images; ``p*q = i -> q[p[i]]``)."""
+    letters = tuple(letters)
+    perms = np.array([generators[s] for s in letters], dtype=np.int32)
+    degree, points = perms.shape
+    rows = [np.arange(points, dtype=np.int32)]
+    index: dict[bytes, int] = {bytes(rows[0]): 0}
+    parent, last, dist = [0], [-1], [0]
+    layer = rows[0][None, :]
+    layer_ids = np.array([0])
+    depth = 0
+    with limits.phase("baselines: Cayley graph"):
+        while len(layer):
+            depth += 1
+            # children in (parent canonical rank, letter) order: g*s = i -> s[g[i]]
+            children = perms[:, layer].transpose(1, 0, 2).reshape(-1, points)
+            found, found_ids = [], []
+            for c, row in enumerate(children):
+                key = bytes(row)
+                if key not in index:
+                    index[key] = len(rows)
+                    rows.append(row)
+                    parent.append(int(layer_ids[c // degree]))
+                    last.append(c % degree)
+                    dist.append(depth)
+                    found.append(row)
+                    found_ids.append(index[key])
+            layer = np.array(found, dtype=np.int32).reshape(-1, points)
+            layer_ids = np.array(found_ids, dtype=np.int64)
+            limits.advance(len(found))
+    order = len(rows)
+    limits.require_memory(order * (points + degree) * 8, "the baselines' Cayley table")
+    elements = np.array(rows, dtype=np.int32)
+    right = np.empty((degree, order), dtype=np.int64)
+    for k in range(degree):
+        right[k] = [index[bytes(row)] for row in perms[k][elements]]
+    identity = bytes(rows[0])
+    inverse_letter = []
+    for k in range(degree):
+        inv = [j for j in range(degree) if bytes(perms[j][perms[k]]) == identity]
+        inverse_letter.append(inv[0])
+    table = CayleyTable(letters, elements, right, np.array(parent), np.array(last), np.array(dist),
+                        tuple(inverse_letter))
+    object.__setattr__(table, "_index_cache", index)
+    return table
