@@ -1,0 +1,33 @@
+"""``tesearch compare``: a table or a network against shortest-path, dimension-ordered and seed 000 FIFO."""
+
+from __future__ import annotations
+
+import click
+
+from tesearch.cli.options import JSON_OPTION, emit, limit_options
+from tesearch.terms import ExitCode
+
+
+@click.command()
+@click.argument("target", metavar="NETWORK|TABLE")
+@click.option("--order", type=click.Choice(["farthest-first", "nearest-first"]), default="farthest-first",
+              show_default=True, help="Order of a node's own messages in its link queues at step 0.")
+@JSON_OPTION
+@limit_options(timeout_default=600.0)
+def compare(target, order, as_json, limits, quiet):
+    """Steps, peak buffer and link use of the schedules users would run, beside a table's T and the bound.
+
+    TARGET is a network spec (star-5, torus-4x4x8) or a tesearch-table v1 file (.json) of a total exchange.
+    """
+    from tesearch.baselines import InjectionOrder
+    from tesearch.compare import compare as run_compare, compare_text, load_target
+    from tesearch.limits import activated
+    from tesearch.supervise import supervise
+
+    with activated(limits):
+        net, table = load_target(target)
+    path = target if table is not None else None
+    data = supervise(lambda: run_compare(net, table, table_path=path, order=InjectionOrder(order)),
+                     limits=limits, quiet=quiet)
+    emit(data, as_json, compare_text(data))
+    return ExitCode.OK
