@@ -64,6 +64,32 @@ def cell(row: dict) -> str:
     return f"{row['steps']} / {row['peak_buffer']} / {100 * row['utilisation']:.0f}%"
 
 
+def findings(results: list[dict]) -> list[str]:
+    """One line per schedule: how often it meets the bound, its worst ratio, its buffers; then the tables."""
+    lines = []
+    for name in SCHEDULES:
+        runs = [(r, r["rows"][name]) for r in results if "steps" in r["rows"][name]]
+        if not runs:
+            continue
+        meets = [r["network"] for r, row in runs if row["steps"] == r["lower_bound"]]
+        worst_r, worst = max(runs, key=lambda x: x[1]["steps"] / x[0]["lower_bound"])
+        buffers = sorted(row["peak_buffer"] / r["nodes"] for r, row in runs)
+        lines.append(f"- {name}: meets the all-port bound on {len(meets)} of {len(runs)} networks; worst "
+                     f"{worst['steps'] / worst_r['lower_bound']:.2f}x the bound ({worst_r['network']}); peak buffer "
+                     f"{buffers[0]:.2f} to {buffers[-1]:.2f} messages per node of the network (median "
+                     f"{buffers[len(buffers) // 2]:.2f})")
+    with_T = [r for r in results if r["T"] is not None]
+    optimal = [r for r in with_T if r["T"] == r["lower_bound"]]
+    lines.append(f"- tesearch tables: committed for {len(with_T)} of {len(results)} networks, T = bound on "
+                 f"{len(optimal)} (others: " + (", ".join(f"{r['network']} T {r['T']} vs {r['lower_bound']}"
+                                                           for r in with_T if r not in optimal) or "none")
+                 + "); buffer-free; shortest-path FIFO is slower than the table on "
+                 + str(sum(1 for r in with_T if r["rows"]["shortest-path FIFO"]["steps"] > r["T"])) + ", as fast on "
+                 + str(sum(1 for r in with_T if r["rows"]["shortest-path FIFO"]["steps"] == r["T"])) + ", faster on "
+                 + str(sum(1 for r in with_T if r["rows"]["shortest-path FIFO"]["steps"] < r["T"])))
+    return lines
+
+
 def markdown(results: list[dict], command: str, total_seconds: float, skipped: list[tuple[str, str]]) -> str:
     lines = [
         "# tesearch tables against what users would otherwise run",
@@ -98,10 +124,70 @@ def markdown(results: list[dict], command: str, total_seconds: float, skipped: l
         lines.append(f"| {r['network']} | {r['nodes']} | {r['lower_bound']} | {T} | "
                      + " | ".join(cell(r["rows"][s]) for s in SCHEDULES)
                      + f" | {r['seconds']:.1f} | {r['table'] or '—'} |")
+    lines += ["", "## Summary (computed from the table above)", ""] + findings(results)
     if skipped:
         lines += ["", "Not run:", ""] + [f"- {spec}: {why}" for spec, why in skipped]
-    lines += ["", "![steps against network size](compare.png)", ""]
+    lines += ["", "![steps against network size](compare.png)", "",
+              "![steps over the bound and peak buffers](compare-overhead.png)", ""]
     return "\n".join(lines)
+
+
+FAMILY_MARKERS = {"ring": "o", "torus": "s", "hypercube": "D", "star": "^", "pancake": "v", "bubblesort": "P"}
+SCHEDULE_COLOURS = {"shortest-path FIFO": "C0", "dimension-ordered FIFO": "C1", "seed 000 FIFO": "C2",
+                    "tesearch T": "black"}
+
+
+def _log_axes(ax) -> None:
+    """Log-log axes labelled 1 2 5 10 20 50 ... in plain numbers."""
+    from matplotlib.ticker import LogLocator, NullFormatter, ScalarFormatter
+
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        axis.set_major_formatter(ScalarFormatter())
+        axis.set_minor_formatter(NullFormatter())
+
+
+def plot_overhead(results: list[dict], path: Path) -> None:
+    """Steps over the bound, and peak buffer, against nodes: every network, colour = schedule, marker = family."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(15, 6))
+    for r in results:
+        marker = FAMILY_MARKERS[r["family"]]
+        for name in SCHEDULES:
+            row = r["rows"][name]
+            if "steps" not in row:
+                continue
+            left.scatter(r["nodes"], row["steps"] / r["lower_bound"], marker=marker, color=SCHEDULE_COLOURS[name],
+                         alpha=0.75, s=30)
+            right.scatter(r["nodes"], max(row["peak_buffer"], 0.5), marker=marker, color=SCHEDULE_COLOURS[name],
+                          alpha=0.75, s=30)
+        if r["T"] is not None:
+            left.scatter(r["nodes"], r["T"] / r["lower_bound"], marker=marker, color="black", s=30)
+    _log_axes(left)
+    left.set_ylabel("steps / lower bound (1 = optimal)")
+    left.set_title("Time over the all-port lower bound")
+    left.axhline(1.0, color="grey", linestyle=":")
+    _log_axes(right)
+    right.set_ylabel("peak messages waiting at one node")
+    right.set_title("Buffers (tesearch tables: 0, buffer-free; not drawable on a log axis)")
+    for ax in (left, right):
+        ax.set_xlabel("nodes")
+        ax.grid(True, which="both", alpha=0.3)
+    handles = [Line2D([], [], color=c, marker="o", linestyle="", label=n + (" (single-port)" if n == "seed 000 FIFO"
+                                                                            else ""))
+               for n, c in SCHEDULE_COLOURS.items()]
+    handles += [Line2D([], [], color="grey", marker=m, linestyle="", label=f) for f, m in FAMILY_MARKERS.items()]
+    fig.legend(handles=handles, loc="lower center", ncol=10, frameon=False)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def plot(results: list[dict], path: Path) -> None:
@@ -133,8 +219,7 @@ def plot(results: list[dict], path: Path) -> None:
             if points:
                 label = name + (" (single-port)" if name == "seed 000 FIFO" else "")
                 ax.plot(*zip(*points), label=label, **styles[name])
-        ax.set_xscale("log")
-        ax.set_yscale("log")
+        _log_axes(ax)
         ax.set_title(title)
         ax.set_xlabel("nodes")
         ax.set_ylabel("steps")
@@ -152,6 +237,10 @@ def plot(results: list[dict], path: Path) -> None:
     ax.set_xticks(range(len(rs)), [r["network"] for r in rs])
     ax.set_xlim(-0.6, len(rs) - 0.4)
     ax.set_yscale("log")
+    from matplotlib.ticker import LogLocator, NullFormatter, ScalarFormatter
+    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 3.0, 5.0)))
+    ax.yaxis.set_major_formatter(ScalarFormatter())
+    ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_title("120 nodes on S_5")
     ax.set_ylabel("steps")
     ax.grid(True, which="both", alpha=0.3)
@@ -187,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out_dir / "compare.json").write_text(json.dumps({"command": command, "seconds": round(total, 1),
                                                            "results": results, "not_run": skipped}, indent=1) + "\n")
     plot(results, args.out_dir / "compare.png")
+    plot_overhead(results, args.out_dir / "compare-overhead.png")
     return 0
 
 
