@@ -101,7 +101,8 @@ def markdown(results: list[dict], command: str, total_seconds: float, skipped: l
         f"- run: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, Python {platform.python_version()}, "
         f"total {total_seconds:.1f} s wall-clock (per-network seconds in the table: bound + all three baselines)",
         "- model: all-port store-and-forward, a directed link carries one message per step (seed 000 FIFO: "
-        "single-port, a node sends one and receives one message per step; it is shown in the same units)",
+        "single-port, a node sends one and receives one message per step; it is shown in the same units, so its "
+        "utilisation is at most 1/degree)",
         "- **shortest-path FIFO**: every node injects all its messages at step 0, each along its canonical "
         "shortest word (first in letter order); each link sends the message that has waited longest at it; "
         "a node's own messages queue farthest first, arrivals in one step join in letter order",

@@ -138,6 +138,14 @@ def test_the_independent_replay_accepts_the_baseline_schedules(spec):
         assert report.transmissions == run.stats.transmissions
 
 
+def test_memory_limit_refuses_before_the_search():
+    from tesearch.errors import SizeLimitError
+    from tesearch.limits import Limits, activated
+
+    with activated(Limits(max_memory=100_000)), pytest.raises(SizeLimitError, match="Cayley table"):
+        run_baseline(network_from_spec("star-6"), Route.SHORTEST_PATH)
+
+
 def test_dimension_ordered_needs_axes():
     from tesearch.errors import SpecError
 

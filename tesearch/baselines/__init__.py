@@ -8,8 +8,8 @@ plain all-node reference the tests compare it with (:mod:`.reference`).
 
 >>> from tesearch.networks import network_from_spec
 >>> run = run_baseline(network_from_spec("ring-7"), Route.SHORTEST_PATH)
->>> run.stats.steps, run.stats.peak_buffer
-(6, 0)
+>>> run.stats.steps, run.stats.peak_buffer, run.stats.utilisation
+(6, 4, 1.0)
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def run_baseline(network: Network, route: Route, order: InjectionOrder = Injecti
     """Simulate FIFO total exchange with ``route`` on ``network`` (all-port, one message per link per step)."""
     started = time.perf_counter()
     route, order = Route(route), InjectionOrder(order)
-    table = cayley_table(network.letters, network.generators)
+    table = cayley_table(network.letters, network.generators, expected_order=network.order)
     words = route_words(network, table, route)
     timed = simulate_fifo(words, table.degree, order)
     stats = schedule_stats(timed.times, table.order, table.degree)

@@ -68,11 +68,22 @@ class CayleyTable:
         return cached
 
 
-def cayley_table(letters: Sequence[str], generators: Mapping[str, Sequence[int]]) -> CayleyTable:
-    """BFS from the identity over ``generators`` (letter -> images; ``p*q = i -> q[p[i]]``)."""
+def memory_estimate(order: int, points: int, degree: int) -> int:
+    """Bytes the BFS and the table take for a group of ``order`` elements (element rows, index, successors)."""
+    return order * (points * 4 * 3 + degree * 8 * 2 + 200)
+
+
+def cayley_table(letters: Sequence[str], generators: Mapping[str, Sequence[int]], *,
+                 expected_order: int | None = None) -> CayleyTable:
+    """BFS from the identity over ``generators`` (letter -> images; ``p*q = i -> q[p[i]]``).
+
+    ``expected_order`` (the family's formula, when known) lets the memory check run before the BFS.
+    """
     letters = tuple(letters)
     perms = np.array([generators[s] for s in letters], dtype=np.int32)
     degree, points = perms.shape
+    if expected_order is not None:
+        limits.require_memory(memory_estimate(expected_order, points, degree), "the baselines' Cayley table")
     rows = [np.arange(points, dtype=np.int32)]
     index: dict[bytes, int] = {bytes(rows[0]): 0}
     parent, last, dist = [0], [-1], [0]
@@ -99,7 +110,7 @@ def cayley_table(letters: Sequence[str], generators: Mapping[str, Sequence[int]]
             layer_ids = np.array(found_ids, dtype=np.int64)
             limits.advance(len(found))
     order = len(rows)
-    limits.require_memory(order * (points + degree) * 8, "the baselines' Cayley table")
+    limits.require_memory(memory_estimate(order, points, degree), "the baselines' Cayley table")
     elements = np.array(rows, dtype=np.int32)
     right = np.empty((degree, order), dtype=np.int64)
     for k in range(degree):
