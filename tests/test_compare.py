@@ -138,6 +138,29 @@ def test_the_independent_replay_accepts_the_baseline_schedules(spec):
         assert report.transmissions == run.stats.transmissions
 
 
+@pytest.mark.parametrize("spec", ["ring-6", "star-4", "torus-3x4"])
+def test_seed000_row_measures_what_the_replay_measures(spec):
+    """Seed 000's schedule through schedule_stats: time = status, and the replay's own buffer count."""
+    from tesearch.compare import seed000_row
+    from tesearch.singleport import run_singleport
+
+    net = network_from_spec(spec)
+    row = seed000_row(net)
+    single = run_singleport(net)
+    assert single.ok
+    assert row["steps"] == single.time == single.status_bound
+    assert row["peak_buffer"] == single.replay.max_buffer
+    assert row["utilisation"] == pytest.approx(1 / len(net.letters))
+
+
+def test_seed000_ring_6_buffer_by_hand():
+    """docs/schedule-format.md: on ring-6 node 1 sends aAa, Aa, aA, A, a at steps 0..4 and forwards at 5..8;
+    during step 3 the copies of aAa, Aa and aA (first hops at 0, 1, 2) all wait at one node: 3."""
+    from tesearch.compare import seed000_row
+
+    assert seed000_row(network_from_spec("ring-6"))["peak_buffer"] == 3
+
+
 def test_memory_limit_refuses_before_the_search():
     from tesearch.errors import SizeLimitError
     from tesearch.limits import Limits, activated

@@ -18,6 +18,8 @@ def compare(target, order, as_json, limits, quiet):
     """Steps, peak buffer and link use of the schedules users would run, beside a table's T and the bound.
 
     TARGET is a network spec (star-5, torus-4x4x8) or a tesearch-table v1 file (.json) of a total exchange.
+    A table's T is taken as the file states it (`tesearch verify` and `tesearch replay` check it); the
+    baselines are simulated, and every schedule is measured the same way.
     """
     from tesearch.baselines import InjectionOrder
     from tesearch.compare import compare as run_compare, compare_text, load_target
