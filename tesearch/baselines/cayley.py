@@ -12,7 +12,7 @@ and keeps the first discovery of each element finds them all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -22,15 +22,14 @@ from tesearch import limits
 
 @dataclass(frozen=True)
 class CayleyTable:
-    """A Cayley graph: ``elements[i]`` (images), ``right[k, i]`` = index of element i * letter k, canonical words."""
+    """A Cayley group's elements in canonical order (``elements[i]``: images), distances and canonical words."""
 
     letters: tuple[str, ...]
     elements: np.ndarray  # order x points, element 0 the identity, canonical order
-    right: np.ndarray  # degree x order
     parent: np.ndarray  # canonical word of i = canonical word of parent[i], then letter last_letter[i]
     last_letter: np.ndarray
     dist: np.ndarray
-    inverse_letter: tuple[int, ...]
+    index: Mapping[bytes, int] = field(repr=False)  # element images (int32 bytes) -> index
 
     @property
     def order(self) -> int:
@@ -57,27 +56,20 @@ class CayleyTable:
 
     def index_of(self, images: Sequence[int]) -> int:
         """The index of the element with these images."""
-        return self._index[bytes(np.asarray(images, dtype=np.int32))]
-
-    @property
-    def _index(self) -> dict[bytes, int]:
-        cached = self.__dict__.get("_index_cache")
-        if cached is None:
-            cached = {bytes(row): i for i, row in enumerate(self.elements.astype(np.int32))}
-            object.__setattr__(self, "_index_cache", cached)
-        return cached
+        return self.index[bytes(np.asarray(images, dtype=np.int32))]
 
 
 def memory_estimate(order: int, points: int, degree: int) -> int:
-    """Bytes the BFS and the table take for a group of ``order`` elements (element rows, index, successors)."""
-    return order * (points * 4 * 3 + degree * 8 * 2 + 200)
+    """Bytes the BFS and the table take for a group of ``order`` elements (element rows, index, word links)."""
+    return order * (points * 4 * 3 + degree * 8 + 200)
 
 
 def cayley_table(letters: Sequence[str], generators: Mapping[str, Sequence[int]], *,
                  expected_order: int | None = None) -> CayleyTable:
     """BFS from the identity over ``generators`` (letter -> images; ``p*q = i -> q[p[i]]``).
 
-    ``expected_order`` (the family's formula, when known) lets the memory check run before the BFS.
+    ``expected_order`` (the family's formula, when known) lets the memory check run before the BFS;
+    without it the check runs after every layer.
     """
     letters = tuple(letters)
     perms = np.array([generators[s] for s in letters], dtype=np.int32)
@@ -109,18 +101,6 @@ def cayley_table(letters: Sequence[str], generators: Mapping[str, Sequence[int]]
             layer = np.array(found, dtype=np.int32).reshape(-1, points)
             layer_ids = np.array(found_ids, dtype=np.int64)
             limits.advance(len(found))
-    order = len(rows)
-    limits.require_memory(memory_estimate(order, points, degree), "the baselines' Cayley table")
-    elements = np.array(rows, dtype=np.int32)
-    right = np.empty((degree, order), dtype=np.int64)
-    for k in range(degree):
-        right[k] = [index[bytes(row)] for row in perms[k][elements]]
-    identity = bytes(rows[0])
-    inverse_letter = []
-    for k in range(degree):
-        inv = [j for j in range(degree) if bytes(perms[j][perms[k]]) == identity]
-        inverse_letter.append(inv[0])
-    table = CayleyTable(letters, elements, right, np.array(parent), np.array(last), np.array(dist),
-                        tuple(inverse_letter))
-    object.__setattr__(table, "_index_cache", index)
-    return table
+            limits.require_memory(memory_estimate(len(rows), points, degree), "the baselines' Cayley table")
+    return CayleyTable(letters, np.array(rows, dtype=np.int32), np.array(parent), np.array(last), np.array(dist),
+                       index)

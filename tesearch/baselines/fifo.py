@@ -81,7 +81,7 @@ def simulate_fifo(words: Sequence[Word], degree: int, order: InjectionOrder = In
         queues[words[h][0]].append((h, 0))
     times: list[list[int]] = [[] for _ in words]
     pending = sum(len(q) for q in queues)
-    step = 0
+    step = hops = 0
     with limits.phase("baselines: FIFO links", total=sum(len(w) for w in words)):
         while pending:
             sent = []
@@ -90,14 +90,15 @@ def simulate_fifo(words: Sequence[Word], degree: int, order: InjectionOrder = In
                     h, k = queue.popleft()
                     times[h].append(step)
                     sent.append((h, k + 1))
-            for h, k in sent:
+            for h, k in sent:  # k: hops taken so far
                 if k < len(words[h]):
                     queues[words[h][k]].append((h, k))
                 else:
                     pending -= 1
             step += 1
+            hops += len(sent)
             if step % 4096 == 0:
-                limits.advance(sum(len(t) for t in times))
+                limits.advance(hops)
     return TimedRoutes(tuple(words), tuple(tuple(t) for t in times))
 
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import click
 
+from tesearch.baselines.fifo import InjectionOrder
 from tesearch.cli.options import JSON_OPTION, emit, limit_options
 from tesearch.terms import ExitCode
 
 
 @click.command()
 @click.argument("target", metavar="NETWORK|TABLE")
-@click.option("--order", type=click.Choice(["farthest-first", "nearest-first"]), default="farthest-first",
+@click.option("--order", type=click.Choice([o.value for o in InjectionOrder]),
+              default=InjectionOrder.FARTHEST_FIRST.value,
               show_default=True, help="Order of a node's own messages in its link queues at step 0.")
 @JSON_OPTION
 @limit_options(timeout_default=600.0)
@@ -21,7 +23,6 @@ def compare(target, order, as_json, limits, quiet):
     A table's T is taken as the file states it (`tesearch verify` and `tesearch replay` check it); the
     baselines are simulated, and every schedule is measured the same way.
     """
-    from tesearch.baselines import InjectionOrder
     from tesearch.compare import compare as run_compare, compare_text, load_target
     from tesearch.limits import activated
     from tesearch.supervise import supervise
