@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from tesearch import limits
-from tesearch.baselines import InjectionOrder, Route, has_axes, run_baseline, schedule_stats
+from tesearch.baselines import Engine, InjectionOrder, Route, has_axes, run_baseline, schedule_stats
 from tesearch.errors import OptionError
 from tesearch.networks import Network, network_for_table, network_from_spec
 from tesearch.table import Table, read_table
@@ -69,7 +69,7 @@ def seed000_row(network: Network) -> dict:
     return _row(SEED000_ROW, "single-port", stats, time.perf_counter() - started)
 
 
-def baseline_rows(network: Network, order: InjectionOrder) -> list[dict]:
+def baseline_rows(network: Network, order: InjectionOrder, engine: Engine = Engine.ONE_NODE) -> list[dict]:
     """Shortest-path FIFO and dimension-ordered FIFO (or why the latter does not apply)."""
     rows = []
     for route in Route:
@@ -79,20 +79,21 @@ def baseline_rows(network: Network, order: InjectionOrder) -> list[dict]:
                          "not_applicable": f"{network.family} networks have no axes"})
             continue
         with limits.phase(f"simulate {name}"):
-            run = run_baseline(network, route, order)
-        rows.append(_row(name, "all-port", run.stats, run.seconds, injection_order=order.value))
+            run = run_baseline(network, route, order, engine)
+        rows.append(_row(name, "all-port", run.stats, run.seconds, injection_order=order.value,
+                         engine=engine.value))
     return rows
 
 
 def compare(network: Network, table: Table | None = None, *, table_path: str | None = None,
-            order: InjectionOrder = InjectionOrder.FARTHEST_FIRST) -> dict:
+            order: InjectionOrder = InjectionOrder.FARTHEST_FIRST, engine: Engine = Engine.ONE_NODE) -> dict:
     """Every row of the comparison and the bounds, as a JSON-ready dict."""
     from tesearch.info import network_info
 
     with limits.phase("bounds"):
         info = network_info(network)
     rows = [table_row(table, info["nodes"])] if table is not None else []
-    rows += baseline_rows(network, InjectionOrder(order))
+    rows += baseline_rows(network, InjectionOrder(order), Engine(engine))
     with limits.phase("seed 000 single-port FIFO"):
         rows.append(seed000_row(network))
     return {"network": network.spec, "nodes": info["nodes"], "degree": info["degree"], "status": info["status"],

@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from tesearch.baselines import InjectionOrder, Route, run_baseline, schedule_json
+from tesearch.baselines import Engine, InjectionOrder, Route, run_baseline, schedule_json
 from tesearch.baselines.reference import simulate_reference
 from tesearch.cli import main
 from tesearch.networks import network_from_spec
@@ -124,6 +124,29 @@ def test_fast_engine_agrees_with_the_reference_and_invariants_hold(spec, route, 
     assert ref.steps >= counting_bound(ref)
 
 
+@pytest.mark.parametrize("spec,route,order", list(cases()) + [
+    pytest.param("star-5", Route.SHORTEST_PATH, InjectionOrder.FARTHEST_FIRST, id="star-5"),
+    pytest.param("torus-8x8", Route.DIMENSION_ORDERED, InjectionOrder.NEAREST_FIRST, id="torus-8x8"),
+    pytest.param("hypercube-6", Route.DIMENSION_ORDERED, InjectionOrder.FARTHEST_FIRST, id="hypercube-6"),
+    pytest.param("star-6", Route.SHORTEST_PATH, InjectionOrder.FARTHEST_FIRST, id="star-6", marks=pytest.mark.slow),
+])
+def test_all_node_engine_agrees_with_the_one_node_engine(spec, route, order):
+    """No symmetry in the numpy engine: every node's queues, every message; same hop times for node 0."""
+    net = network_from_spec(spec)
+    one = run_baseline(net, route, order, Engine.ONE_NODE)
+    every = run_baseline(net, route, order, Engine.ALL_NODES)
+    assert every.stats == one.stats
+    assert every.timed == one.timed
+
+
+def test_all_node_engine_memory_check():
+    from tesearch.errors import SizeLimitError
+    from tesearch.limits import Limits, activated
+
+    with activated(Limits(max_memory=20 << 20)), pytest.raises(SizeLimitError, match="all-node"):
+        run_baseline(network_from_spec("star-6"), Route.SHORTEST_PATH, engine=Engine.ALL_NODES)
+
+
 @pytest.mark.parametrize("spec", ["star-4", "torus-4x4", "hypercube-3", "ring-7"])
 def test_the_independent_replay_accepts_the_baseline_schedules(spec):
     net = network_from_spec(spec)
@@ -218,6 +241,13 @@ def test_compare_table_text(tmp_path):
     table = next(line for line in lines if line.startswith("tesearch table"))
     assert " 0 " in table  # buffer-free
     assert "T = " in result.output and "n/a" in result.output  # star-4 has no axes
+
+
+def test_compare_all_nodes_engine_same_numbers():
+    one = json.loads(run("compare", "torus-3x4", "--json", "--quiet").output)
+    every = json.loads(run("compare", "torus-3x4", "--engine", "all-nodes", "--json", "--quiet").output)
+    strip = lambda rows: [{k: v for k, v in r.items() if k not in ("seconds", "engine")} for r in rows]  # noqa: E731
+    assert strip(one["rows"]) == strip(every["rows"])
 
 
 def test_compare_nearest_first_order():
