@@ -19,7 +19,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tesearch.baselines import InjectionOrder, Route, has_axes, run_baseline, schedule_json
+from tesearch.baselines import Engine, InjectionOrder, Route, has_axes, run_baseline, schedule_json
 from tesearch.compare import baseline_rows, seed000_row
 from tesearch.info import network_info
 from tesearch.networks import network_from_spec
@@ -73,7 +73,25 @@ def replay_all(spec: str) -> dict:
     return {"ok": not problems, "problems": problems, "seconds": round(time.perf_counter() - started, 2)}
 
 
-def measure(spec: str, replay: bool) -> dict:
+def all_nodes_check(spec: str, max_messages: int) -> dict:
+    """Both baselines again with the all-node numpy engine (no symmetry): same statistics and hop times?"""
+    net = network_from_spec(spec)
+    messages = net.order * (net.order - 1)
+    if messages > max_messages:
+        return {"ok": None, "why": f"{messages} messages > {max_messages}"}
+    started = time.perf_counter()
+    differ = []
+    for route in Route:
+        if route is Route.DIMENSION_ORDERED and not has_axes(net):
+            continue
+        one = run_baseline(net, route, InjectionOrder.FARTHEST_FIRST, Engine.ONE_NODE)
+        every = run_baseline(net, route, InjectionOrder.FARTHEST_FIRST, Engine.ALL_NODES)
+        if one.stats != every.stats or one.timed != every.timed:
+            differ.append(route.value)
+    return {"ok": not differ, "differ": differ, "seconds": round(time.perf_counter() - started, 2)}
+
+
+def measure(spec: str, replay: bool, all_nodes_limit: int) -> dict:
     """One network: bound, committed T, the three baselines, and how long each part took."""
     started = time.perf_counter()
     net = network_from_spec(spec)
@@ -86,13 +104,19 @@ def measure(spec: str, replay: bool) -> dict:
             "status": info["status"], "lower_bound": info["best_bound"], "binding_bound": info["binding_bound"],
             "T": T, "table": table, "rows": {r["schedule"]: r for r in rows},
             "bound_seconds": round(bound_seconds, 2), "seconds": round(seconds, 2),
-            "replay": replay_all(spec) if replay else None}
+            "replay": replay_all(spec) if replay else None, "all_nodes": all_nodes_check(spec, all_nodes_limit)}
 
 
 def replay_cell(replay: dict | None) -> str:
     if replay is None:
         return "not run"
     return f"{'ok' if replay['ok'] else 'FAILED'} {replay['seconds']:.1f} s"
+
+
+def all_nodes_cell(check: dict) -> str:
+    if check["ok"] is None:
+        return "not run"
+    return f"{'same' if check['ok'] else 'DIFFERS'} {check['seconds']:.1f} s"
 
 
 def cell(row: dict) -> str:
@@ -128,7 +152,7 @@ def findings(results: list[dict]) -> list[str]:
 
 
 def markdown(results: list[dict], command: str, total_seconds: float, skipped: list[tuple[str, str]],
-             load: tuple[float, float]) -> str:
+             load: tuple[float, float], all_nodes_limit: int) -> str:
     lines = [
         "# tesearch tables against what users would otherwise run",
         "",
@@ -159,16 +183,21 @@ def markdown(results: list[dict], command: str, total_seconds: float, skipped: l
         "whole network by `tesearch.replay` (streaming engine: every node, every message): link or port capacity, "
         "every ordered pair delivered once along shortest paths, completion time, and (baselines) the same peak "
         "buffer and transmissions; the seconds are the replays'",
+        "- all-node engine: both baselines simulated again over every node and every message with numpy "
+        "(`tesearch.baselines.allnodes`, no symmetry used): \"same\" = the same steps, peak buffer, transmissions "
+        "and hop times of node 0's messages as the one-node engine the table reports. Run up to "
+        f"{all_nodes_limit} messages (N(N-1)); larger networks rely on the symmetry argument in `tesearch/baselines/fifo.py` "
+        "and on the replay",
         "",
         "| network | nodes | bound | tesearch T | shortest-path FIFO | dimension-ordered FIFO | seed 000 FIFO "
-        "(single-port) | s | replayed | table |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        "(single-port) | s | replayed | all-node engine | table |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|",
     ]
     for r in results:
         T = "—" if r["T"] is None else str(r["T"])
         lines.append(f"| {r['network']} | {r['nodes']} | {r['lower_bound']} | {T} | "
                      + " | ".join(cell(r["rows"][s]) for s in SCHEDULES)
-                     + f" | {r['seconds']:.1f} | {replay_cell(r['replay'])} | {r['table'] or '—'} |")
+                     + f" | {r['seconds']:.1f} | {replay_cell(r['replay'])} | {all_nodes_cell(r['all_nodes'])} | {r['table'] or '—'} |")
     lines += ["", "## Summary (computed from the table above)", ""] + findings(results)
     if skipped:
         lines += ["", "Not run:", ""] + [f"- {spec}: {why}" for spec, why in skipped]
@@ -302,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", default=None, help="Run these specs only (default: the issue's list).")
     parser.add_argument("--out-dir", type=Path, default=ROOT / "results")
     parser.add_argument("--no-replay", action="store_true", help="Skip the whole-network replays.")
+    parser.add_argument("--all-nodes-limit", type=int, default=300_000,
+                        help="Cross-check with the all-node engine up to this many messages (0: never).")
     args = parser.parse_args(argv)
     specs = args.only or NETWORKS
     started = time.perf_counter()
@@ -309,19 +340,21 @@ def main(argv: list[str] | None = None) -> int:
     results, skipped = [], []
     for spec in specs:
         try:
-            result = measure(spec, not args.no_replay)
+            result = measure(spec, not args.no_replay, args.all_nodes_limit)
         except Exception as exc:  # report and go on: a size over a limit is a "not run" line, not a crash
             skipped.append((spec, f"{type(exc).__name__}: {exc}"))
             print(f"{spec}: not run ({exc})", file=sys.stderr)
             continue
         results.append(result)
-        print(f"{spec}: {result['seconds']} s, replay {replay_cell(result['replay'])}", file=sys.stderr)
+        print(f"{spec}: {result['seconds']} s, replay {replay_cell(result['replay'])}, "
+              f"all-node engine {all_nodes_cell(result['all_nodes'])}", file=sys.stderr)
     total = time.perf_counter() - started
     command = ("python scripts/compare_report.py" + (" --only " + " ".join(args.only) if args.only else "")
-               + (" --no-replay" if args.no_replay else ""))
+               + (" --no-replay" if args.no_replay else "")
+               + (f" --all-nodes-limit {args.all_nodes_limit}" if args.all_nodes_limit != 300_000 else ""))
     args.out_dir.mkdir(parents=True, exist_ok=True)
     (args.out_dir / "compare.md").write_text(markdown(results, command, total, skipped,
-                                                     (load_start, os.getloadavg()[0])))
+                                                     (load_start, os.getloadavg()[0]), args.all_nodes_limit))
     (args.out_dir / "compare.json").write_text(json.dumps({"command": command, "seconds": round(total, 1),
                                                            "results": results, "not_run": skipped}, indent=1) + "\n")
     plot(results, args.out_dir / "compare.png")
