@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "draw": ("tesearch.cli.tables", "draw", "Draw a table as a picture."),
     "regress": ("tesearch.cli.tables", "regress", "Check every table printed in seeds 003 and 004."),
     "singleport": ("tesearch.cli.tables", "singleport", "Single-port total exchange (seed 000 FIFO, seed 001 A2)."),
+    "compare": ("tesearch.cli.compare", "compare", "A table or network against shortest-path, e-cube and seed 000 FIFO."),
 }
 
 
