@@ -24,6 +24,7 @@ def outcome_json(outcome) -> dict:
         "run": str(outcome.params),
         "refuted_widths": outcome.refuted_widths,
         "attempts": [a.to_json() for a in outcome.attempts],
+        "stop_reason": outcome.stop_reason,
     }
 
 
@@ -48,6 +49,8 @@ def outcome_text(outcome) -> str:
         lines.append(f"refuted widths: {refuted}"
                      + ("" if outcome.params.backend.value == "z3" else
                         f" (by {outcome.params.backend.value}: not certified; re-check with z3)"))
+    if outcome.stop_reason:
+        lines.append(f"stopped: {outcome.stop_reason}")
     if outcome.table is None:
         lines.append(f"no table; best lower bound {b.best} ({b.binding})")
         return "\n".join(lines)

@@ -35,7 +35,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "lift": ("tesearch.cli.searching", "lift", "A torus table lifted from a table of its other sides."),
     "repack": ("tesearch.cli.searching", "repack", "A greedy table narrowed by CP-SAT (whole model or last columns)."),
     "construct": ("tesearch.cli.searching", "construct",
-                  "Optimal tables by construction (hypercube doubling), no solver."),
+                  "Optimal tables by construction, no solver (hypercubes, seed 003's rings and tori, odd stars)."),
     "verify": ("tesearch.cli.checking", "verify", "Check a table against seed 003 Theorem 1."),
     "replay": ("tesearch.cli.checking", "replay", "Replay a table on the whole network (independent simulator)."),
     "certify": ("tesearch.cli.checking", "certify", "Check a table and refutations now and write a certificate."),

@@ -18,6 +18,7 @@ from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, em
                                   output_option)
 from tesearch.errors import LimitReached, OptionError
 from tesearch.terms import ExitCode
+from tesearch.words import DEFAULT_WORD_CAP
 
 OUT_OPTION = output_option("--out", help="Write the table to this file (JSON, or text for .txt). "
                                          "Without --out the table is printed and nothing is written.")
@@ -71,8 +72,8 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
 @click.option("--strategy", type=click.Choice(["auto", "rotation", "full"]), default="auto", show_default=True,
               help="rotation: core + blocks; full: every target searched.")
 @click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True, help="Solver random seed.")
-@click.option("--word-cap", type=POSITIVE, default=None,
-              help="Candidate shortest words per element [default: tesearch.words.DEFAULT_WORD_CAP].")
+@click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
+              help="Candidate shortest words per element.")
 @click.option("--max-width", type=POSITIVE, default=None, help="Do not look for tables wider than this.")
 @click.option("--from-width", type=POSITIVE, default=None,
               help="Start the width loop here instead of at the best bound (e.g. the counting bound, to refute it).")
@@ -90,13 +91,12 @@ def search(network, exchange, out, force, strategy, seed, word_cap, max_width, f
     from tesearch.report import outcome_json, outcome_text
     from tesearch.search import SearchParams, Status, Strategy, search as run_search
     from tesearch.terms import Exchange
-    from tesearch.words import DEFAULT_WORD_CAP
 
     if max_width is not None and from_width is not None and from_width > max_width:
         raise OptionError(f"--from-width {from_width} is above --max-width {max_width}")
     net = _network(network, limits)
     params = SearchParams(net.spec, Exchange(exchange), Strategy(strategy), limits.timeout_s, seed,
-                          word_cap or DEFAULT_WORD_CAP, max_width=max_width, min_width=from_width,
+                          word_cap, max_width=max_width, min_width=from_width,
                           backend=Backend(backend))
     outcome = _supervised(lambda: run_search(net, params, progress=log, encodings_dir=keep_encodings),
                           limits, quiet, out, force)
@@ -105,6 +105,8 @@ def search(network, exchange, out, force, strategy, seed, word_cap, max_width, f
         _finish_table(outcome.table, out, force, outcome_text(outcome), data, as_json)
     else:
         emit(data, as_json, outcome_text(outcome))
+        if outcome.status is Status.UNKNOWN:
+            click.echo(f"tesearch: no table: {outcome.stop_reason or 'the search stopped'}", err=True)
     return {Status.FOUND: ExitCode.OK, Status.INFEASIBLE: ExitCode.INFEASIBLE,
             Status.UNKNOWN: ExitCode.UNKNOWN}[outcome.status]
 
@@ -177,7 +179,8 @@ def lift(network, out, force, ring, modes, factor, backend, solver_s, as_json, l
               help="Repack the items ending in the last TAIL columns, round by round, instead of one whole model.")
 @click.option("--round", "round_s", type=SECONDS, default=60.0, show_default=True, help="Seconds per repack round.")
 @click.option("--workers", type=POSITIVE, default=2, show_default=True, help="CP-SAT worker threads.")
-@click.option("--word-cap", type=POSITIVE, default=None, help="Candidate shortest words per element.")
+@click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
+              help="Candidate shortest words per element.")
 @click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True)
 @JSON_OPTION
 @limit_options(timeout_default=300.0)
@@ -185,11 +188,10 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, as_json,
     """The greedy table of NETWORK narrowed by CP-SAT (needs the cpsat extra; its bound is no certificate)."""
     from tesearch.limits import log
     from tesearch.search.improve import improve_greedy
-    from tesearch.words import DEFAULT_WORD_CAP
 
     net = _network(network, limits)
     table, summary = _supervised(
-        lambda: improve_greedy(net, timeout_s=limits.timeout_s, word_cap=word_cap or DEFAULT_WORD_CAP, seed=seed,
+        lambda: improve_greedy(net, timeout_s=limits.timeout_s, word_cap=word_cap, seed=seed,
                                workers=workers, tail=tail, round_s=round_s, progress=log),
         limits, quiet, out, force)
     if table is None:

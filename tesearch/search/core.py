@@ -108,6 +108,7 @@ class SearchOutcome:
     seconds: float
     attempts: list[Attempt]
     strategy_used: str
+    stop_reason: str | None = None  # why the search ended without proving its table optimal, with the phase
 
     @property
     def T(self) -> int | None:
@@ -191,6 +192,7 @@ class Searcher:
         with limits.phase("word counts"):
             self.counts = word_counts(self.cg)
         self.attempts: list[Attempt] = []
+        self.stop_reason: str | None = None
         self._inverse_cache: dict[int, int] = {}
 
     def log(self, msg: str) -> None:
@@ -309,7 +311,16 @@ class Searcher:
             status, table = self.rotation_search()
         else:
             status, table = self.full_search()
-        return SearchOutcome(self.params, status, self.bounds, table, self.clock.elapsed, self.attempts, strategy.value)
+        return SearchOutcome(self.params, status, self.bounds, table, self.clock.elapsed, self.attempts, strategy.value,
+                             self.stop_reason)
+
+    def stop(self, reason: str) -> None:
+        """Record why the search stops short (the last solver phase, if any, named), and log it."""
+        last = self.attempts[-1] if self.attempts else None
+        where = f" (after phase: solve {last.part} T={last.width})" if last is not None else \
+            f" (in phase: {limits.current_phase()})"
+        self.stop_reason = reason + where
+        self.log(self.stop_reason)
 
     def below_bound(self) -> tuple[Status, None]:
         """--max-width below the best lower bound (and no --from-width asking a solver to show it):
@@ -340,12 +351,14 @@ class Searcher:
                 fallback.extra["search"] = self.meta("full", "greedy first-fit")["search"]
                 return Status.FOUND, fallback
             if self.clock.left <= 0:
+                self.stop(f"the time limit was reached before width {width} was decided")
                 saw_unknown = True
                 break
             problem = self.problem(f"{self.network.spec} {self.params.exchange.value}", width, items)
             size = sum(len(it.words) * max(0, width - it.length + 1) for it in items)
             if self.params.backend is Backend.Z3 and size > MAX_PLACEMENT_VARIABLES:
-                self.log(f"full T={width}: {size} placement variables exceed {MAX_PLACEMENT_VARIABLES}; not encoded")
+                self.stop(f"width {width}: {size} placement variables exceed the Z3 encoding cap "
+                          f"{MAX_PLACEMENT_VARIABLES} (try --backend cpsat)")
                 saw_unknown = True
                 break
             result, chosen = self.run_problem("full", problem, self.clock.left)
@@ -353,6 +366,7 @@ class Searcher:
                 rows = assign_rows(self.placed(problem, chosen), self.cg.degree)
                 return Status.FOUND, self.make_table(rows, width, self.meta("full", self.params.backend.value))
             if result is SolveResult.UNKNOWN:
+                self.stop(f"the solver answered unknown at width {width}")
                 saw_unknown = True
                 break
             width += 1
@@ -394,7 +408,7 @@ class Searcher:
                     continue
                 tried.add(tuple(plan))
                 if self.clock.left <= 0:
-                    self.log("time is up")
+                    self.stop(f"the time limit was reached with no core found (core width {core_width})")
                     return Status.UNKNOWN, None
                 core_elements = exceptional + [g for j in plan for g in full[j]]
                 if not core_elements:
@@ -405,7 +419,7 @@ class Searcher:
                 result, chosen = self.run_problem("core", problem, budget)
                 if result is SolveResult.SAT:
                     return Status.FOUND, self.assemble(self.placed(problem, chosen), core_width, full, plan)
-        self.log("no core found within the plans tried")
+        self.stop(f"no core found within the core widths and filler plans tried (up to {core_width})")
         return Status.UNKNOWN, None
 
     def assemble(self, core: list, core_width: int, full: list[tuple[int, ...]], plan: list[int]) -> Table:
