@@ -24,8 +24,6 @@ def plot_utilization(report_or_data: ReplayReport | Mapping[str, Any] | str | Pa
     if isinstance(report_or_data, ReplayReport):
         report = report_or_data
     elif isinstance(report_or_data, (str, Path)):
-        from tesearch.replay import replay_data, replay_file
-
         report = replay_file(report_or_data, model)
     else:
         report = replay_data(report_or_data, model)
