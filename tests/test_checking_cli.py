@@ -47,8 +47,7 @@ def mislabelled(tmp_path):
 def test_verify_refuses_another_networks_generators(mislabelled):
     table_path, _ = mislabelled
     result = run("verify", table_path)
-    assert result.exit_code == 2 and "star-5" in result.output and "star-4" not in result.output or \
-        result.exit_code == 2, result.output
+    assert result.exit_code == 2 and "star-5" in one_line(result), result.output
 
 
 def test_certify_refuses_another_networks_generators_and_writes_nothing(mislabelled, tmp_path):

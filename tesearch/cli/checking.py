@@ -93,6 +93,7 @@ def certify(table_file, refutations, output, name, solver_timeout_s, limits, qui
     from tesearch.table import read_table
 
     root = repository_root(Path.cwd())
+    probe_writable(output)
     table = read_table(table_file)
     # refuse, before any work and writing nothing, what certify cannot stand behind
     network_for_table(table.network, table.generators, where=str(table_file))
@@ -109,6 +110,21 @@ def certify(table_file, refutations, output, name, solver_timeout_s, limits, qui
                f"{'optimal' if certificate['result']['optimal'] else 'not shown optimal'}; "
                f"{len(claims)} impossibility claim(s)"
                + "".join(f"\n  {c['claim']}: unsat by {', '.join(c['confirmed_by'])}" for c in claims))
+
+
+def probe_writable(path: Path) -> None:
+    """Refuse (OptionError, exit 2) before any work an output whose directory does not take a new file."""
+    import os
+    import tempfile
+
+    from tesearch.errors import OptionError
+
+    try:
+        fd, probe = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".probe")
+    except OSError as exc:
+        raise OptionError(f"cannot write: {exc.strerror or exc}", where=str(path)) from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 @click.command("check-proof")
