@@ -109,3 +109,12 @@ def test_partial_check_counts_what_is_placed():
     report = check_theorem1(inp, net, complete=False)
     assert report.ok and "VALID CORE (5 of 23 targets placed)" in report.summary()
     assert not check_theorem1(inp, net).ok
+
+
+def test_the_certificate_checker_imports_no_solver_and_no_prover_module():
+    forbidden = ["z3", "sympy", "tesearch.groups", "tesearch.words", "tesearch.bounds", "tesearch.verify",
+                 "tesearch.encode", "tesearch.search", "tesearch.rotation"]
+    code = ("import sys, tesearch.certificate.check, tesearch.cli.checking; "
+            "bad = [m for m in %r if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)" % forbidden)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
