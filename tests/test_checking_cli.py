@@ -138,3 +138,44 @@ def test_partial_verify_of_an_empty_core_is_not_optimal(tmp_path):
     assert "VALID CORE (0 of 23 targets placed)" in result.output and "OPTIMAL" not in result.output
     as_json = json.loads(run("verify", "--partial", "--json", path).output)
     assert as_json["optimal"] is False and as_json["partial"] is True
+
+
+# ---------------------------------------------------------------- a bound stronger than the kernel derives
+
+@pytest.fixture
+def ring6_cyclic_sandbox(tmp_path, monkeypatch):
+    """ring-6:cyclic's certificate and files in a fresh root, with the kernel's exact enumeration switched off
+    (so the kernel derives only 5, the counting bound, against the recorded per-letter 6)."""
+    import tesearch.kernel.bounds as kernel_bounds
+
+    monkeypatch.setattr(kernel_bounds, "MAX_ENUMERATION_ORDER", 0)
+    for sub in ("proofs", "encodings"):
+        (tmp_path / sub).mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    data = json.loads((ROOT / "proofs" / "ring-6-cyclic.json").read_text())
+    claim = data["impossibility_claims"][0]
+    shutil.copy(ROOT / claim["encoding"]["path"], tmp_path / claim["encoding"]["path"])
+    proof = next(c for c in claim["confirmations"] if c["method"] == "sat+drat")["proof"]
+    shutil.copy(ROOT / proof["path"], tmp_path / proof["path"])
+    return tmp_path, data
+
+
+def test_a_stronger_recorded_bound_stands_on_confirmed_impossibility_claims(ring6_cyclic_sandbox):
+    root, data = ring6_cyclic_sandbox
+    target = root / "proofs" / "cert.json"
+    target.write_text(json.dumps(data))
+    report = check_certificate(target)
+    bounds = next(v for v in report.verdicts if v.claim == "bounds")
+    assert bounds.verdict is Verdict.CONFIRMED and "impossibility claims refute every width from 5 to 5" in bounds.reason
+    assert report.all_confirmed
+
+
+def test_a_stronger_recorded_bound_without_support_is_unchecked_not_refuted(ring6_cyclic_sandbox):
+    root, data = ring6_cyclic_sandbox
+    data["impossibility_claims"] = []
+    target = root / "proofs" / "cert.json"
+    target.write_text(json.dumps(data))
+    report = check_certificate(target)
+    verdicts = {v.claim: v for v in report.verdicts}
+    assert verdicts["bounds"].verdict is Verdict.UNCHECKED and "exceeds what the kernel derives" in verdicts["bounds"].reason
+    assert verdicts["optimality"].verdict is Verdict.UNCHECKED and not report.refuted
