@@ -15,6 +15,7 @@ tests/test_fuzz.py runs a few hundred cases; benchmarks/fuzz.py runs thousands a
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
@@ -27,18 +28,10 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 # the heavy modules every command may load, imported once here so that each forked case starts at once
-import numpy  # noqa: F401,E402
-import sympy.combinatorics  # noqa: F401,E402
-import z3  # noqa: F401,E402
-
-import tesearch.certificate  # noqa: F401,E402
-import tesearch.cli.checking  # noqa: F401,E402
-import tesearch.cli.network  # noqa: F401,E402
-import tesearch.cli.searching  # noqa: F401,E402
-import tesearch.cli.tables  # noqa: F401,E402
-import tesearch.info  # noqa: F401,E402
-import tesearch.replay  # noqa: F401,E402
-import tesearch.search  # noqa: F401,E402
+for _name in ("numpy", "sympy.combinatorics", "z3", "tesearch.certificate", "tesearch.cli.checking",
+              "tesearch.cli.network", "tesearch.cli.searching", "tesearch.cli.tables", "tesearch.info",
+              "tesearch.replay", "tesearch.search", "tesearch.kernel"):
+    importlib.import_module(_name)
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED_EXITS = {0, 1, 2, 3, 4}

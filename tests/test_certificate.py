@@ -10,7 +10,7 @@ import pytest
 import z3
 from click.testing import CliRunner
 
-from tesearch import proofcheck
+from tesearch import proof as proofcheck
 from tesearch.certificate import (RefutationRequest, Verdict, check_certificate, make_certificate,
                                   write_certificate)
 from tesearch.cli import main

@@ -4,6 +4,7 @@ the replay and the Theorem-1 verifier agree, the vectorised and the reference en
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import random
 import subprocess
 import sys
@@ -455,7 +456,8 @@ def test_replay_imports_no_solver_and_no_sympy():
     code = ("import sys, tesearch.replay; "
             "BOTTOM = ('tesearch.errors', 'tesearch.terms', 'tesearch.files', 'tesearch.limits'); "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('z3', 'sympy') or "
-            "(m.startswith('tesearch.') and not m.startswith('tesearch.replay') and m not in BOTTOM)]; "
+            "(m.startswith('tesearch.') and not m.startswith(('tesearch.replay', 'tesearch.kernel')) "
+            "and m not in BOTTOM)]; "
             "print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -483,3 +485,16 @@ def test_replay_file_and_plot_from_data(tmp_path):
     assert replay_file(path).ok
     out = plot_utilization(RING6_SEED, tmp_path / "p.png")
     assert out.exists()
+
+
+@pytest.mark.parametrize("key", ["first_column", "T"])
+def test_a_huge_time_horizon_is_refused_before_allocation(tmp_path, key):
+    data = json.loads((Path(__file__).resolve().parent.parent / "results" / "star-4.json").read_text())
+    if key == "T":
+        data["T"] = 10 ** 15
+    else:
+        data["placements"][0][1] = 10 ** 12
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data))
+    result = run("replay", str(path))
+    assert result.exit_code == 2 and "time horizon" in result.output, result.output

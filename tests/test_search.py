@@ -71,7 +71,7 @@ def test_encoding_names_and_smtlib(graph):
     problem = TableProblem("ring-6:cyclic total", 2, 5, tuple(items), options=EncodingOptions(reversal_symmetry=False))
     text = encode(problem).to_smtlib2()
     assert "(check-sat)" in text and "x_0_0_0" in text
-    from tesearch.proofcheck import to_standard_smtlib2
+    from tesearch.proof import to_standard_smtlib2
     assert "set-logic QF_LIA" in to_standard_smtlib2(text)
     assert str(problem) == "ring-6:cyclic total T=5 items=5 pb+count+exact"
     import z3

@@ -26,8 +26,29 @@ def verify(file, partial, as_json, limits, quiet):
 
     table = read_table(file, segmenter=segmented)
     result = supervise(lambda: verify_table(table, complete=not partial), limits=limits, quiet=quiet)
-    emit(result.to_json(), as_json, result.summary())
+    if not partial:
+        emit(result.to_json(), as_json, result.summary())
+    else:
+        emit(partial_json(result), as_json, partial_summary(result))
     return ExitCode.OK if result.ok else ExitCode.FAILED
+
+
+def partial_json(result) -> dict:
+    """A partial check's JSON: valid or not, how much is placed, and never a claim of optimality."""
+    data = result.to_json()
+    data.update({"partial": True, "optimal": False, "placed": result.words})
+    return data
+
+
+def partial_summary(result) -> str:
+    """A partial check's text: VALID CORE (k of n targets placed), or the violations; never OPTIMAL."""
+    lines = result.summary().splitlines()
+    if not result.ok:
+        return "\n".join(lines)
+    body = [line for line in lines if not line.startswith("VALID")]
+    return "\n".join(body + [f"VALID CORE ({result.words} of {result.targets} targets placed): every word is a "
+                              "shortest word of a distinct target, no overlap, no letter twice in a column "
+                              "(a partial check says nothing about optimality)"])
 
 
 @click.command()
@@ -65,12 +86,20 @@ def replay(file, model, plot_png, engine, as_json, limits, quiet):
 @limit_options(timeout_default=None)
 def certify(table_file, refutations, output, name, solver_timeout_s, limits, quiet):
     """Check TABLE_FILE and the refutations now and write a proof certificate."""
-    from tesearch.certificate import RefutationRequest, make_certificate, repository_root, write_certificate
+    from tesearch.certificate import (RefutationRequest, make_certificate, read_refutation, repository_root,
+                                      write_certificate)
+    from tesearch.networks import network_for_table
     from tesearch.supervise import supervise
     from tesearch.table import read_table
 
     root = repository_root(Path.cwd())
+    probe_writable(output)
     table = read_table(table_file)
+    # refuse, before any work and writing nothing, what certify cannot stand behind
+    network_for_table(table.network, table.generators, where=str(table_file))
+    for path in refutations:
+        read_refutation(RefutationRequest(path), network=table.network, exchange=table.exchange, root=root,
+                        T=table.T)
     certificate = supervise(lambda: make_certificate(
         table, name=name or output.stem, table_source=str(table_file),
         refutations=[RefutationRequest(p) for p in refutations], root=root, timeout_s=solver_timeout_s,
@@ -81,6 +110,21 @@ def certify(table_file, refutations, output, name, solver_timeout_s, limits, qui
                f"{'optimal' if certificate['result']['optimal'] else 'not shown optimal'}; "
                f"{len(claims)} impossibility claim(s)"
                + "".join(f"\n  {c['claim']}: unsat by {', '.join(c['confirmed_by'])}" for c in claims))
+
+
+def probe_writable(path: Path) -> None:
+    """Refuse (OptionError, exit 2) before any work an output whose directory does not take a new file."""
+    import os
+    import tempfile
+
+    from tesearch.errors import OptionError
+
+    try:
+        fd, probe = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".probe")
+    except OSError as exc:
+        raise OptionError(f"cannot write: {exc.strerror or exc}", where=str(path)) from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 @click.command("check-proof")
@@ -95,8 +139,9 @@ def check_proof(files, solver_timeout_s, allow_unchecked, as_json, limits, quiet
 
     Exit 0 if every claim is confirmed, 1 if any is refuted, 4 if none is refuted
     but some could not be checked (0 with --allow-unchecked), 2 on a malformed file.
+    Uses only the checking kernel, the replay and the proof checker (docs/trusted-base.md).
     """
-    from tesearch.certificate import check_certificate
+    from tesearch.certificate.check import check_certificate
     from tesearch.supervise import supervise
 
     reports = supervise(lambda: [check_certificate(f, timeout_s=solver_timeout_s) for f in files],

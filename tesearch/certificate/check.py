@@ -1,0 +1,384 @@
+"""Checking certificates: re-derive every claim from the file alone, one verdict per claim.
+
+:func:`check_certificate` uses ONLY the checking kernel (:mod:`tesearch.kernel`: its loader, its
+BFS, its Theorem 1 and its solver-free bounds), the replay (:mod:`tesearch.replay`), the proof
+tools (:mod:`tesearch.proof`) and the solver-free bottom layer (terms, errors, files, networks).
+It never imports tesearch.verify, tesearch.bounds, tesearch.groups, the search or the encoder;
+z3 and cvc5 are imported only inside the proof tools' run functions, so without them every
+certificate without impossibility claims is still confirmed (tests/test_check_without_solvers.py).
+
+Verdicts: CONFIRMED (re-derived), REFUTED (re-derived false, with the reason) or UNCHECKED (could
+not be re-derived here, with the reason: a solver missing, a time limit, a bound stronger than the
+kernel derives and not covered by confirmed impossibility claims).  Unknown is never read as unsat.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from tesearch import proof as proof_tools
+from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, REPLAY_MODEL, Method,
+                                         header_problems, load_certificate, optimality, read_encoding_header,
+                                         repository_root, table_sha256)
+from tesearch.errors import FormatError, GeneratorsError, TesearchError
+from tesearch.files import confined_path, read_bytes, read_text_file
+from tesearch.kernel import (InputFormat, KernelBounds, LoadedInput, build_network, check_theorem1, input_from_json,
+                             kernel_bounds, target_mask)
+from tesearch.terms import SolveResult, Verdict
+
+# ---------------------------------------------------------------- verdicts and the report
+
+
+@dataclass
+class ClaimVerdict:
+    """One claim of a certificate and what the checker found."""
+
+    claim: str  # a short identifier: network, bounds, table, replay, optimality, impossibility[i]
+    statement: str
+    verdict: Verdict
+    reason: str
+    details: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        """The verdict as a JSON object."""
+        return {"claim": self.claim, "statement": self.statement, "verdict": self.verdict.value,
+                "reason": self.reason, **({"details": self.details} if self.details else {})}
+
+
+@dataclass
+class CertificateReport:
+    """Every verdict on one certificate file."""
+
+    path: str
+    name: str | None
+    verdicts: list[ClaimVerdict]
+    seconds: float
+
+    @property
+    def refuted(self) -> bool:
+        """Some claim is refuted."""
+        return any(v.verdict is Verdict.REFUTED for v in self.verdicts)
+
+    @property
+    def all_confirmed(self) -> bool:
+        """Every claim is confirmed."""
+        return all(v.verdict is Verdict.CONFIRMED for v in self.verdicts)
+
+    def to_json(self) -> dict:
+        """The report as a JSON object (overall verdict and one entry per claim)."""
+        overall = Verdict.REFUTED if self.refuted else Verdict.CONFIRMED if self.all_confirmed else Verdict.UNCHECKED
+        return {"file": self.path, "name": self.name, "verdict": overall.value,
+                "seconds": round(self.seconds, 3), "claims": [v.to_json() for v in self.verdicts]}
+
+    def text(self) -> str:
+        """The report for a terminal."""
+        lines = [f"{self.path}: {self.to_json()['verdict'].upper()} ({self.seconds:.2f}s)"]
+        for v in self.verdicts:
+            lines.append(f"  {v.verdict.value:<10} {v.claim}: {v.statement}")
+            if v.reason:
+                lines.append(f"             {v.reason}")
+        return "\n".join(lines)
+
+
+def _verdict(problems: list[str], fine: str) -> tuple[Verdict, str]:
+    return (Verdict.REFUTED, "; ".join(problems)) if problems else (Verdict.CONFIRMED, fine)
+
+
+# ---------------------------------------------------------------- replay
+
+def run_replay(table_json: dict) -> tuple[Verdict, str, dict | None]:
+    """Replay the table on the whole network (all-port) with :func:`tesearch.replay.replay_data`."""
+    from tesearch.replay import replay_data
+
+    try:
+        report = replay_data(table_json, REPLAY_MODEL, where="table.content")
+    except FormatError as exc:
+        return Verdict.REFUTED, f"replay rejects the table: {exc}", None
+    except TesearchError as exc:  # e.g. a network too large to replay
+        return Verdict.UNCHECKED, f"replay not run: {exc}", None
+    data = report.to_json()
+    if report.ok and report.buffer_free:
+        return Verdict.CONFIRMED, (f"replay ({REPLAY_MODEL}) delivers every message once along a shortest path "
+                                   f"by step {report.completion_time}, no link overused, no buffer"), data
+    kinds = sorted(k.value for k in report.kinds)
+    return Verdict.REFUTED, (f"replay ({REPLAY_MODEL}) fails: {', '.join(kinds) or 'see the report'}"
+                             + ("" if report.buffer_free else "; a message waits in a buffer")), data
+
+
+# ---------------------------------------------------------------- network, table, bounds
+
+def _network_verdict(data: dict, inp: LoadedInput, net, is_target: np.ndarray, where: str) -> ClaimVerdict:
+    from tesearch.networks import network_for_table
+
+    recorded = data["network"]
+    content = data["table"]["content"]
+    problems = []
+    try:
+        network_for_table(inp.network, content["generators"], where=f"{where}: table.content")
+    except (GeneratorsError, FormatError) as exc:  # the name is checked, never trusted
+        problems.append(str(exc))
+    depth = net.depth
+    computed = {
+        "order": net.order,
+        "degree": net.degree,
+        "diameter": net.diameter,
+        "distance_distribution": np.bincount(depth, minlength=net.diameter + 1).astype(int).tolist(),
+        "status": int(depth.sum()),
+        "targets": int(is_target.sum()),
+        "target_letters": int(depth[is_target].sum()),
+    }
+    problems += [f"{k}: recorded {recorded.get(k)!r}, recomputed {v!r}" for k, v in computed.items()
+                 if recorded.get(k) != v]
+    if recorded.get("generators") != content["generators"]:
+        problems.append("the network's generators differ from the table's")
+    if recorded.get("spec") != inp.network or recorded.get("exchange") != inp.exchange.value:
+        problems.append("the network or exchange differs from the table's")
+    verdict, reason = _verdict(problems, "the spec's generators are the table's; the group rebuilt from them by "
+                                         "the kernel's BFS matches every figure")
+    return ClaimVerdict("network", f"{inp.network} {inp.exchange.value}: {computed['order']} nodes, distances "
+                                   f"{computed['distance_distribution']}, status {computed['status']}",
+                        verdict, reason)
+
+
+def _recorded_value(recorded: dict, key: str):
+    entry = recorded.get(key)
+    return entry.get("value") if isinstance(entry, dict) else None
+
+
+def _bounds_verdict(recorded: dict, kernel: KernelBounds, inp: LoadedInput, covered: set[int]
+                    ) -> tuple[ClaimVerdict, int | None]:
+    """The bounds claim, and the best bound it establishes (None if it cannot be established).
+
+    ``covered`` holds the widths refuted by confirmed full impossibility claims: a recorded
+    per-letter bound above what the kernel derives stands when they cover every width in between.
+    """
+    problems, unchecked = [], []
+    for key, value in (("counting", kernel.counting), ("singleport", kernel.singleport)):
+        if _recorded_value(recorded, key) != value:
+            problems.append(f"{key} bound: recorded {_recorded_value(recorded, key)!r}, recomputed {value}")
+    if inp.lower_bound is not None and inp.lower_bound != kernel.counting:
+        problems.append(f"the table's lower_bound is {inp.lower_bound}, the counting bound is {kernel.counting}")
+    letter = _recorded_value(recorded, "per_letter")
+    derived = kernel.per_letter
+    established = kernel.best
+    if not isinstance(letter, int) or isinstance(letter, bool):
+        problems.append(f"per_letter bound: recorded {letter!r}, not an integer")
+    elif letter < derived:
+        problems.append(f"per_letter bound: recorded {letter}, recomputed {derived} ({kernel.derivation})")
+    elif letter > derived and kernel.per_letter_exact:
+        problems.append(f"per_letter bound: recorded {letter}, recomputed {derived}: a choice of shortest words "
+                        f"has no letter more than {derived} times")
+    elif letter > derived:
+        gap = set(range(max(kernel.counting, derived), letter))
+        if gap <= covered:
+            established = letter
+        else:
+            unchecked.append(f"the recorded per-letter bound {letter} exceeds what the kernel derives without a "
+                             f"solver ({derived}: {kernel.derivation}; a choice of words attains "
+                             f"{kernel.achievable_letter}); no confirmed impossibility claim covers widths "
+                             f"{', '.join(map(str, sorted(gap - covered)))}")
+    best = max(kernel.counting, letter if isinstance(letter, int) else 0)
+    binding = "per-letter" if isinstance(letter, int) and letter > kernel.counting else "counting"
+    for key, value in (("best", best), ("binding", binding)):
+        if recorded.get(key) != value:
+            problems.append(f"{key}: recorded {recorded.get(key)!r}, recomputed {value!r}")
+    statement = (f"counting {kernel.counting}, per-letter {letter}; best {recorded.get('best')} "
+                 f"({recorded.get('binding')} binds)")
+    if problems:
+        return ClaimVerdict("bounds", statement, Verdict.REFUTED, "; ".join(problems + unchecked)), None
+    if unchecked:
+        return ClaimVerdict("bounds", statement, Verdict.UNCHECKED, "; ".join(unchecked)), None
+    how = kernel.derivation if established == kernel.best else (
+        f"the kernel derives {kernel.best} ({kernel.derivation}); confirmed impossibility claims refute every "
+        f"width from {kernel.best} to {established - 1}")
+    return ClaimVerdict("bounds", statement, Verdict.CONFIRMED, f"derived by the kernel: {how}",
+                        {"kernel": kernel.to_json()}), established
+
+
+# ---------------------------------------------------------------- the whole certificate
+
+def check_certificate(path: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S, root: Path | None = None
+                      ) -> CertificateReport:
+    """Re-derive everything a certificate states; one verdict per claim.  Raises FormatError on a malformed file."""
+    started = time.perf_counter()
+    path = Path(path)
+    where = str(path)
+    data = load_certificate(path)
+    root = root or repository_root(path.parent)
+    content = data["table"]["content"]
+    inp = input_from_json(content, f"{where}: table.content")
+    if inp.source_format is not InputFormat.TABLE:
+        raise FormatError("'table.content' must be a tesearch-table, not a schedule", where=where)
+    net = build_network(inp.letters, inp.generators, where=f"{where}: table.content")
+    is_target = target_mask(net, inp.exchange)
+    verdicts = [_network_verdict(data, inp, net, is_target, where)]
+
+    # -- table: hash and Theorem 1, by the kernel
+    theorem1 = check_theorem1(inp, net)
+    problems = []
+    actual_hash = table_sha256(content)
+    if data["table"].get("sha256") != actual_hash:
+        problems.append(f"sha256 of the embedded table is {actual_hash}, the certificate records "
+                        f"{data['table'].get('sha256')}")
+    if data["table"].get("T") != inp.T:
+        problems.append(f"'table.T' is {data['table'].get('T')!r}, the table has T = {inp.T}")
+    problems += [str(v) for v in theorem1.violations[:10]]
+    verdict, reason = _verdict(problems, f"{theorem1.words} words for {theorem1.targets} targets, no violation "
+                                         "(the kernel's Theorem 1); sha256 matches")
+    verdicts.append(ClaimVerdict("table", f"the embedded table (T = {inp.T}) is a valid {inp.exchange.value} "
+                                          "exchange (seed 003 Theorem 1)", verdict, reason))
+
+    # -- impossibility claims (before the bounds: confirmed ones may support a recorded bound)
+    claim_verdicts = []
+    for i, claim in enumerate(data["impossibility_claims"]):
+        verdict = check_impossibility(claim, inp=inp, table_valid=theorem1.ok, root=root, timeout_s=timeout_s,
+                                      where=f"{where}: impossibility_claims[{i}]")
+        verdict.claim = f"impossibility[{i}]"
+        claim_verdicts.append(verdict)
+    covered = {c["width"] for c, v in zip(data["impossibility_claims"], claim_verdicts)
+               if c["scope"] == "full" and v.verdict is Verdict.CONFIRMED}
+
+    # -- bounds, by the kernel without a solver
+    kernel = kernel_bounds(net, list(inp.generators), is_target)
+    bounds_verdict, best = _bounds_verdict(data["bounds"], kernel, inp, covered)
+    verdicts.append(bounds_verdict)
+
+    # -- replay
+    replay_verdict, replay_reason, _ = run_replay(content)
+    verdicts.append(ClaimVerdict("replay", f"the table replays on the whole network ({REPLAY_MODEL})",
+                                 replay_verdict, replay_reason))
+    verdicts += claim_verdicts
+
+    # -- optimality, from the established bound and the confirmed claims
+    stated = data["result"].get("optimal")
+    statement = f"T = {inp.T} is {'optimal' if stated else 'not shown optimal'}"
+    computed = optimality(inp.T, best if best is not None else kernel.best, data["impossibility_claims"],
+                          {inp.T - 1: [v.verdict for v in claim_verdicts]})
+    if not theorem1.ok:
+        verdicts.append(ClaimVerdict("optimality", statement, Verdict.REFUTED, "the table is not valid"))
+    elif data["result"].get("T") != inp.T:
+        verdicts.append(ClaimVerdict("optimality", statement, Verdict.REFUTED,
+                                     f"'result.T' is {data['result'].get('T')!r}, the table has T = {inp.T}"))
+    elif stated and not computed["optimal"]:
+        undecided = best is None or any(v.verdict is Verdict.UNCHECKED for v in claim_verdicts)
+        verdicts.append(ClaimVerdict("optimality", statement, Verdict.UNCHECKED if undecided else Verdict.REFUTED,
+                                     computed["argument"] + ("; the recorded bound is not independently checked"
+                                                             if best is None else "")))
+    else:
+        verdicts.append(ClaimVerdict("optimality", statement, Verdict.CONFIRMED, computed["argument"]))
+    return CertificateReport(str(path), data.get("name"), verdicts, time.perf_counter() - started)
+
+
+# ---------------------------------------------------------------- impossibility claims
+
+def check_impossibility(claim: dict, *, inp: LoadedInput, table_valid: bool, root: Path, timeout_s: float,
+                        where: str = "impossibility claim") -> ClaimVerdict:
+    """Hash, z3 re-run, cvc5 re-run and DRAT re-check of one impossibility claim."""
+    statement = str(claim.get("claim", f"no table of width {claim['width']}"))
+    refutations: list[str] = []
+    notes: list[str] = []
+    confirmed: list[str] = []
+    details: dict = {}
+
+    if claim["scope"] == "full" and table_valid and claim["width"] >= inp.T:
+        refutations.append(f"the certificate's own table has width {inp.T} <= {claim['width']}")
+    enc = claim["encoding"]
+    try:  # paths are relative and confined to the certificate's tree; anything else is never read
+        path = confined_path(enc["path"], root, where=where)
+    except FormatError as exc:
+        return ClaimVerdict("impossibility", statement, Verdict.REFUTED, "; ".join(refutations + [exc.message]))
+    if not path.exists():
+        return ClaimVerdict("impossibility", statement, Verdict.REFUTED if refutations else Verdict.UNCHECKED,
+                            "; ".join(refutations + [f"encoding file {enc['path']} not found under {root}"]))
+    raw = read_bytes(path)
+    actual = proof_tools.sha256_bytes(raw)
+    if actual != enc["sha256"]:
+        return ClaimVerdict("impossibility", statement, Verdict.REFUTED,
+                            "; ".join(refutations + [f"{enc['path']}: sha256 is {actual}, the certificate records "
+                                                     f"{enc['sha256']}"]))
+    text = raw.decode("utf-8", errors="replace")
+    header = read_encoding_header(text)
+    refutations += header_problems(header, network=inp.network, exchange=inp.exchange.value, width=claim["width"])
+    if claim["scope"] == "full" and header is not None and header.complete_words is False:
+        refutations.append("a full claim, but the encoding offers only sampled candidate words")
+
+    # z3 re-run
+    run = proof_tools.run_z3(text, timeout_s)
+    details["z3"] = run.to_json()
+    _tally(Method.Z3, run, confirmed, refutations, notes)
+
+    # cvc5 on the standard form
+    try:
+        run = proof_tools.run_cvc5(proof_tools.to_standard_smtlib2(text), timeout_s)
+        details["cvc5"] = run.to_json()
+        _tally(Method.CVC5, run, confirmed, refutations, notes)
+    except proof_tools.Unsupported as exc:
+        notes.append(f"cvc5 unchecked: the encoding has no standard form ({exc})")
+
+    # DRAT proof re-check
+    drat = next((c for c in claim.get("confirmations", []) if c.get("method") == Method.DRAT.value), None)
+    if drat is None or not isinstance(drat.get("proof"), dict):
+        notes.append("sat+drat unchecked: the certificate records no DRAT proof")
+    else:
+        _check_drat_entry(drat, text, root, confirmed, refutations, notes, details, where)
+
+    if refutations:
+        verdict, reason = Verdict.REFUTED, "; ".join(refutations)
+    elif len(confirmed) >= CONFIRMATIONS_NEEDED:
+        verdict, reason = Verdict.CONFIRMED, f"unsat by {', '.join(confirmed)}; encoding sha256 matches"
+    else:
+        verdict = Verdict.UNCHECKED
+        reason = (f"only {len(confirmed)} independent confirmation(s) ({', '.join(confirmed) or 'none'}), "
+                  f"{CONFIRMATIONS_NEEDED} needed")
+    if notes:
+        reason += "; " + "; ".join(notes)
+    details["confirmed_by"] = confirmed
+    return ClaimVerdict("impossibility", statement, verdict, reason, details)
+
+
+def _tally(method: Method, run, confirmed: list[str], refutations: list[str], notes: list[str]) -> None:
+    if run.result is SolveResult.UNSAT:
+        confirmed.append(method.value)
+    elif run.result is SolveResult.SAT:
+        refutations.append(f"{method.value} finds the encoding satisfiable")
+    elif run.result is SolveResult.UNKNOWN:
+        notes.append(f"{method.value} unchecked: unknown ({run.reason})")
+    else:
+        notes.append(f"{method.value} unchecked: {run.reason}")
+
+
+def _check_drat_entry(entry: dict, text: str, root: Path, confirmed: list[str], refutations: list[str],
+                      notes: list[str], details: dict, where: str) -> None:
+    proof_info = entry["proof"]
+    try:
+        cnf = proof_tools.to_cnf(text)
+    except proof_tools.Unsupported as exc:
+        notes.append(f"sat+drat unchecked: no CNF form ({exc})")
+        return
+    recorded_cnf = entry.get("cnf", {}).get("sha256")
+    if recorded_cnf != cnf.sha256:
+        refutations.append(f"the CNF form of the encoding has sha256 {cnf.sha256}, the certificate records "
+                           f"{recorded_cnf}")
+        return
+    try:
+        proof_path = confined_path(proof_info.get("path"), root, where=f"{where}: DRAT proof")
+    except FormatError as exc:
+        refutations.append(exc.message)
+        return
+    if not proof_path.exists():
+        notes.append(f"sat+drat unchecked: proof file {proof_info.get('path')} not found")
+        return
+    proof_text = read_text_file(proof_path)
+    if proof_tools.sha256_text(proof_text) != proof_info.get("sha256"):
+        refutations.append(f"{proof_info.get('path')}: sha256 differs from the certificate's")
+        return
+    check = proof_tools.check_drat(cnf, proof_text)
+    details["sat+drat"] = check.to_json()
+    if check.accepted:
+        confirmed.append(Method.DRAT.value)
+    else:
+        refutations.append(f"the DRAT proof does not check: {check.reason}")

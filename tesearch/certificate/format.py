@@ -1,0 +1,155 @@
+"""The tesearch-certificate v1 format: constants, loading and validation, hashes, encoding headers.
+
+Shared by :mod:`~tesearch.certificate.make` (writing) and :mod:`~tesearch.certificate.check`
+(checking).  Imports: the standard library and tesearch's bottom layer only.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from tesearch.errors import FormatError
+from tesearch.files import read_json_file
+from tesearch.terms import Verdict
+
+FORMAT = "tesearch-certificate"
+FORMAT_VERSION = 1
+#: independent methods that must establish unsat for an impossibility claim to be confirmed
+CONFIRMATIONS_NEEDED = 2
+#: default seconds per solver run when checking
+DEFAULT_TIMEOUT_S = 60.0
+#: the replay model the certificates use
+REPLAY_MODEL = "all-port"
+
+
+class Method(str, enum.Enum):
+    """Independent ways an impossibility claim is re-established."""
+
+    Z3 = "z3"
+    CVC5 = "cvc5"
+    DRAT = "sat+drat"
+
+
+
+def tool_version() -> str:
+    """The installed tesearch version ("unknown" when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tesearch")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def table_sha256(table_json: dict) -> str:
+    """sha256 of a table's canonical JSON (sorted keys, no spaces)."""
+    return hashlib.sha256(json.dumps(table_json, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """sha256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def repository_root(start: Path) -> Path:
+    """The nearest ancestor holding pyproject.toml or .git (paths in certificates are relative to it)."""
+    start = start.resolve()
+    for candidate in [start, *start.parents]:
+        if (candidate / "pyproject.toml").exists() or (candidate / ".git").exists():
+            return candidate
+    return start if start.is_dir() else start.parent
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
+_HEADER = re.compile(r"^; tesearch encoding: (?P<name>.*?) T=(?P<width>\d+) items=(?P<items>\d+) (?P<options>\S+)\s*$",
+                     re.MULTILINE)
+_COMPLETE = re.compile(r"^; candidate words complete: (?P<complete>True|False)\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class EncodingHeader:
+    """What a tesearch SMT-LIB2 file says about itself in its comment header."""
+
+    name: str  # "ring-6:cyclic total" (full) or "... core"
+    width: int
+    items: int
+    options: str
+    complete_words: bool | None
+
+
+def read_encoding_header(text: str) -> EncodingHeader | None:
+    """The header a tesearch encoding writes about itself, or None."""
+    match = _HEADER.search(text)
+    if match is None:
+        return None
+    complete = _COMPLETE.search(text)
+    return EncodingHeader(match["name"], int(match["width"]), int(match["items"]), match["options"],
+                          None if complete is None else complete["complete"] == "True")
+
+
+
+def header_problems(header: EncodingHeader | None, *, network: str, exchange: str, width: int | None) -> list[str]:
+    """What an encoding's header says that does not fit the claim (another network, exchange or width)."""
+    if header is None:
+        return []
+    problems = []
+    expected = f"{network} {exchange}"
+    if not (header.name == expected or header.name.startswith(expected + " ")):
+        problems.append(f"the encoding is for {header.name!r}, not {expected}")
+    if width is not None and header.width != width:
+        problems.append(f"the encoding is for width {header.width}, the claim is about width {width}")
+    return problems
+
+
+def optimality(T: int, best: int, claims: list[dict], verdicts: dict[int, list[Verdict]]) -> dict:
+    """Whether T is shown optimal: it meets the best bound, or a full claim refutes width T-1."""
+    if T == best:
+        return {"T": T, "optimal": True, "argument": f"T = {T} equals the best lower bound {best}"}
+    for claim, verdict in zip(claims, verdicts.get(T - 1, [])):
+        if claim["scope"] == "full" and claim["width"] == T - 1 and verdict is Verdict.CONFIRMED:
+            return {"T": T, "optimal": True,
+                    "argument": f"T = {T} exceeds the best lower bound {best}, and width {T - 1} is impossible "
+                                f"(impossibility claim: {claim['claim']})"}
+    return {"T": T, "optimal": False, "argument": f"T = {T} exceeds the best lower bound {best} by {T - best}; "
+                                                 f"no confirmed claim refutes width {T - 1}"}
+
+
+
+def load_certificate(path: str | Path) -> dict:
+    """Read a certificate and check its shape (FormatError naming what is wrong)."""
+    path = Path(path)
+    data = read_json_file(path)
+    where = str(path)
+    if not isinstance(data, dict):
+        raise FormatError("a certificate is a JSON object", where=where)
+    if data.get("format") != FORMAT:
+        raise FormatError(f"'format' is {data.get('format')!r}, expected {FORMAT!r}", where=where)
+    if data.get("format_version") != FORMAT_VERSION:
+        raise FormatError(f"unsupported format_version {data.get('format_version')!r} (this checker knows 1)",
+                          where=where)
+    for key, kind in (("network", dict), ("bounds", dict), ("table", dict), ("result", dict),
+                      ("impossibility_claims", list)):
+        if not isinstance(data.get(key), kind):
+            raise FormatError(f"{key!r} must be a JSON {'object' if kind is dict else 'list'}", where=where)
+    if not isinstance(data["table"].get("content"), dict):
+        raise FormatError("'table.content' must be the embedded tesearch-table object", where=where)
+    for i, claim in enumerate(data["impossibility_claims"]):
+        here = f"{where}: impossibility_claims[{i}]"
+        if not isinstance(claim, dict) or not isinstance(claim.get("encoding"), dict):
+            raise FormatError("a claim is an object with an 'encoding' object", where=here)
+        if not isinstance(claim["encoding"].get("path"), str) or not isinstance(claim["encoding"].get("sha256"), str):
+            raise FormatError("'encoding' needs 'path' and 'sha256' strings", where=here)
+        if not isinstance(claim.get("width"), int) or claim.get("scope") not in ("full", "restricted"):
+            raise FormatError("a claim needs an integer 'width' and a 'scope' of full or restricted", where=here)
+    return data

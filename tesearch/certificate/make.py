@@ -1,0 +1,302 @@
+"""Writing certificates: check a table and its refutations now, and record everything (may use the prover).
+
+:func:`make_certificate` runs Theorem 1 (:func:`tesearch.verify.verify_table`), the replay and,
+for each refutation, z3, cvc5 on the standard form and a SAT solver with a DRAT proof checked
+in pure Python; it refuses (one error, nothing written) a table or an encoding it cannot stand
+behind: another network's generators, an encoding whose header names another network,
+exchange or width, an encoding outside the repository tree, a satisfiable encoding.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from tesearch import proof as proof_tools
+from tesearch.certificate.check import run_replay
+from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, FORMAT, FORMAT_VERSION,
+                                         REPLAY_MODEL, EncodingHeader, Method, _relative, file_sha256,
+                                         header_problems, optimality, read_encoding_header, repository_root,
+                                         table_sha256, tool_version)
+from tesearch.errors import FormatError, OptionError, TesearchError
+from tesearch.files import read_text_file
+from tesearch.files import write_atomically as atomic_write
+from tesearch.table import Table
+from tesearch.terms import SolveResult, Verdict
+
+
+def network_facts(cg, target_set) -> dict:
+    return {
+        "order": int(cg.order),
+        "degree": int(cg.degree),
+        "diameter": int(cg.diameter),
+        "distance_distribution": cg.distance_distribution,
+        "status": int(cg.status),
+        "targets": int(len(target_set)),
+        "target_letters": int(cg.dist[target_set].sum()),
+    }
+
+
+def bounds_record(cg, target_set, bounds) -> dict:
+    """Every lower bound with its derivation, and which binds and why."""
+    from tesearch.bounds import min_letter_counts
+
+    letter_minima = min_letter_counts(cg)[target_set].sum(axis=0).astype(int).tolist()
+    total, degree = bounds.target_letters, bounds.generators
+    letter = bounds.letter
+    if letter.value > bounds.counting:
+        why = (f"the per-letter bound {letter.value} exceeds the counting bound {bounds.counting}: no choice of "
+               f"shortest words uses every letter at most {letter.value - 1} times")
+    elif letter.value == bounds.counting:
+        why = f"the counting bound {bounds.counting} binds (the per-letter bound is equal)"
+    else:
+        why = f"the counting bound {bounds.counting} binds (the per-letter estimate is {letter.value})"
+    return {
+        "counting": {
+            "value": bounds.counting,
+            "derivation": f"every column holds at most |S| = {degree} letters and the targets' shortest words "
+                          f"have {total} letters in all: T >= ceil({total} / {degree}) = {bounds.counting}",
+        },
+        "per_letter": {
+            "value": letter.value,
+            "exact": letter.exact,
+            "achievable_max_letter_count": letter.upper,
+            "method": letter.method,
+            "letter_minima": dict(zip(cg.letters, letter_minima)),
+            "derivation": "every column holds each letter at most once, so T >= the least possible count of "
+                          "the most-used letter over all choices of shortest words "
+                          f"= {letter.value} ({letter.method}{'' if letter.exact else '; a lower estimate'}); "
+                          "each letter's own minimum count is "
+                          + ", ".join(f"{s}: {n}" for s, n in zip(cg.letters, letter_minima)),
+        },
+        "singleport": {"value": bounds.singleport,
+                       "derivation": "single-port: one message per node per step, so T >= the sum of target "
+                                     f"distances = {bounds.singleport} (not an all-port bound)"},
+        "best": bounds.best,
+        "binding": bounds.binding,
+        "why": why,
+    }
+
+
+
+# ------------------------------------------------------------------ impossibility claims
+
+@dataclass
+class RefutationRequest:
+    """An impossibility claim to certify: an encoding file and what it claims."""
+
+    encoding: Path
+    claim: str | None = None  # default: worded from the encoding's header
+    width: int | None = None  # default: from the header
+    scope: str | None = None  # "full" (no table at all) or "restricted"; default from the header
+    restriction: str | None = None
+
+
+def _describe(request: RefutationRequest, header: EncodingHeader | None, network: str, exchange: str
+              ) -> tuple[str, int, str, str | None]:
+    width = request.width if request.width is not None else header.width if header else None
+    if width is None:
+        raise FormatError("no width given and the encoding has no tesearch header", where=str(request.encoding))
+    scope, restriction = request.scope, request.restriction
+    if scope is None:
+        full = header is not None and header.name == f"{network} {exchange}" and header.complete_words
+        scope = "full" if full else "restricted"
+    if scope == "restricted" and restriction is None:
+        if header is not None and header.name.endswith(" core"):
+            restriction = "the rotation-symmetric layout: this core (exceptional elements and filler orbits) " \
+                          "with the rotation blocks fixed"
+        elif header is not None and header.complete_words is False:
+            restriction = "only the sampled candidate shortest words of each element"
+        else:
+            restriction = "the restriction encoded in the file"
+    claim = request.claim
+    if claim is None:
+        claim = f"no table of width {width} for {network} {exchange}"
+        if scope == "restricted":
+            claim += f" within {restriction}"
+    return claim, width, scope, restriction
+
+
+def read_refutation(request: RefutationRequest, *, network: str, exchange: str, root: Path, T: int | None = None
+                    ) -> tuple[Path, str, EncodingHeader | None]:
+    """The encoding's path, text and header, or an error (exit 2) if certify cannot stand behind it.
+
+    Refused: a missing or unreadable file, a file outside the repository tree (certificates hold
+    relative, confined paths), a header naming another network, exchange or width, and a full
+    claim at a width the table itself already meets.
+    """
+    path = Path(request.encoding)
+    where = str(path)
+    text = read_text_file(path)
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        raise OptionError(f"the encoding is outside the repository tree {root}; certificates record paths "
+                          f"relative to it", where=where) from None
+    header = read_encoding_header(text)
+    width = request.width if request.width is not None else header.width if header else None
+    problems = header_problems(header, network=network, exchange=exchange, width=request.width)
+    if problems:
+        raise OptionError("; ".join(problems), where=where)
+    full = request.scope == "full" or (request.scope is None and header is not None and header.complete_words
+                                       and header.name == f"{network} {exchange}")
+    if full and T is not None and width is not None and width >= T:
+        raise OptionError(f"the encoding refutes width {width}, but the table has width {T}: no table of width "
+                          f"{width} for {network} {exchange} would contradict the table", where=where)
+    return path, text, header
+
+
+def refute(request: RefutationRequest, *, network: str, exchange: str, root: Path,
+           timeout_s: float) -> dict:
+    """Run Z3, cvc5 and a SAT solver with a DRAT proof on one encoding; the claim's record."""
+    path, text, header = read_refutation(request, network=network, exchange=exchange, root=root)
+    claim, width, scope, restriction = _describe(request, header, network, exchange)
+    primary = proof_tools.run_z3(text, timeout_s)
+    if primary.result is not SolveResult.UNSAT:
+        raise TesearchError(f"{path}: z3 says {primary.result.value if primary.result else 'nothing'} "
+                            f"({primary.reason or 'no reason'}); not an impossibility proof")
+    confirmations = []
+    try:
+        standard = proof_tools.to_standard_smtlib2(text)
+        run = proof_tools.run_cvc5(standard, timeout_s)
+        confirmations.append({"method": Method.CVC5.value, "input": "standard QF_LIA form of the encoding "
+                              "(tesearch.proof.to_standard_smtlib2)", "input_sha256": proof_tools.sha256_text(standard),
+                              **run.to_json()})
+    except proof_tools.Unsupported as exc:
+        confirmations.append({"method": Method.CVC5.value, "result": None, "reason": f"not translatable: {exc}"})
+    try:
+        cnf = proof_tools.to_cnf(text)
+        run, proof = proof_tools.run_sat_with_proof(cnf)
+        entry = {"method": Method.DRAT.value,
+                 "cnf": {"translation": "tesearch.proof.to_cnf (Tseitin + sequential weighted counter)",
+                         "variables": cnf.variables, "clauses": len(cnf.clauses), "sha256": cnf.sha256},
+                 **run.to_json()}
+        if proof is not None:
+            check = proof_tools.check_drat(cnf, proof)
+            proof_path = path.with_suffix(".drat")
+            atomic_write(proof_path, proof)
+            entry["proof"] = {"format": "DRAT (text)", "path": _relative(proof_path, root),
+                              "sha256": proof_tools.sha256_text(proof), "lines": proof.count("\n"),
+                              "checker": "tesearch.proof.check_drat (forward RUP/RAT, pure Python)",
+                              "check": check.to_json()}
+            if not check.accepted:
+                raise TesearchError(f"{path}: the SAT solver's proof does not check: {check.reason}")
+        confirmations.append(entry)
+    except proof_tools.Unsupported as exc:
+        confirmations.append({"method": Method.DRAT.value, "result": None, "reason": f"no CNF form: {exc}"})
+    for entry in confirmations:
+        if entry.get("result") == SolveResult.SAT.value:
+            raise TesearchError(f"{path}: {entry['method']} finds the encoding satisfiable, z3 said unsat")
+    confirmed_by = [Method.Z3.value] + [e["method"] for e in confirmations
+                                        if e.get("result") == SolveResult.UNSAT.value
+                                        and (e["method"] != Method.DRAT.value or e.get("proof", {}).get("check", {}).get("accepted"))]
+    return {
+        "claim": claim,
+        "width": width,
+        "scope": scope,
+        "restriction": restriction,
+        "encoding": {"path": _relative(path, root), "sha256": file_sha256(path), "bytes": path.stat().st_size,
+                     "header": None if header is None else {"problem": header.name, "width": header.width,
+                                                           "items": header.items, "options": header.options,
+                                                           "complete_words": header.complete_words}},
+        "solver": primary.to_json(),
+        "confirmations": confirmations,
+        "confirmed_by": confirmed_by,
+    }
+
+
+
+# ------------------------------------------------------------------ writing
+
+def make_certificate(table: Table, *, name: str, refutations: list[RefutationRequest] | None = None,
+                     table_source: str | None = None, command: str | None = None, root: Path | None = None,
+                     timeout_s: float = DEFAULT_TIMEOUT_S) -> dict:
+    """Check ``table`` and every refutation now, and return the certificate's JSON object."""
+    from tesearch.verify import table_graph, verify_table
+    from tesearch.words import targets
+
+    root = root or repository_root(Path.cwd())
+    for request in refutations or []:  # refuse a wrong or missing encoding before any work
+        read_refutation(request, network=table.network, exchange=table.exchange, root=root, T=table.T)
+    table_json = table.to_json()
+    cg = table_graph(table)
+    target_set = targets(cg, table.exchange)
+    started = time.perf_counter()
+    verification = verify_table(table, cg=cg)
+    verify_seconds = time.perf_counter() - started
+    if not verification.ok:
+        raise TesearchError(f"the table does not verify: {verification.violations[0]}")
+    started = time.perf_counter()
+    replay_verdict, replay_reason, replay_report = run_replay(table_json)
+    replay_seconds = time.perf_counter() - started
+    if replay_verdict is Verdict.REFUTED:
+        raise TesearchError(f"the table fails the replay: {replay_reason}")
+    bounds = verification.bounds
+    claims = [refute(r, network=table.network, exchange=table.exchange, root=root,
+                     timeout_s=timeout_s) for r in (refutations or [])]
+    at_creation = [Verdict.CONFIRMED if len(c["confirmed_by"]) >= CONFIRMATIONS_NEEDED else Verdict.UNCHECKED
+                   for c in claims]
+    shown = optimality(table.T, bounds.best, claims, {table.T - 1: at_creation})
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "name": name,
+        "created": {
+            "tool": "tesearch", "tool_version": tool_version(),
+            "command": command,
+            "python": platform.python_version(),
+            "solvers": {"z3": proof_tools.z3_version(), "cvc5": proof_tools.cvc5_version(),
+                        "python-sat": proof_tools.pysat_version(), "sat_solver": proof_tools.SAT_SOLVER},
+        },
+        "verification": _verification_text(claims, replay_verdict),
+        "network": {"spec": table.network, "exchange": table.exchange, "letters": list(table.letters),
+                    "generators": table_json["generators"], **network_facts(cg, target_set)},
+        "bounds": bounds_record(cg, target_set, bounds),
+        "table": {"source": table_source, "sha256": table_sha256(table_json), "T": table.T, "content": table_json},
+        "table_checks": {
+            "theorem1": {"outcome": "valid", "words": verification.words, "targets": verification.targets,
+                         "violations": 0, "seconds": round(verify_seconds, 3),
+                         "how": "tesearch.verify.verify_table: every word a shortest word of a distinct target, "
+                                "all targets placed, no overlap in a row, all inside 0..T-1, no letter twice in a column"},
+            "replay": {"outcome": replay_verdict.value, "detail": replay_reason, "model": REPLAY_MODEL,
+                       "seconds": round(replay_seconds, 3), "report": replay_report},
+        },
+        "result": shown,
+        "impossibility_claims": claims,
+    }
+
+
+
+def _verification_text(claims: list[dict], replay: Verdict) -> dict:
+    checks = [
+        "network: the spec is rebuilt from the registry and its generators must equal the table's; the group "
+        "is rebuilt from the generators by the checking kernel's own breadth-first search (tesearch.kernel); "
+        "order, diameter, distance distribution, status and targets are recomputed",
+        "bounds: the kernel derives counting, set and (where few elements have a choice) exact per-letter "
+        "bounds without a solver and compares them with the ones recorded; a recorded bound stronger than the "
+        "kernel derives is confirmed only by confirmed impossibility claims covering the widths in between",
+        "table: sha256 of the embedded table (canonical JSON) is compared; seed 003 Theorem 1 is checked by "
+        "the kernel (tesearch.kernel.theorem1), independently of tesearch.verify",
+        f"replay: the table is replayed on the whole network ({REPLAY_MODEL}) by tesearch.replay"
+        + ("" if replay is Verdict.CONFIRMED else f" (at creation: {replay.value})"),
+        "optimality: T is compared with the best bound the kernel derives, or with a confirmed full "
+        "impossibility claim at width T-1",
+    ]
+    if claims:
+        checks.append(
+            "impossibility claims: the encoding's sha256 is compared; the encoding is re-solved by z3; cvc5 "
+            "solves a standard QF_LIA rewrite of the same file (Z3's PB operators as sums of ite); the file is "
+            "translated to CNF in pure Python (its sha256 compared) and the SAT solver's DRAT proof is re-checked "
+            f"by a forward RUP/RAT checker in pure Python. A claim is confirmed by at least "
+            f"{CONFIRMATIONS_NEEDED} of these; what the encoding means (that it models the claim) rests on "
+            "tesearch.encode, named in the file's header")
+    return {"summary": "everything below is re-derived by `tesearch check-proof` from this file and the "
+                       "encoding and proof files it names", "checks": checks}
+
+
+def write_certificate(certificate: dict, path: str | Path) -> None:
+    """Write a certificate atomically (indented JSON)."""
+    atomic_write(Path(path), json.dumps(certificate, indent=1) + "\n")
