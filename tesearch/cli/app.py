@@ -43,6 +43,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "draw": ("tesearch.cli.tables", "draw", "Draw a table as a picture."),
     "regress": ("tesearch.cli.tables", "regress", "Check every table printed in seeds 003 and 004."),
     "singleport": ("tesearch.cli.tables", "singleport", "Single-port total exchange (seed 000 FIFO, seed 001 A2)."),
+    "export": ("tesearch.cli.programs", "export", "Write a table's schedule as per-rank programs (tesearch-programs v1)."),
+    "run": ("tesearch.cli.programs", "run", "Run a table's schedule on MPI and compare it with MPI_Alltoall."),
 }
 
 

@@ -68,24 +68,31 @@ def iter_lines(schedule: CompiledSchedule) -> Iterator[str]:
         yield json.dumps(rank_record(schedule, program(schedule, rank)), separators=(",", ":"))
 
 
+def stream_programs(schedule: CompiledSchedule, path: str | Path, *,
+                    progress: Callable[[int], None] | None = None) -> int:
+    """Write the file at ``path`` (not atomically), one rank at a time; returns its size in bytes."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for count, line in enumerate(iter_lines(schedule)):
+            fh.write(line)
+            fh.write("\n")
+            if progress is not None and count:
+                progress(count)
+        fh.flush()
+        os.fsync(fh.fileno())
+        return fh.tell()
+
+
 def write_programs(schedule: CompiledSchedule, path: str | Path, *,
                    progress: Callable[[int], None] | None = None) -> int:
     """Write the tesearch-programs v1 file atomically, streaming rank by rank; returns its size in bytes."""
     path = writable_target(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        os.close(fd)
     except OSError as exc:
         raise OptionError(f"cannot write: {exc.strerror or exc}", where=str(path)) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for count, line in enumerate(iter_lines(schedule)):
-                fh.write(line)
-                fh.write("\n")
-                if progress is not None and count:
-                    progress(count)
-            fh.flush()
-            os.fsync(fh.fileno())
-            size = fh.tell()
+        size = stream_programs(schedule, tmp, progress=progress)
         os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
     except OSError as exc:

@@ -144,7 +144,7 @@ def _left_times(graph: CayleyGraph, letter: int, element: int) -> int:
     return int(graph.left[letter, element])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RankProgram:
     """One rank's program: its sends and receives, one row per hop, columns as :class:`Column`, by step."""
 
