@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Callable, Iterator
@@ -22,6 +23,7 @@ from tesearch.programs.ranks import RANK_ORDER
 from tesearch.programs.schedule import Column, CompiledSchedule, RankProgram, program
 
 FORMAT = "tesearch-programs"
+_RANK_FIRST = re.compile(r'\s*\{\s*"rank"\s*:\s*(-?[0-9]+)\s*,')
 FORMAT_VERSION = 1
 
 
@@ -166,13 +168,16 @@ def read_program(path: str | Path, rank: int) -> RankProgram:
     """Rank ``rank``'s program from a tesearch-programs file (lines are scanned, not all parsed)."""
     path = Path(path)
     head = read_header(path)
-    prefix = f'{{"rank":{rank},'
     with open(path, encoding="utf-8") as fh:
         fh.readline()
         for number, line in enumerate(fh, start=2):
-            if line.startswith(prefix):
-                return program_from_record(_parse(line, f"{path}: line {number}"), head["letters"], head["T"],
-                                           f"{path}: line {number}")
+            where = f"{path}: line {number}"
+            leading = _RANK_FIRST.match(line)
+            if leading is not None and int(leading.group(1)) != rank:
+                continue  # the writer puts "rank" first: other ranks' lines are skipped unparsed
+            record = _parse(line, where)
+            if isinstance(record, dict) and record.get("rank") == rank:
+                return program_from_record(record, head["letters"], head["T"], where)
     raise FormatError(f"no program for rank {rank}", where=str(path))
 
 
