@@ -1,9 +1,10 @@
 """Start the MPI executor under ``mpiexec``, watch it, stop it, and read its report.
 
 ``mpiexec`` is looked up next to the running Python first (the ``mpich`` wheel of the ``mpi``
-extra installs it into the virtual environment's ``bin/``), then on ``PATH``.  It runs in a
-session of its own; whatever ends the wait (the report, a time or memory limit, Ctrl-C or
-SIGTERM) the whole process group is stopped in a ``finally`` (SIGTERM, then SIGKILL).
+extra installs it into the virtual environment's ``bin/``), then on ``PATH``.  Whatever ends the
+wait (the report, a time or memory limit, Ctrl-C or SIGTERM), a ``finally`` stops the run:
+SIGTERM to mpiexec (which stops its ranks), then SIGKILL to every process of the run still
+there (found by parentage: hydra gives each proxy and rank a session of its own).
 
 With more ranks than cores the ranks must not spin: MPICH is told to yield the processor
 while it polls (``MPIR_CVAR_ENABLE_HEAVY_YIELD``), Open MPI to allow oversubscription and root.
@@ -28,10 +29,13 @@ from tesearch.errors import LimitReached, SolverUnavailable, TesearchError
 from tesearch.limits import format_bytes
 from tesearch.terms import ExitCode
 
-#: resident memory of one idle rank (Python, numpy, mpi4py, the table): measured about 60 MB, rounded up
-RANK_BASE_BYTES = 100 << 20
-#: seconds between checks of the run's time and memory
+#: memory of one rank besides its blocks (Python, numpy, mpi4py, the table): about 20 MB measured
+#: (proportional set size, star-4), doubled
+RANK_BASE_BYTES = 40 << 20
+#: seconds between checks of the run's time
 POLL_S = 0.2
+#: seconds between checks of the run's memory (reading every rank's smaps costs time)
+MEMORY_POLL_S = 1.0
 #: seconds between SIGTERM and SIGKILL when stopping the run
 STOP_GRACE_S = 3.0
 #: environment for the ranks, unless the user set these: no busy spinning, oversubscription allowed
@@ -96,13 +100,15 @@ class MpiReport:
     data: dict
     mpiexec: Path
     wall_s: float
+    peak_resident_bytes: int = 0  # largest memory of the run seen: its processes' proportional set sizes summed
 
     @property
     def ok(self) -> bool:
         return self.data["fault_count"] == 0
 
     def to_json(self) -> dict:
-        return dict(self.data, mpiexec=str(self.mpiexec), wall_s=self.wall_s, verdict="match" if self.ok else "fault")
+        return dict(self.data, mpiexec=str(self.mpiexec), wall_s=self.wall_s,
+                    peak_resident_bytes=self.peak_resident_bytes, verdict="match" if self.ok else "fault")
 
     def summary(self) -> str:
         d = self.data
@@ -112,6 +118,8 @@ class MpiReport:
             f"blocks of {format_bytes(d['bytes'])}, {d['repeat']} repeat(s), {os.cpu_count()} core(s)",
             f"schedule:      {_times(d['schedule_s'])}",
             f"MPI_Alltoall:  {_times(d['alltoall_s'])}",
+            f"wall {self.wall_s:.1f} s for the whole mpiexec run (start-up {d['setup_s']:.1f} s), "
+            f"peak memory {format_bytes(self.peak_resident_bytes)} (proportional set sizes summed)",
             "(times are the slowest rank's; on one shared-memory machine they record this run and are "
             "no speed-up claim)",
         ]
@@ -140,44 +148,83 @@ def command(run: MpiRun, mpiexec: Path, report: Path) -> list[str]:
     return cmd
 
 
-def _session_members(session: int) -> list[int]:
-    members = []
+def _process_table() -> dict[int, tuple[int, int]]:
+    """pid -> (parent pid, start time in clock ticks) for every process /proc shows."""
+    table = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/stat") as fh:
                     fields = fh.read().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
+                table[int(entry)] = (int(fields[1]), int(fields[19]))  # stat fields 4 (ppid) and 22 (starttime)
+            except (OSError, IndexError, ValueError):
                 continue
-            if len(fields) > 4 and int(fields[3]) == session:  # state ppid pgrp session
-                members.append(int(entry))
-    return members
+    return table
 
 
-def _resident(session: int) -> int:
-    from tesearch.limits import resident_bytes
+def _descendants(root: int) -> dict[int, int]:
+    """The processes under ``root`` (mpiexec, its proxies, the ranks): pid -> start time.
 
-    return sum(resident_bytes(pid) or 0 for pid in _session_members(session))
+    MPICH's hydra puts every proxy and rank in a session of its own, so the run is found by
+    parentage, not by session or process group.
+    """
+    table = _process_table()
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found, frontier = {}, [root]
+    while frontier:
+        pid = frontier.pop()
+        if pid in table:
+            found[pid] = table[pid][1]
+        frontier.extend(children.get(pid, ()))
+    return found
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    """SIGTERM to the run's session, then SIGKILL to whatever is left of it."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        members = _session_members(proc.pid)
-        if not members and proc.poll() is not None:
-            return
-        for pid in members:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
+def _alive(known: dict[int, int]) -> dict[int, int]:
+    """The members of ``known`` still running (same pid and start time: no reused pid is touched)."""
+    table = _process_table()
+    return {pid: start for pid, start in known.items() if pid in table and table[pid][1] == start}
+
+
+def _proportional_bytes(pid: int) -> int:
+    """A process's proportional set size (shared pages divided among their sharers), 0 if unreadable."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _resident(members: dict[int, int]) -> int:
+    """Memory of the run: the sum of its processes' proportional set sizes."""
+    return sum(_proportional_bytes(pid) for pid in members)
+
+
+def _stop(proc: subprocess.Popen, known: dict[int, int]) -> None:
+    """SIGTERM to mpiexec (it stops its ranks), then SIGKILL to every process of the run still there."""
+    known = dict(known)
+    if proc.poll() is None:
+        known.update(_descendants(proc.pid))
+        proc.send_signal(signal.SIGTERM)
         try:
             proc.wait(STOP_GRACE_S)
         except subprocess.TimeoutExpired:
             pass
-        deadline = time.monotonic() + STOP_GRACE_S
-        while _session_members(proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
+    deadline = time.monotonic() + STOP_GRACE_S
+    while _alive(known) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in _alive(known):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
 
 
 def launch(run: MpiRun) -> MpiReport:
@@ -194,6 +241,9 @@ def launch(run: MpiRun) -> MpiReport:
         output = open(Path(scratch) / "output.txt", "w+")
         proc = subprocess.Popen(command(run, mpiexec, report), env=environment, stdin=subprocess.DEVNULL,
                                 stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+        peak = 0
+        next_memory_check = started
+        known: dict[int, int] = {}
         try:
             while True:
                 try:
@@ -203,13 +253,18 @@ def launch(run: MpiRun) -> MpiReport:
                     pass
                 if run.timeout_s is not None and time.monotonic() - started > run.timeout_s:
                     raise LimitReached(f"time limit of {run.timeout_s:g} s reached", phase="mpiexec")
-                if run.max_memory is not None:
-                    resident = _resident(proc.pid)
-                    if resident > run.max_memory:
-                        raise LimitReached(f"memory limit of {format_bytes(run.max_memory)} reached "
-                                           f"(the ranks hold {format_bytes(resident)})", phase="mpiexec")
+                if time.monotonic() < next_memory_check:
+                    continue
+                next_memory_check = time.monotonic() + MEMORY_POLL_S
+                members = _descendants(proc.pid)
+                known.update(members)
+                resident = _resident(members)
+                peak = max(peak, resident)
+                if run.max_memory is not None and resident > run.max_memory:
+                    raise LimitReached(f"memory limit of {format_bytes(run.max_memory)} reached "
+                                       f"(the ranks hold {format_bytes(resident)})", phase="mpiexec")
         finally:
-            _stop(proc)
+            _stop(proc, known)
             output.seek(0)
             log = output.read()
             output.close()
@@ -220,4 +275,4 @@ def launch(run: MpiRun) -> MpiReport:
         data = json.loads(report.read_text())
     if "error" in data:
         raise TesearchError(f"the MPI run could not start: {data['error']}")
-    return MpiReport(data, mpiexec, wall)
+    return MpiReport(data, mpiexec, wall, peak)
