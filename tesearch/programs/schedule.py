@@ -119,7 +119,7 @@ def compile_schedule(table: Table, *, numbering: RankNumbering | None = None) ->
         # suffixes[j] = s(j+1)...sk, inverse prefixes[j] = (s1...sj)^-1, both as element indices
         suffixes = [0] * (len(word) + 1)
         for j in range(len(word) - 1, -1, -1):
-            suffixes[j] = _left_times(graph, word[j], suffixes[j + 1])
+            suffixes[j] = int(graph.left[word[j], suffixes[j + 1]])  # s(j+1) * (s(j+2)...sk)
         prefixes = [0] * (len(word) + 1)
         for j, k in enumerate(word):
             prefixes[j + 1] = int(graph.left[inverse[k], prefixes[j]])  # (s1..s(j+1))^-1 = s(j+1)^-1 (s1..sj)^-1
@@ -137,11 +137,6 @@ def compile_schedule(table: Table, *, numbering: RankNumbering | None = None) ->
 
     cells = Cells(column(step), column(letter), column(before), column(rest), column(after), column(rest_after))
     return CompiledSchedule(table, numbering, cells)
-
-
-def _left_times(graph: CayleyGraph, letter: int, element: int) -> int:
-    """Index of ``s_letter * element``."""
-    return int(graph.left[letter, element])
 
 
 @dataclass(frozen=True, eq=False)
