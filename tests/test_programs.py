@@ -233,3 +233,16 @@ def test_replay_does_not_import_programs():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
     assert "programs" not in (ROOT / "tesearch" / "replay.py").read_text()
+
+
+def test_executor_frames_round_trip_and_fault_names_without_mpi():
+    from tesearch.programs.executor import Fault, _classify, _frame, _unframe
+
+    blocks = [np.arange(4, dtype=np.uint8), np.arange(4, 8, dtype=np.uint8)]
+    assert [(o, d, b.tolist()) for o, d, b in _unframe(_frame([3, 4, 5, 6], blocks), 4)] == \
+        [(3, 4, [0, 1, 2, 3]), (5, 6, [4, 5, 6, 7])]
+    assert _unframe(_frame([], []), 4) == []
+    # at rank 9: 1->2 came from rank 7 one step late; 3->4 came from rank 8, which is not on its path; 5->6 never came
+    faults = _classify(9, [(1, 2, 7, 4), (3, 4, 8, 2)], {(1, 2): (3, 7), (5, 6): (6, 7)})
+    kinds = {(f.kind, f.rank, f.origin, f.step) for f in faults}
+    assert kinds == {(Fault.LATE, 7, 1, 4), (Fault.WRONG_NEIGHBOUR, 8, 3, 2), (Fault.DROPPED, 7, 5, 6)}

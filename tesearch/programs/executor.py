@@ -44,10 +44,10 @@ class Fault(str, enum.Enum):
     LATE = "late"  # a message arrived after the step its receiver's program expects it
     EARLY = "early"  # a message arrived before that step
     WRONG_NEIGHBOUR = "wrong neighbour"  # a message arrived at a rank its path does not pass at that step
+    NOT_A_NEIGHBOUR = "not a neighbour"  # a program sends to a rank that is not a network neighbour
     DROPPED = "dropped"  # a message a rank's program expects never arrived
     NOT_HELD = "not held"  # a program sends a message its rank does not hold
     HELD_TOO_LONG = "held too long"  # a rank holds a message past the step after it arrived
-    NOT_A_NEIGHBOUR = "not a neighbour"  # a program sends to a rank that is not a network neighbour
     DUPLICATE = "duplicate"  # a block arrived twice at its destination
     BLOCK_MISSING = "block missing"  # after the run, a destination lacks a block MPI_Alltoall delivered
     BLOCK_DIFFERS = "block differs"  # after the run, a block differs from MPI_Alltoall's
