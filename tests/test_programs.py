@@ -246,3 +246,13 @@ def test_executor_frames_round_trip_and_fault_names_without_mpi():
     faults = _classify(9, [(1, 2, 7, 4), (3, 4, 8, 2)], {(1, 2): (3, 7), (5, 6): (6, 7)})
     kinds = {(f.kind, f.rank, f.origin, f.step) for f in faults}
     assert kinds == {(Fault.LATE, 7, 1, 4), (Fault.WRONG_NEIGHBOUR, 8, 3, 2), (Fault.DROPPED, 7, 5, 6)}
+
+
+def test_run_without_mpiexec_exits_2_naming_the_extra(monkeypatch, tmp_path):
+    from tesearch.programs import launch
+
+    monkeypatch.setattr(launch.sys, "executable", str(tmp_path / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(launch, "require_mpi4py", lambda: None)
+    result = run_cli("run", RESULTS / "ring-6.json", "--mpi", "--quiet")
+    assert result.exit_code == 2 and "no mpiexec" in result.output and "[mpi]" in result.output
