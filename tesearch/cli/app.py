@@ -44,6 +44,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "regress": ("tesearch.cli.tables", "regress", "Check every table printed in seeds 003 and 004."),
     "singleport": ("tesearch.cli.tables", "singleport", "Single-port total exchange (seed 000 FIFO, seed 001 A2)."),
     "compare": ("tesearch.cli.compare", "compare", "A table or network against shortest-path, e-cube and seed 000 FIFO."),
+    "export": ("tesearch.cli.programs", "export", "Write a table's schedule as per-rank programs (tesearch-programs v1)."),
+    "run": ("tesearch.cli.programs", "run", "Run a table's schedule on MPI and compare it with MPI_Alltoall."),
 }
 
 

@@ -1,0 +1,278 @@
+"""Start the MPI executor under ``mpiexec``, watch it, stop it, and read its report.
+
+``mpiexec`` is looked up next to the running Python first (the ``mpich`` wheel of the ``mpi``
+extra installs it into the virtual environment's ``bin/``), then on ``PATH``.  Whatever ends the
+wait (the report, a time or memory limit, Ctrl-C or SIGTERM), a ``finally`` stops the run:
+SIGTERM to mpiexec (which stops its ranks), then SIGKILL to every process of the run still
+there (found by parentage: hydra gives each proxy and rank a session of its own).
+
+With more ranks than cores the ranks must not spin: MPICH is told to yield the processor
+while it polls (``MPIR_CVAR_ENABLE_HEAVY_YIELD``), Open MPI to allow oversubscription and root.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import median
+
+from tesearch.errors import LimitReached, SolverUnavailable, TesearchError
+from tesearch.limits import format_bytes
+from tesearch.terms import ExitCode
+
+#: memory of one rank besides its blocks (Python, numpy, mpi4py, the table): about 20 MB measured
+#: (proportional set size, star-4), doubled
+RANK_BASE_BYTES = 40 << 20
+#: seconds between checks of the run's time
+POLL_S = 0.2
+#: seconds between checks of the run's memory (reading every rank's smaps costs time)
+MEMORY_POLL_S = 1.0
+#: seconds between SIGTERM and SIGKILL when stopping the run
+STOP_GRACE_S = 3.0
+#: environment for the ranks, unless the user set these: no busy spinning, oversubscription allowed
+MPI_ENVIRONMENT = {
+    "MPIR_CVAR_ENABLE_HEAVY_YIELD": "1",
+    "MPIR_CVAR_POLLS_BEFORE_YIELD": "10",
+    "OMPI_ALLOW_RUN_AS_ROOT": "1",
+    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+    "OMPI_MCA_rmaps_base_oversubscribe": "1",
+    "PRTE_MCA_rmaps_default_mapping_policy": ":oversubscribe",
+}
+INSTALL_HINT = "install the mpi extra: pip install -e '.[mpi]' (mpi4py and the mpich wheel)"
+
+
+class RunFailed(TesearchError):
+    """mpiexec or the executor ended without a verdict (a crash, not a schedule fault): exit 4."""
+
+    exit_code = ExitCode.UNKNOWN
+
+
+def find_mpiexec() -> Path:
+    """The mpiexec beside this Python (the venv's), else the first on PATH; SolverUnavailable if none."""
+    beside = Path(sys.executable).parent / "mpiexec"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return beside
+    found = shutil.which("mpiexec")
+    if found:
+        return Path(found)
+    raise SolverUnavailable(f"no mpiexec beside {sys.executable} or on PATH; {INSTALL_HINT}")
+
+
+def require_mpi4py() -> None:
+    """SolverUnavailable unless mpi4py can be imported."""
+    if importlib.util.find_spec("mpi4py") is None:
+        raise SolverUnavailable(f"mpi4py is not installed; {INSTALL_HINT}")
+
+
+def memory_estimate(ranks: int, block_bytes: int) -> int:
+    """Bytes a run needs at its peak: per rank, the send, Alltoall and received buffers and a base."""
+    return ranks * (RANK_BASE_BYTES + 3 * ranks * block_bytes)
+
+
+@dataclass(frozen=True)
+class MpiRun:
+    """What to run: a table on ``ranks`` ranks with blocks of ``block_bytes``, ``repeat`` times."""
+
+    table: Path
+    ranks: int
+    block_bytes: int
+    repeat: int = 1
+    seed: int = 0
+    programs: Path | None = None
+    timeout_s: float | None = None
+    max_memory: int | None = None
+    extra_environment: dict = field(default_factory=dict)
+
+
+@dataclass
+class MpiReport:
+    """The executor's report (rank 0's JSON) and how mpiexec was started."""
+
+    data: dict
+    mpiexec: Path
+    wall_s: float
+    peak_resident_bytes: int = 0  # largest memory of the run seen: its processes' proportional set sizes summed
+
+    @property
+    def ok(self) -> bool:
+        return self.data["fault_count"] == 0
+
+    def to_json(self) -> dict:
+        return dict(self.data, mpiexec=str(self.mpiexec), wall_s=self.wall_s,
+                    peak_resident_bytes=self.peak_resident_bytes, verdict="match" if self.ok else "fault")
+
+    def summary(self) -> str:
+        d = self.data
+        lines = [
+            f"MPI library: {d['library']} (MPI {d['mpi_version']}), {self.mpiexec}",
+            f"ranks {d['ranks']}, steps {d['steps']}, messages {d['messages']} ({d['hops']} hops), "
+            f"blocks of {format_bytes(d['bytes'])}, {d['repeat']} repeat(s), {os.cpu_count()} core(s)",
+            f"schedule:      {_times(d['schedule_s'])}",
+            f"MPI_Alltoall:  {_times(d['alltoall_s'])}",
+            f"wall {self.wall_s:.1f} s for the whole mpiexec run (start-up {d['setup_s']:.1f} s), "
+            f"peak memory {format_bytes(self.peak_resident_bytes)} (proportional set sizes summed)",
+            "(times are the slowest rank's; on one shared-memory machine they record this run and are "
+            "no speed-up claim)",
+        ]
+        if self.ok:
+            lines.append(f"verdict: match: every rank's {d['ranks'] - 1} received blocks equal MPI_Alltoall's "
+                         f"byte for byte")
+        else:
+            lines.append(f"verdict: FAULT: {d['fault_count']} fault(s) in the run")
+            lines += [f"  {f['kind']}: {f['detail']}" for f in d["faults"][:10]]
+            if d["fault_count"] > 10:
+                lines.append(f"  ... ({d['fault_count'] - 10} more)")
+        return "\n".join(lines)
+
+
+def _times(values: list[float]) -> str:
+    return f"best {min(values):.4f} s, median {median(values):.4f} s over {len(values)} run(s)"
+
+
+def command(run: MpiRun, mpiexec: Path, report: Path) -> list[str]:
+    """The mpiexec command line of a run."""
+    cmd = [str(mpiexec), "-n", str(run.ranks), sys.executable, "-m", "tesearch.programs.executor",
+           str(run.table), "--report", str(report), "--bytes", str(run.block_bytes), "--repeat", str(run.repeat),
+           "--seed", str(run.seed)]
+    if run.programs is not None:
+        cmd += ["--programs", str(run.programs)]
+    return cmd
+
+
+def _process_table() -> dict[int, tuple[int, int]]:
+    """pid -> (parent pid, start time in clock ticks) for every process /proc shows."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+                table[int(entry)] = (int(fields[1]), int(fields[19]))  # stat fields 4 (ppid) and 22 (starttime)
+            except (OSError, IndexError, ValueError):
+                continue
+    return table
+
+
+def _descendants(root: int) -> dict[int, int]:
+    """The processes under ``root`` (mpiexec, its proxies, the ranks): pid -> start time.
+
+    MPICH's hydra puts every proxy and rank in a session of its own, so the run is found by
+    parentage, not by session or process group.
+    """
+    table = _process_table()
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found, frontier = {}, [root]
+    while frontier:
+        pid = frontier.pop()
+        if pid in table:
+            found[pid] = table[pid][1]
+        frontier.extend(children.get(pid, ()))
+    return found
+
+
+def _alive(known: dict[int, int]) -> dict[int, int]:
+    """The members of ``known`` still running (same pid and start time: no reused pid is touched)."""
+    table = _process_table()
+    return {pid: start for pid, start in known.items() if pid in table and table[pid][1] == start}
+
+
+def _proportional_bytes(pid: int) -> int:
+    """A process's proportional set size (shared pages divided among their sharers), 0 if unreadable."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _resident(members: dict[int, int]) -> int:
+    """Memory of the run: the sum of its processes' proportional set sizes."""
+    return sum(_proportional_bytes(pid) for pid in members)
+
+
+def _stop(proc: subprocess.Popen, known: dict[int, int]) -> None:
+    """SIGTERM to mpiexec (it stops its ranks), then SIGKILL to every process of the run still there."""
+    known = dict(known)
+    if proc.poll() is None:
+        known.update(_descendants(proc.pid))
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            pass
+    deadline = time.monotonic() + STOP_GRACE_S
+    while _alive(known) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in _alive(known):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+
+
+def launch(run: MpiRun) -> MpiReport:
+    """Run the executor under mpiexec and return its report; the processes never outlive this call."""
+    require_mpi4py()
+    mpiexec = find_mpiexec()
+    environment = dict(os.environ)
+    for key, value in MPI_ENVIRONMENT.items():
+        environment.setdefault(key, value)
+    environment.update(run.extra_environment)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="tesearch-mpi-") as scratch:
+        report = Path(scratch) / "report.json"
+        output = open(Path(scratch) / "output.txt", "w+")
+        proc = subprocess.Popen(command(run, mpiexec, report), env=environment, stdin=subprocess.DEVNULL,
+                                stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+        peak = 0
+        next_memory_check = started
+        known: dict[int, int] = {}
+        try:
+            while True:
+                try:
+                    status = proc.wait(POLL_S)
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
+                if run.timeout_s is not None and time.monotonic() - started > run.timeout_s:
+                    raise LimitReached(f"time limit of {run.timeout_s:g} s reached", phase="mpiexec")
+                if time.monotonic() < next_memory_check:
+                    continue
+                next_memory_check = time.monotonic() + MEMORY_POLL_S
+                members = _descendants(proc.pid)
+                known.update(members)
+                resident = _resident(members)
+                peak = max(peak, resident)
+                if run.max_memory is not None and resident > run.max_memory:
+                    raise LimitReached(f"memory limit of {format_bytes(run.max_memory)} reached "
+                                       f"(the ranks hold {format_bytes(resident)})", phase="mpiexec")
+        finally:
+            _stop(proc, known)
+            output.seek(0)
+            log = output.read()
+            output.close()
+        wall = time.monotonic() - started
+        if not report.exists():
+            tail = " | ".join(line.strip() for line in log.strip().splitlines()[-5:])
+            raise RunFailed(f"mpiexec exited with status {status} without a report: {tail or 'no output'}")
+        data = json.loads(report.read_text())
+    if "error" in data:
+        raise TesearchError(f"the MPI run could not start: {data['error']}")
+    return MpiReport(data, mpiexec, wall, peak)
