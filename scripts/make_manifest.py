@@ -39,6 +39,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tesearch.files import safe_name
+
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "results" / "manifest.toml"
 
@@ -215,13 +217,14 @@ def main() -> None:
     lifts = json.loads((ROOT / "results" / "frontier" / "lifts.json").read_text())
     entries: list[dict] = []
     drat_commands: dict[str, tuple[str, str]] = {}  # .drat path -> (certify command, its certificate)
-    enc_commands: dict[str, str] = {}  # .smt2 path -> the search that kept it
+    enc_commands: dict[str, tuple[str, str]] = {}  # .smt2 path -> (the search that kept it, the name it writes now)
     for key, record in suite.items():
         if "--keep-encodings" in record["command"]:
-            safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", record["network"])
+            legacy = re.sub(r"[^A-Za-z0-9_.-]+", "_", record["network"])  # the name when the suite ran
             for width in record.get("refuted_widths") or []:
-                enc_commands[f"encodings/{safe}-{record['exchange']}-full-T{width}.smt2"] = \
-                    with_out(record["command"], record["table"])
+                enc_commands[f"encodings/{legacy}-{record['exchange']}-full-T{width}.smt2"] = (
+                    with_out(record["command"], record["table"]),
+                    f"encodings/{safe_name(record['network'])}-{record['exchange']}-full-T{width}.smt2")
     files = committed_files()
     for rel in files:
         path = ROOT / rel
@@ -254,10 +257,17 @@ def main() -> None:
         elif rel.endswith(".smt2"):
             if rel not in enc_commands:
                 raise SystemExit(f"{rel}: no search record keeps this encoding")
-            entries.append({"name": f"encoding:{Path(rel).stem}", "path": rel, "kind": "encoding",
-                            "command": enc_commands[rel], "depends_on": [],
-                            "note": "kept by the base suite's --keep-encodings search (the width loop writes every "
-                                    "refuted width's encoding); the same run writes the table"})
+            command, written_as = enc_commands[rel]
+            entry = {"name": f"encoding:{Path(rel).stem}", "path": rel, "kind": "encoding",
+                     "command": command, "depends_on": [],
+                     "note": "kept by the base suite's --keep-encodings search (the width loop writes every "
+                             "refuted width's encoding); the same run writes the table"}
+            if written_as != rel:
+                entry["written_as"] = written_as
+                entry["note"] += (f". The search now names the file {written_as} (tesearch.files.safe_name maps ':' "
+                                  f"to '-' since ce690c8; the committed name, which the certificates cite, has '_'); "
+                                  f"the content is byte-identical (spot-checked: ring-6 T5, ring-8 T8 and T9)")
+            entries.append(entry)
         elif rel.endswith(".drat"):
             command, cert = drat_commands[rel]
             entries.append({"name": f"proof:{Path(rel).stem}", "path": rel, "kind": "proof", "command": command,
@@ -307,7 +317,8 @@ HEADER = '''\
 # project's venv on PATH; a list when several runs made the file; "" when no command makes
 # it, and then `note` says what it is), depends_on (files the command reads that other
 # entries make), sha256 (of the committed file), and for tables and certificates network,
-# exchange and T.
+# exchange and T; written_as: where the command now writes a file the manifest records under
+# an older name (see the entry's note).
 #
 # Entries that share a command are written by one run of it (a search with --keep-encodings
 # writes its table and its refuted widths' encodings; a certify run writes its certificate
@@ -335,7 +346,8 @@ def toml_string(value: str) -> str:
 
 def render(entries: list[dict]) -> str:
     lines = [HEADER]
-    fields = ("name", "path", "kind", "network", "exchange", "T", "command", "depends_on", "sha256", "note")
+    fields = ("name", "path", "kind", "network", "exchange", "T", "command", "depends_on", "sha256", "written_as",
+              "note")
     for e in entries:
         lines.append("[[entry]]")
         for f in fields:

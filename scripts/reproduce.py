@@ -233,12 +233,11 @@ def run(entries: list[dict], chosen: list[dict], into: Path | None, force: bool)
             raise SystemExit("refusing to overwrite committed files (use --into DIR, or --force): "
                              + ", ".join(existing[:8]) + (" ..." if len(existing) > 8 else ""))
     status = 0
-    made: set[str] = set()
     for commands, group in groups:
         cwd = ROOT
         if into is not None:
             cwd = into
-            for rel in sorted(inputs_of(group, entries) - made):
+            for rel in sorted(inputs_of(group, entries)):  # committed inputs a previous run did not write
                 target = into / rel
                 target.parent.mkdir(parents=True, exist_ok=True)
                 if not target.exists():
@@ -256,11 +255,15 @@ def run(entries: list[dict], chosen: list[dict], into: Path | None, force: bool)
             code = subprocess.run(localise(c, force and into is None), cwd=cwd, env=env).returncode
             print(f"  exit {code} ({time.monotonic() - started:.1f} s)", flush=True)
             status = status or code
-        made |= {e["path"] for e in group}
         if into is not None:
             for e in group:
                 new = into / e["path"]
-                if not new.exists():
+                if not new.exists() and e.get("written_as") and (into / e["written_as"]).exists():
+                    new = into / e["written_as"]
+                    same = sha256(new) == e["sha256"]
+                    print(f"  {e['name']}: written as {e['written_as']}"
+                          f"{' (identical bytes)' if same else ' (bytes differ)'}")
+                elif not new.exists():
                     print(f"  {e['name']}: not written")
                 elif e["kind"] == "table" and new.suffix == ".json":
                     print(f"  {e['name']}: {compare_table(new, ROOT / e['path'])}")
