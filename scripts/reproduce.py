@@ -217,6 +217,23 @@ def compare_table(new: Path, old: Path) -> str:
     return "same (network, exchange, T, placements)"
 
 
+def table_key(certificate: dict) -> tuple:
+    """What makes the embedded table the same table: network, exchange, T, placements (not its metadata)."""
+    t = certificate["table"]["content"]
+    return t["network"], t["exchange"], t["T"], sorted(map(json.dumps, t["placements"]))
+
+
+def compare_certificate(new: Path, old: Path) -> str:
+    """Same result, same embedded table and the same claims confirmed by the same methods? (timings aside)"""
+    a, b = json.loads(new.read_text()), json.loads(old.read_text())
+    claims = lambda d: [(c.get("claim"), sorted(c.get("confirmed_by", []))) for c in d["impossibility_claims"]]  # noqa: E731
+    diffs = [what for what, x, y in (("result", a["result"], b["result"]),
+                                      ("embedded table", table_key(a), table_key(b)),
+                                      ("claims", claims(a), claims(b))) if x != y]
+    return ("same (result, embedded table's placements, claims and their confirmations)" if not diffs
+            else "differs: " + ", ".join(diffs))
+
+
 def run(entries: list[dict], chosen: list[dict], into: Path | None, force: bool) -> int:
     groups = run_groups(entries, chosen)
     if into is not None:
@@ -267,6 +284,8 @@ def run(entries: list[dict], chosen: list[dict], into: Path | None, force: bool)
                     print(f"  {e['name']}: not written")
                 elif e["kind"] == "table" and new.suffix == ".json":
                     print(f"  {e['name']}: {compare_table(new, ROOT / e['path'])}")
+                elif e["kind"] == "certificate":
+                    print(f"  {e['name']}: {compare_certificate(new, ROOT / e['path'])}")
                 else:
                     same = sha256(new) == e["sha256"]
                     print(f"  {e['name']}: {'identical bytes' if same else 'written (bytes differ: timings, run line)'}")
