@@ -77,7 +77,7 @@ def table(rows: list[dict]) -> list[str]:
     return lines
 
 
-def constructions_block() -> list[str]:
+def constructions_block() -> tuple[list[str], int]:
     """benchmarks/constructions.py as run, with its times (the `time` lines of the original report)."""
     before = os.times()
     started = time.perf_counter()
