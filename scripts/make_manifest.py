@@ -269,7 +269,7 @@ def main() -> None:
             if rel == "results/errata-notes.md":
                 kind = "record"
             entries.append({"name": f"{kind}:{Path(rel).stem}" if kind != "record" else
-                            f"record:{rel.removeprefix('results/').removesuffix('.json').replace('/', '-')}",
+                            f"record:{Path(rel.removeprefix('results/')).with_suffix('').as_posix().replace('/', '-')}",
                             "path": rel, "kind": kind, "command": commands[0] if len(commands) == 1 else commands,
                             "depends_on": depends, "note": note})
         elif rel.endswith(".smt2"):
