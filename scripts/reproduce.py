@@ -108,6 +108,8 @@ def check(entries: list[dict], deep: bool) -> int:
     rows: list[tuple[str, str, str]] = []
     total = len(entries)
     for i, entry in enumerate(entries, 1):
+        if not deep and i % 50 == 0:
+            print(f"[{i}/{total}] checked", file=sys.stderr, flush=True)
         path = ROOT / entry["path"]
         problem = None
         started = time.monotonic()

@@ -103,3 +103,28 @@ def test_certificates_depend_on_their_table_and_encodings(entries):
             words = shlex.split(e["command"])
             assert words[:2] == ["tesearch", "certify"] and words[2] == e["depends_on"][0]
             assert all(d in by_path for d in e["depends_on"]), e["name"]
+
+
+def reproduce(*args: str) -> subprocess.CompletedProcess:
+    import sys
+
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "reproduce.py"), *args], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+def test_reproduce_refuses_to_overwrite_committed_files():
+    before = (ROOT / "results" / "ring-3.json").read_bytes()
+    proc = reproduce("table:ring-3")
+    assert proc.returncode != 0 and "refusing to overwrite" in proc.stderr
+    proc = reproduce("table:ring-3", "--into", str(ROOT / "scratch"))
+    assert proc.returncode != 0 and "outside the repository" in proc.stderr
+    assert not (ROOT / "scratch").exists()
+    assert (ROOT / "results" / "ring-3.json").read_bytes() == before
+
+
+def test_reproduce_lists_and_checks_one_entry():
+    proc = reproduce("--list", "certificate:ring-6-cyclic")
+    assert proc.returncode == 0 and "tesearch certify results/ring-6-cyclic.json" in proc.stdout
+    proc = reproduce("--check", "table:ring-6", "certificate:ring-6-cyclic", "encoding:ring-6_cyclic-total-full-T5")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "all              3       0" in proc.stdout
