@@ -284,7 +284,7 @@ def main() -> None:
                 entry["written_as"] = written_as
                 entry["note"] += (f". The search now names the file {written_as} (tesearch.files.safe_name maps ':' "
                                   f"to '-' since ce690c8; the committed name, which the certificates cite, has '_'); "
-                                  f"the content is byte-identical (spot-checked: ring-6 T5, ring-8 T8 and T9)")
+                                  f"the content is byte-identical (spot-checked: ring-4 T2, ring-6 T5, ring-8 T8 and T9)")
             entries.append(entry)
         elif rel.endswith(".drat"):
             command, cert = drat_commands[rel]
