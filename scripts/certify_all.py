@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tesearch.files import safe_name
+
 ROOT = Path(__file__).resolve().parent.parent
 TESEARCH = str(Path(sys.executable).with_name("tesearch"))
 
@@ -33,8 +35,11 @@ def main() -> None:
         if args.only and args.only not in f"{path.parent.name}/{path.name}":
             continue
         name = ("frontier-" if path.parent.name == "frontier" else "") + path.stem
-        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", data["network"])
-        refutations = sorted((ROOT / "encodings").glob(f"{safe}-{data['exchange']}-full-T*.smt2"))
+        # the search names encodings by tesearch.files.safe_name (':' -> '-'); the committed ones, kept
+        # before that, have '_' (ring-6_cyclic-...): both are attached
+        stems = {safe_name(data["network"]), re.sub(r"[^A-Za-z0-9_.-]+", "_", data["network"])}
+        refutations = sorted({r for stem in stems
+                              for r in (ROOT / "encodings").glob(f"{stem}-{data['exchange']}-full-T*.smt2")})
         cmd = [TESEARCH, "certify", str(path.relative_to(ROOT)), "-o", f"proofs/{name}.json"]
         for r in refutations:
             cmd += ["--refutation", str(r.relative_to(ROOT))]

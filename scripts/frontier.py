@@ -1,10 +1,14 @@
-"""Issue-7 frontier runs through the CLI: results/frontier/*.json and results/frontier.md.
+"""Issue-7 frontier runs through the CLI: results/frontier/runs.json and results/frontier.md.
 
-Tables for hypercube-d come from tesearch.frontier.hypercube (a construction, see its
-docstring); everything else here is `tesearch search`, with the outcome recorded as it came
-(found optimal, found with a gap, or unknown with the time spent).  Usage:
+The searches here are `tesearch search`, with the outcome recorded as it came (found
+optimal, found with a gap, or unknown with the time spent) in results/frontier/runs.json.
+The report results/frontier.md is built from runs.json, lifts.json (scripts/frontier_lifts.py),
+lift-cores.json (scripts/lift_core.py), the metadata of the committed tables, their commands
+in results/manifest.toml (constructions, stratified and repacked tables), and the notes in
+docs/notes/frontier.md (the analysis of what was refuted and what is open).  Usage:
 
     .venv/bin/python scripts/frontier.py [--only SUBSTRING] [--timeout 120] [--jobs N]
+    .venv/bin/python scripts/frontier.py --report      # only rewrite results/frontier.md
 """
 
 from __future__ import annotations
@@ -34,79 +38,41 @@ def targets() -> list[tuple[str, list[str]]]:
     return runs
 
 
-# Tables from the stratified star search (tesearch/frontier/star.py), with the commands that made them.
-STRATIFIED = (
-    ("star-7", "python -m tesearch.frontier.star star-7 --timeout 800 --out results/frontier/star-7.json"),
-    ("star-7-odd", "python -m tesearch.frontier.star star-7 --exchange odd-distance --attempt-timeout 60 "
-                   "--timeout 800 --out results/frontier/star-7-odd.json"),
-)
+# Tables made by other commands than this script's searches, in the report's order; their
+# commands come from results/manifest.toml.
+STRATIFIED = ("star-7", "star-7-odd")  # tesearch stratify
+REPACKED = ("pancake-6", "bubblesort-6")  # tesearch repack
+CONSTRUCTED = ("torus-10x10x10", "torus-12x12x12")  # tesearch construct (seed 003 §3.4)
 
-# Best-known tables from the CP-SAT backend (tesearch/backends/cpsat.py), with the commands that made them.
-REPACKED = (
-    ("pancake-6", "python -m tesearch.backends.cpsat pancake-6 --tail 60 --round 40 --timeout 300 "
-                  "--out results/frontier/pancake-6.json"),
-    ("bubblesort-6", "python -m tesearch.backends.cpsat bubblesort-6 --tail 40 --round 40 --timeout 300 "
-                     "--out results/frontier/bubblesort-6.json"),
-)
+NOTES = ROOT / "docs" / "notes" / "frontier.md"
+MANIFEST = ROOT / "results" / "manifest.toml"
 
-# What was refuted, and for which class of tables; what stays open.  Each line is a measured outcome.
-NOTES = (
-    "## What was refuted, and what is open",
-    "",
-    "- star-8 total: the rotation search refuted (UNSAT) every core width from 8 to 18 for its",
-    "  rotation-symmetric tables with the core of fixed elements and shortest-orbit fillers it tried,",
-    "  was unknown at width 19 (one filler plan UNSAT in 111 s, the other unknown after 238 s),",
-    "  and found the no-blank table at core width 20 (runs.json lists each attempt). The claim of",
-    "  optimality does not rest on those refutations: T = 40135 meets the counting bound.",
-    "  The committed table's own search.seconds (417.5) is from the first run; the row above is the",
-    "  rerun by scripts/frontier.py.",
-    "- star-7: the plain rotation search is unknown at its core widths within 120 s (rows above);",
-    "  the symmetry stratification (one part per divisor of the rotation's order, on class",
-    "  alphabets) finds the no-blank tables. Each UNSAT it logs refutes only that part at that",
-    "  width with that filler, not the network.",
-    "- torus-10x10x10 and torus-12x12x12: the rotation search refutes core width 20 (10x10x10) and",
-    "  27 (12x12x12) and is unknown above them within 120 s; seed 003's even 3D construction gives",
-    "  the optimal tables.",
-    "- torus-8x16x16 (open; no table is committed). Every lift tried is exactly 4096 wide, the",
-    "  bound, so any lift found would be optimal. What each run said (an UNSAT refutes only that",
-    "  class of lifts over that factor table, never the network):",
-    "  - 8-ring over the searched torus-16x16 table (T = 512): fixed UNSAT (Z3, 31.6 s); Latin",
-    "    unknown after 948 s (Z3) and 600 s (CP-SAT, 2 workers, `--backend cpsat --timeout 600`);",
-    "    cyclic unknown after 1201 s (CP-SAT, `--mode cyclic --backend cpsat --factor F`, F from",
-    "    `tesearch search torus-16x16`).",
-    "  - 8-ring over seed 003's 2D construction for torus-16x16",
-    "    (`tesearch.published.constructions.torus2d_even(16)`, T = 512): no lift in any mode.",
-    "    Fixed UNSAT (Z3, 3.7 s); cyclic UNSAT (Z3, 567.6 s; CP-SAT also INFEASIBLE, 228.7 s);",
-    "    Latin, the mode that contains the others, refuted by a count anyone can redo: the four",
-    "    words the construction starts in column 16 (`BcCcCcCc CbBbBbBb bCcCcCcC cBbBbBbB`, ending",
-    "    in column 23) and the four it starts in column 25 (`BC Cb bc cB`) have 7 copies each with",
-    "    a nonzero ring element, and each such copy puts a ring letter (a or A) in the column just",
-    "    before or just after it: columns 15, 24 and 27 of each of the 8 copies, 24 columns holding",
-    "    2 ring letters each, 48 < 56. `boundary_cut` in tesearch/frontier/product.py finds this",
-    "    count by a max flow in 0.3 s (lift-cores.json); independently, a CP-SAT core search",
-    "    narrowed the Latin model to 7 of those words (49 > 48) and Z3 found the written core",
-    "    encodings/lift-torus-8x16x16-ring0-construction-core.smt2 UNSAT in 156.4 s. The same",
-    "    count rules out every lift of a 2-, 5-, 6-, 8- or 10-ring over seed 003's 6x6, 8x8, 10x10,",
-    "    12x12 and 16x16 tables, while 3- and 4-rings pass it (benchmarks/boundary_cut.py, under",
-    "    0.8 s each); the lift now runs the count first and reports the cut instead of asking a",
-    "    solver. The searched torus-16x16 table and the lifted torus-8x16 table pass the count",
-    "    (it decides nothing for them).",
-    "  - 16-ring over the lifted torus-8x16 table (T = 256): fixed UNSAT (Z3, 11.1 s; CP-SAT",
-    "    1.3 s); Latin unknown after 3042 s (Z3, 245846 options; `--ring 1 --timeout 3000`) and",
-    "    after 1804.5 s over the CP-SAT-lifted torus-8x16 table (CP-SAT, 2 workers, 245964",
-    "    options; `--ring 1 --backend cpsat --timeout 1800`; the test suite ran beside it for",
-    "    its first 10 minutes); cyclic unknown after 905.2 s over the same factor (CP-SAT,",
-    "    `--ring 1 --mode cyclic --backend cpsat --timeout 900`).",
-    "- torus-6x8x10: optimal, T = 600. The Z3 lift gives 624 (the 6-ring over torus-8x10 at 104 =",
-    "  8 * 13, itself a lift of the 8-ring over ring-10, whose 12.5 per letter rounds up to 13).",
-    "  torus-8x10 is 100 wide at its bound only by direct search: Z3's full model (71188 variables)",
-    "  exceeds the encoding cap and the greedy table is 101, while CP-SAT decides T = 100 in 20 s;",
-    "  with `--backend cpsat` the factor search does that, and the 6-ring lift over it meets 600.",
-    "- pancake-6 and bubblesort-6: best known T = 713 and 1303 (bounds 659 and 1128). Nothing was",
-    "  refuted: the Z3 search and the CP-SAT repacks found tables, and no run decided any width",
-    "  below them UNSAT. The whole pancake-6 CP-SAT model (1.1M variables, 6.6 GB) made no progress",
-    "  in 416 s.",
-)
+
+def manifest_commands() -> dict[str, str]:
+    """path -> the command results/manifest.toml records for it."""
+    import tomllib
+
+    if not MANIFEST.exists():
+        return {}
+    entries = tomllib.loads(MANIFEST.read_text())["entry"]
+    return {e["path"]: e["command"] if isinstance(e["command"], str) else " && ".join(e["command"])
+            for e in entries}
+
+
+def current(command: str) -> str:
+    """A recorded command in the current CLI (records made before the restructure name old entry points)."""
+    from make_manifest import translate  # scripts/ is on sys.path when this file runs as a script
+
+    return translate(command)
+
+
+def notes() -> list[str]:
+    """docs/notes/frontier.md without its leading comment."""
+    text = NOTES.read_text()
+    if text.startswith("<!--"):
+        text = text[text.index("-->") + 3:].lstrip("\n")
+    return text.rstrip("\n").split("\n")
+
 
 # Targets whose search needs more than the default time (star-8's core took 418 s as first run).
 TIMEOUTS = {"star-8": 900}
@@ -139,13 +105,12 @@ def main() -> None:
 def run_one(spec: str, extra: list[str], *, timeout: int) -> dict:
     """One `tesearch search` run, recorded as it came (found, unknown, infeasible or error).
 
-    ``--keep-better``: a rerun never overwrites a narrower committed table (a stratified star
-    table, a CP-SAT repack) with a wider one.
+    ``--out`` replaces a committed table only with a narrower one (the CLI's rule): a rerun never
+    overwrites a stratified star table or a CP-SAT repack with a wider one.
     """
     odd = "--exchange" in extra
     out = f"results/frontier/{spec.replace(':', '-')}{'-odd' if odd else ''}.json"
-    cmd = ["tesearch", "search", spec, *extra, "--timeout", str(TIMEOUTS.get(spec, timeout)), "--out", out,
-           "--keep-better"]
+    cmd = ["tesearch", "search", spec, *extra, "--timeout", str(TIMEOUTS.get(spec, timeout)), "--out", out]
     t0 = time.monotonic()
     proc = subprocess.run([TESEARCH, *cmd[1:], "--json", "--quiet"], capture_output=True, text=True, cwd=ROOT)
     try:
@@ -172,7 +137,8 @@ def found_outcome(d: dict, lifts: dict, superseded: str) -> str:
 
 
 def write_report() -> None:
-    """results/frontier.md from runs.json and the hypercube construction tables."""
+    """results/frontier.md from the run records, the committed tables, the manifest and the notes."""
+    commands = manifest_commands()
     store = json.loads(STORE.read_text()) if STORE.exists() else {}
     lifts_path = ROOT / "results" / "frontier" / "lifts.json"
     lifts = json.loads(lifts_path.read_text()) if lifts_path.exists() else {}
@@ -200,21 +166,21 @@ def write_report() -> None:
             outcome = "optimal" if t["T"] == t["lower_bound"] else "found"
             lines.append(f"| hypercube-{d} | total | {outcome} (no blank) | {t['T']} | {t['lower_bound']} | "
                          f"see benchmarks/hypercube_construction.py | recursive doubling + matching "
-                         f"(tesearch/frontier/hypercube.py) | `python -m tesearch.frontier.hypercube results/frontier` |")
+                         f"(tesearch/constructions/hypercube.py) | `{commands.get(f'results/frontier/hypercube-{d}.json', '')}` |")
     for key, d in store.items():
         if d["status"] == "found":
             outcome = found_outcome(d, lifts, "; superseded by the optimal ring lift below")
         else:
             outcome = f"{d['status']}: no table within the time"
         lines.append(f"| {d['network']} | {d['exchange']} | {outcome} | {d['T']} | {d['best_bound']} | "
-                     f"{d.get('wall_seconds')} | {d.get('strategy')} | `{d['command']}` |")
+                     f"{d.get('wall_seconds')} | {d.get('strategy')} | `{current(d['command'])}` |")
     for d in lifts.values():
         if d["status"] == "found":
             outcome = found_outcome(d, lifts, "; superseded by the optimal lift row below")
         else:
             outcome = f"{d['status']}: {d.get('error', 'no table')}"
         lines.append(f"| {d['network']} | total | {outcome} | {d['T']} | {d['best_bound']} | {d['seconds']} | "
-                     f"ring lift (tesearch/frontier/product.py) | `{d['command']}` |")
+                     f"ring lift (tesearch/search/lift) | `{current(d['command'])}` |")
     cores_path = ROOT / "results" / "frontier" / "lift-cores.json"
     for d in (json.loads(cores_path.read_text()) if cores_path.exists() else {}).values():
         cut = d.get("boundary_cut")
@@ -227,18 +193,19 @@ def write_report() -> None:
         lines.append(f"| {d['network']} | total | {outcome} | none ({d['width']}-wide lifts) | {d['best_bound']} | "
                      f"{d['seconds']} | lift core: counting test, CP-SAT core search, Z3 on the written core "
                      f"(scripts/lift_core.py) | `{d['command']}` |")
-    for n in (10, 12):
-        path = ROOT / "results" / "frontier" / f"torus-{n}x{n}x{n}.json"
+    for name in CONSTRUCTED:
+        path = ROOT / "results" / "frontier" / f"{name}.json"
         if path.exists():
             t = json.loads(path.read_text())
-            lines.append(f"| torus-{n}x{n}x{n} | total | optimal, by seed 003 §3.4's even 3D construction "
+            lines.append(f"| {name} | total | optimal, by seed 003 §3.4's even 3D construction "
                          f"(our search: unknown, row above) | {t['T']} | {t['lower_bound']} | ~1 | construction | "
-                         f"`python scripts/frontier_constructions.py` |")
+                         f"`{commands.get(f'results/frontier/{name}.json', '')}` |")
     for rows, at_bound, below_bound, strategy in (
-            (STRATIFIED, "optimal (no blank)", "found, gap {gap}", "symmetry stratification (tesearch/frontier/star.py)"),
+            (STRATIFIED, "optimal (no blank)", "found, gap {gap}", "symmetry stratification (tesearch/search/stratify.py)"),
             (REPACKED, "optimal", "best known, gap {gap} (not shown optimal)", None)):
-        for name, command in rows:
+        for name in rows:
             path = ROOT / "results" / "frontier" / f"{name}.json"
+            command = commands.get(f"results/frontier/{name}.json", "")
             if not path.exists():
                 continue
             t = json.loads(path.read_text())
@@ -247,7 +214,7 @@ def write_report() -> None:
             lines.append(f"| {t['network']} | {t['exchange']} | {outcome}; the search row above is superseded | "
                          f"{t['T']} | {best} | {t['search']['seconds']:.1f} | {strategy or t['search']['method']} | "
                          f"`{command}` |")
-    lines += ["", *NOTES]
+    lines += ["", *notes()]
     (ROOT / "results" / "frontier.md").write_text("\n".join(lines) + "\n")
 
 

@@ -1,4 +1,4 @@
-"""Mixed-radix tori by ring lifts (tesearch/frontier/product.py): results/frontier/*.json.
+"""Mixed-radix tori by ring lifts (tesearch/search/lift, `tesearch lift`): results/frontier/*.json.
 
 Each table is lifted, re-verified, and written only when it passes verify and is narrower
 than the table already there (an equal one is left alone, so its certificate stays valid);
@@ -46,7 +46,7 @@ def best_bound(spec: str) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default=None)
-    ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per solver call (tesearch lift --solver-timeout)")
     ap.add_argument("--backend", choices=[b.value for b in Backend], default=Backend.Z3.value)
     ap.add_argument("--ring", type=int, default=None, help="the side to split off (needs --only naming one target)")
     ap.add_argument("--mode", action="append", choices=[m.value for m in AssignMode], default=None,
@@ -80,7 +80,7 @@ def main() -> None:
                       "best_bound": check.bounds.best, "optimal": check.ok and table.T == check.bounds.best}
         record["seconds"] = round(time.monotonic() - t0, 1)
         record["steps"] = steps
-        record["command"] = (f"python -m tesearch.frontier.product {spec}{options} --timeout {args.timeout:g} "
+        record["command"] = (f"tesearch lift {spec}{options} --solver-timeout {args.timeout:g} "
                              f"--out results/frontier/{spec}.json")
         store[spec + options] = record
         print(f"{spec:16s} {record['status']:8s} T={record['T']} bound={record.get('best_bound')} "

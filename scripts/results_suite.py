@@ -44,6 +44,12 @@ def suite() -> list[tuple[str, list[str]]]:
     return runs
 
 
+def table_path(spec: str, extra: list[str]) -> str:
+    """Where a suite run writes its table (--out replaces a committed table only with a narrower one)."""
+    odd = "--exchange" in extra and extra[extra.index("--exchange") + 1] == "odd-distance"
+    return f"results/{spec.replace(':', '-')}{'-odd' if odd else ''}.json"
+
+
 def counting_bound(spec: str, extra: list[str]) -> int:
     ex = extra[extra.index("--exchange") + 1] if "--exchange" in extra else "total"
     out = subprocess.run([TESEARCH, "info", spec, "--exchange", ex, "--json"], capture_output=True, text=True, check=True)
@@ -65,7 +71,7 @@ def main() -> None:
         if args.only and args.only not in spec:
             continue
         extra = [str(counting_bound(spec, extra)) if e == "COUNTING" else e for e in extra]
-        cmd = ["tesearch", "search", spec, *extra, "--timeout", str(int(args.timeout)), "--keep-better"]
+        cmd = ["tesearch", "search", spec, *extra, "--timeout", str(int(args.timeout)), "--out", table_path(spec, extra)]
         t0 = time.monotonic()
         proc = subprocess.run([TESEARCH, *cmd[1:], "--json", "--quiet"], capture_output=True, text=True, cwd=ROOT)
         wall = time.monotonic() - t0
@@ -106,8 +112,9 @@ def write_readme(results: dict) -> None:
         verdict = "optimal" if d["optimal"] else (d["status"] if d["T"] is None else f"T - bound = {d['T'] - d['best_bound']}")
         if d.get("refuted_widths"):
             verdict += f"; refuted below: {', '.join(map(str, d['refuted_widths']))}"
+        command = d["command"] if "--out" in d["command"] or not d.get("table") else f"{d['command']} --out {d['table']}"
         lines.append(f"| {d['network']} | {d['nodes']} | {d['exchange']} | {d['T']} | {d['lower_bound']} | "
-                     f"{d['letter_bound']} | {verdict} | {d['seconds']} | `{d['command']}` |")
+                     f"{d['letter_bound']} | {verdict} | {d['seconds']} | `{command}` |")
     better = []
     for key, d in results.items():
         path = ROOT / (d.get("table") or "-")
@@ -121,8 +128,9 @@ def write_readme(results: dict) -> None:
     if better:
         lines += ["", "## Narrower tables found since (the table file holds the narrower one)", "",
                   "Later runs (the CP-SAT backend, `tesearch search --backend cpsat` or",
-                  "`python -m tesearch.backends.cpsat`) replaced these tables; `--keep-better` keeps a rerun of",
-                  "this suite from overwriting them. Each passes verify and replay and has its certificate.", "",
+                  "`tesearch repack`) replaced these tables; `--out` replaces a table only with a narrower one, so a",
+                  "rerun of this suite keeps them. Each passes verify and replay and has its certificate; the",
+                  "commands are in results/manifest.toml.", "",
                   "| network | exchange | suite T | table T | best bound | verdict | method | time (s) |",
                   "|---|---|---|---|---|---|---|---|", *better]
     (ROOT / "results" / "README.md").write_text("\n".join(lines) + "\n")

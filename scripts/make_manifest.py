@@ -1,0 +1,387 @@
+"""Write results/manifest.toml: every committed result file and the command that makes it.
+
+The manifest is derived from what the files say about themselves and from the run records:
+
+- a table's own metadata (``search.run``, ``search.method``, ``construction``) says which
+  command made it; search rows take their command from results/suite.json (the base suite)
+  or results/frontier/runs.json (frontier searches), ring lifts from
+  results/frontier/lifts.json, constructions are ``tesearch construct``;
+- a certificate records its own ``tesearch certify`` command (``created.command``); the
+  DRAT proofs next to the encodings are written by that same certify run;
+- the ring-n:cyclic encodings are written by the suite's ``--keep-encodings`` searches, the
+  lift-core encoding by scripts/lift_core.py;
+- the few tables whose command the metadata does not give (the CP-SAT ones) take it from the
+  commit that added them: see OVERRIDES below, each with the commit it comes from.
+
+Old entry points are translated to the current CLI (``python -m tesearch.frontier.product``
+-> ``tesearch lift`` with ``--timeout`` -> ``--solver-timeout``; ``python -m
+tesearch.frontier.star`` -> ``tesearch stratify``; ``python -m tesearch.backends.cpsat`` ->
+``tesearch repack``; ``python -m tesearch.frontier.hypercube`` and
+scripts/frontier_constructions.py -> ``tesearch construct``).
+
+This is the documented way to add entries: commit the new file, add its rule here if no
+existing rule covers it (an unknown file stops this script), and rerun
+
+    .venv/bin/python scripts/make_manifest.py
+
+which rewrites results/manifest.toml, sha256 fields included (so rerun it after a result file
+is deliberately regenerated). tests/test_manifest.py fails while a committed result file has
+no entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from tesearch.files import safe_name
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / "results" / "manifest.toml"
+
+#: the directories whose committed files the manifest covers (.gitkeep files excepted)
+COVERED = ("results", "proofs", "encodings")
+
+#: tables whose command is not in any run record: the command from the commit that added them
+OVERRIDES: dict[str, tuple[str, str]] = {
+    "results/pancake-5.json": (
+        "tesearch search pancake-5 --backend cpsat --from-width 109 --max-width 109 --timeout 300 "
+        "--out results/pancake-5.json",
+        "CP-SAT, sat at T = 109 in 266 s (commit 0041c3b); it replaced the suite's Z3 table (T = 118, the "
+        "suite.json record). CP-SAT within a time limit: a rerun may not reach 109."),
+    "results/bubblesort-5.json": (
+        "tesearch repack bubblesort-5 --timeout 400 --out results/bubblesort-5.json",
+        "whole-model CP-SAT width minimisation from the greedy table, 399 s (commit 97d5821; was "
+        "`python -m tesearch.backends.cpsat bubblesort-5 --timeout 400`). Not deterministic in time."),
+    "results/frontier/pancake-6.json": (
+        "tesearch repack pancake-6 --tail 60 --round 40 --timeout 300 --out results/frontier/pancake-6.json",
+        "CP-SAT repack of the last columns (commit 97d5821; was `python -m tesearch.backends.cpsat`)."
+        " Time-limited CP-SAT: a rerun may end at a different width."),
+    "results/frontier/bubblesort-6.json": (
+        "tesearch repack bubblesort-6 --tail 40 --round 40 --timeout 300 --out results/frontier/bubblesort-6.json",
+        "CP-SAT repack of the last columns (commit 97d5821; was `python -m tesearch.backends.cpsat`)."
+        " Time-limited CP-SAT: a rerun may end at a different width."),
+    "results/frontier/star-7.json": (
+        "tesearch stratify star-7 --timeout 800 --out results/frontier/star-7.json",
+        "was `python -m tesearch.frontier.star star-7 --timeout 800` (scripts/frontier.py STRATIFIED); 184 s."),
+    "results/frontier/star-7-odd.json": (
+        "tesearch stratify star-7 --exchange odd-distance --attempt-timeout 60 --timeout 800 "
+        "--out results/frontier/star-7-odd.json",
+        "was `python -m tesearch.frontier.star ...` (scripts/frontier.py STRATIFIED); 148 s."),
+    "proofs/tables/ring-6-cyclic.json": (
+        "tesearch search ring-6:cyclic --out proofs/tables/ring-6-cyclic.json",
+        "an early copy of results/ring-6-cyclic.json (commit eaeeb13): the same placements (greedy first-fit at "
+        "the per-letter bound 6), only search.seconds differs. No certificate names it any more; "
+        "proofs/ring-6-cyclic.json certifies results/ring-6-cyclic.json. A candidate for deletion."),
+    "proofs/tables/ring-8-cyclic.json": (
+        "tesearch search ring-8:cyclic --out proofs/tables/ring-8-cyclic.json",
+        "an early copy of results/ring-8-cyclic.json (commit c6fcb2a): the same placements (greedy first-fit at "
+        "the per-letter bound 10), only search.seconds differs. No certificate names it any more. "
+        "A candidate for deletion."),
+    "proofs/tables/ring-6-seed003.txt": (
+        "",
+        "hand-written input, not a run output: seed 003 §3.1's ring-6 (D_6) total-exchange layout typed with its "
+        "word boundaries (commit eaeeb13 as proofs/tables/ring-6.txt, renamed in c6fcb2a). No command makes it; "
+        "proofs/ring-6-seed003.json certifies it. Its printed source is also transcribed, without boundaries, "
+        "in tesearch/published/data/ring6-dihedral-total.txt."),
+}
+
+#: what a spot check of an entry's command found (scripts/reproduce.py NAME --into DIR), added to its note
+SPOT_CHECKS: dict[str, str] = {
+    "results/torus-4x8.json": (
+        "Spot check 2026-11-23 (commit 1dff524, machine loaded): the recorded command did NOT reproduce the table: "
+        "greedy T = 33, then Z3 unknown at T = 32 until the 300 s limit (exit 4; the suite run found T = 32 in "
+        "6.2 s). Either a slowdown since the restructure or Z3's luck under load: worth a look."),
+    "results/frontier/torus-12x12x12.json": (
+        "Spot check 2026-11-23: `tesearch construct` gives a valid table of the same T = 2592 but other cells and "
+        "word boundaries than the committed one (made by the former scripts/frontier_constructions.py, "
+        "torus3d_even(12)); torus-10x10x10 is reproduced exactly."),
+}
+
+#: run records, reports and other non-table files: (command(s), depends_on, note)
+FIXED: dict[str, tuple[list[str], list[str], str]] = {
+    "results/suite.json": (
+        ["python scripts/results_suite.py"],
+        [],
+        "every base-suite search (about 73 runs, roughly 20 CPU minutes on this machine; each run writes its "
+        "table with --out under the keep-better rule). One run: `python scripts/results_suite.py --only NAME`."),
+    "results/README.md": (["python scripts/results_suite.py --report"], ["results/suite.json"],
+                          "generated from results/suite.json and the tables' metadata"),
+    "results/frontier/runs.json": (
+        ["python scripts/frontier.py"],
+        [],
+        "every frontier search (hours: star-8 alone takes about 10 minutes); one: `--only NAME`."),
+    "results/frontier/lifts.json": (
+        ["python scripts/frontier_lifts.py",
+         "python scripts/frontier_lifts.py --only torus-8x16x16 --timeout 900",
+         "python scripts/frontier_lifts.py --only torus-6x8x10 --backend cpsat --timeout 300",
+         "python scripts/frontier_lifts.py --only torus-8x16x16 --ring 1 --timeout 3000",
+         "python scripts/frontier_lifts.py --only torus-8x16x16 --ring 1 --backend cpsat --timeout 1800",
+         "python scripts/frontier_lifts.py --only torus-8x16x16 --ring 1 --mode cyclic --backend cpsat --timeout 900"],
+        [],
+        "one record per lift run, keyed by network and options; the runs in the order they were made "
+        "(scripts/frontier_lifts.py --timeout is seconds per solver call). The torus-8x16x16 runs take hours "
+        "and end unknown."),
+    "results/frontier/lift-cores.json": (
+        ["python scripts/lift_core.py torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
+        [],
+        "also writes encodings/lift-torus-8x16x16-ring0-construction-core.smt2; about 200 s."),
+    "encodings/lift-torus-8x16x16-ring0-construction-core.smt2": (
+        ["python scripts/lift_core.py torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
+        [],
+        "written by the lift-core run that writes results/frontier/lift-cores.json"),
+    "results/frontier.md": (
+        ["python scripts/frontier.py --report"],
+        ["results/frontier/runs.json", "results/frontier/lifts.json", "results/frontier/lift-cores.json",
+         "docs/notes/frontier.md"],
+        "generated from the run records, the frontier tables' metadata and the notes in docs/notes/frontier.md"),
+    "results/regress.md": (
+        ["python scripts/regress_report.py"],
+        ["results/errata-notes.md"],
+        "generated from `tesearch regress --json` (tesearch.published.regress.run_regress) and "
+        "benchmarks/constructions.py; seconds and the run line differ on every run"),
+    "results/errata.md": (
+        ["python scripts/regress_report.py"],
+        ["results/errata-notes.md"],
+        "generated from `tesearch regress --json` and the analysis in results/errata-notes.md"),
+    "results/errata-notes.md": (
+        [""],
+        [],
+        "hand-written analysis, not a run output: the explanations that scripts/regress_report.py merges into "
+        "results/errata.md, keyed by regress row name"),
+}
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def committed_files() -> list[str]:
+    """Files under COVERED that git tracks or that are new in the worktree (not ignored)."""
+    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", *COVERED],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return sorted(p for p in set(out.split()) if not p.endswith(".gitkeep") and p != "results/manifest.toml"
+                  and (ROOT / p).is_file())
+
+
+def translate(old: str) -> str:
+    """An old entry point's command in the current CLI (see the module doc)."""
+    words = shlex.split(old)
+    if words[:3] == ["python", "-m", "tesearch.frontier.product"]:
+        words = ["tesearch", "lift", *["--solver-timeout" if w == "--timeout" else w for w in words[3:]]]
+    elif words[:3] == ["python", "-m", "tesearch.frontier.star"]:
+        words = ["tesearch", "stratify", *words[3:]]
+    elif words[:3] == ["python", "-m", "tesearch.backends.cpsat"]:
+        words = ["tesearch", "repack", *words[3:]]
+    words = [w for w in words if w != "--keep-better"]  # keep-better is the CLI's rule now
+    return shlex.join(words)
+
+
+def with_out(command: str, out: str) -> str:
+    return command if "--out" in shlex.split(command) else f"{command} --out {out}"
+
+
+def table_entry(rel: str, data: dict, suite: dict, runs: dict, lifts: dict) -> tuple[list[str], list[str], str]:
+    """(commands, depends_on, note) for one table file."""
+    if rel in OVERRIDES:
+        command, note = OVERRIDES[rel]
+        return [command], [], note
+    search = data.get("search") or {}
+    construction = data.get("construction")
+    network, exchange = data["network"], data["exchange"]
+    if rel.startswith("results/frontier/"):
+        if isinstance(construction, dict) and "ring lift" in str(construction.get("method")):
+            backend = construction.get("backend")
+            for key, record in lifts.items():
+                if record["network"] == network and record.get("status") == "found" and record["T"] == data["T"] \
+                        and ((" --backend " in key) == (backend is not None and backend != "z3")):
+                    return [translate(record["command"])], [], f"ring lift ({construction.get('mode')} mode, " \
+                        f"factor {construction.get('factor')}); run record lifts.json[{key!r}]"
+            raise SystemExit(f"{rel}: no lift record gives T = {data['T']}")
+        if construction is not None:
+            note = "construction, no solver"
+            if rel in SPOT_CHECKS:
+                note += ". " + SPOT_CHECKS[rel]
+            return [f"tesearch construct {network} --out {rel}"], [], note
+        key = f"{network} {exchange}"
+        if key in runs:
+            note = "rotation search; run record runs.json"
+            if network == "star-8" and exchange == "total":
+                note += ("; the committed table is from the first run (search.seconds 417.5, commit 69a6dfb), "
+                         "the runs.json row from the rerun")
+            return [translate(runs[key]["command"])], [], note
+        raise SystemExit(f"{rel}: no run record for {key}")
+    key = f"{network} {exchange}"
+    if key in suite:
+        record = suite[key]
+        if record["T"] != data["T"]:
+            raise SystemExit(f"{rel}: suite T {record['T']} != table T {data['T']}: add an override")
+        depends = []
+        note = "base suite; run record suite.json"
+        if rel in SPOT_CHECKS:
+            note += ". " + SPOT_CHECKS[rel]
+        return [with_out(translate(record["command"]), rel)], depends, note
+    raise SystemExit(f"{rel}: no rule (add one to scripts/make_manifest.py)")
+
+
+def main() -> None:
+    suite = json.loads((ROOT / "results" / "suite.json").read_text())
+    runs = json.loads((ROOT / "results" / "frontier" / "runs.json").read_text())
+    lifts = json.loads((ROOT / "results" / "frontier" / "lifts.json").read_text())
+    entries: list[dict] = []
+    drat_commands: dict[str, tuple[str, str]] = {}  # .drat path -> (certify command, its certificate)
+    enc_commands: dict[str, tuple[str, str]] = {}  # .smt2 path -> (the search that kept it, the name it writes now)
+    for key, record in suite.items():
+        if "--keep-encodings" in record["command"]:
+            legacy = re.sub(r"[^A-Za-z0-9_.-]+", "_", record["network"])  # the name when the suite ran
+            for width in record.get("refuted_widths") or []:
+                enc_commands[f"encodings/{legacy}-{record['exchange']}-full-T{width}.smt2"] = (
+                    with_out(record["command"], record["table"]),
+                    f"encodings/{safe_name(record['network'])}-{record['exchange']}-full-T{width}.smt2")
+    files = committed_files()
+    for rel in files:
+        path = ROOT / rel
+        if rel.startswith("proofs/") and rel.endswith(".json") and not rel.startswith("proofs/tables/"):
+            cert = json.loads(path.read_text())
+            command = cert["created"]["command"]
+            source = cert["table"]["source"]
+            refs = [c["encoding"]["path"] for c in cert.get("impossibility_claims", [])]
+            for claim in cert.get("impossibility_claims", []):
+                for conf in claim.get("confirmations", []):
+                    proof = conf.get("proof") if isinstance(conf.get("proof"), dict) else None
+                    if proof and proof.get("path"):
+                        drat_commands[proof["path"]] = (command, rel)
+            entries.append({"name": f"certificate:{Path(rel).stem}", "path": rel, "kind": "certificate",
+                            "command": command, "depends_on": [source, *refs], "network": cert["network"]["spec"],
+                            "exchange": cert["network"]["exchange"], "T": cert["result"]["T"]})
+    for rel in files:
+        path = ROOT / rel
+        if any(e["path"] == rel for e in entries):
+            continue
+        if rel in FIXED:
+            commands, depends, note = FIXED[rel]
+            kind = "report" if rel.endswith(".md") else ("encoding" if rel.endswith(".smt2") else "record")
+            if rel == "results/errata-notes.md":
+                kind = "record"
+            entries.append({"name": f"{kind}:{Path(rel).stem}" if kind != "record" else
+                            f"record:{Path(rel.removeprefix('results/')).with_suffix('').as_posix().replace('/', '-')}",
+                            "path": rel, "kind": kind, "command": commands[0] if len(commands) == 1 else commands,
+                            "depends_on": depends, "note": note})
+        elif rel.endswith(".smt2"):
+            if rel not in enc_commands:
+                raise SystemExit(f"{rel}: no search record keeps this encoding")
+            command, written_as = enc_commands[rel]
+            entry = {"name": f"encoding:{Path(rel).stem}", "path": rel, "kind": "encoding",
+                     "command": command, "depends_on": [],
+                     "note": "kept by the base suite's --keep-encodings search (the width loop writes every "
+                             "refuted width's encoding); the same run writes the table"}
+            if written_as != rel:
+                entry["written_as"] = written_as
+                entry["note"] += (f". The search now names the file {written_as} (tesearch.files.safe_name maps ':' "
+                                  f"to '-' since ce690c8; the committed name, which the certificates cite, has '_'); "
+                                  f"the content is byte-identical (spot-checked: ring-4 T2, ring-6 T5, ring-8 T8 and T9)")
+            entries.append(entry)
+        elif rel.endswith(".drat"):
+            command, cert = drat_commands[rel]
+            entries.append({"name": f"proof:{Path(rel).stem}", "path": rel, "kind": "proof", "command": command,
+                            "depends_on": [rel.removesuffix(".drat") + ".smt2"],
+                            "note": f"the DRAT proof written by the certify run of {cert} (a SAT solver's proof "
+                                    f"for the CNF form of the encoding; regenerating it rewrites {cert} too)"})
+        elif rel.endswith(".json") or rel.endswith(".txt"):
+            data = (json.loads(path.read_text()) if rel.endswith(".json") else
+                    {"network": "ring-6", "exchange": "total", "T": 5})
+            if rel.endswith(".json") and data.get("format") != "tesearch-table":
+                raise SystemExit(f"{rel}: neither a table nor a known record")
+            commands, depends, note = table_entry(rel, data, suite, runs, lifts)
+            prefix = "frontier-" if rel.startswith("results/frontier/") else \
+                ("proofs-tables-" if rel.startswith("proofs/tables/") else "")
+            entry = {"name": f"table:{prefix}{Path(rel).stem}", "path": rel, "kind": "table",
+                     "command": commands[0], "depends_on": depends, "network": data["network"],
+                     "exchange": data["exchange"], "T": data["T"], "note": note}
+            entries.append(entry)
+        else:
+            raise SystemExit(f"{rel}: no rule (add one to scripts/make_manifest.py)")
+    for e in entries:
+        e["sha256"] = sha256(ROOT / e["path"])
+    entries.sort(key=lambda e: (ORDER.index(e["kind"]), natural(e["path"])))
+    names = [e["name"] for e in entries]
+    dupes = {n for n in names if names.count(n) > 1}
+    if dupes:
+        raise SystemExit(f"duplicate names: {sorted(dupes)}")
+    MANIFEST.write_text(render(entries))
+    print(f"wrote {MANIFEST.relative_to(ROOT)}: {len(entries)} entries")
+
+
+ORDER = ["encoding", "table", "proof", "certificate", "record", "report"]
+
+
+def natural(path: str) -> list:
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path)]
+
+
+HEADER = '''\
+# results/manifest.toml: every committed result file and the command that makes it.
+#
+# Written by scripts/make_manifest.py (rerun it after adding or deliberately regenerating a
+# file); checked by tests/test_manifest.py and `python scripts/reproduce.py --check`.
+#
+# Fields: name (unique), path (from the repository root), kind (table | certificate |
+# encoding | proof | record | report), command (run from the repository root with the
+# project's venv on PATH; a list when several runs made the file; "" when no command makes
+# it, and then `note` says what it is), depends_on (files the command reads that other
+# entries make), sha256 (of the committed file), and for tables and certificates network,
+# exchange and T; written_as: where the command now writes a file the manifest records under
+# an older name (see the entry's note).
+#
+# Entries that share a command are written by one run of it (a search with --keep-encodings
+# writes its table and its refuted widths' encodings; a certify run writes its certificate
+# and the DRAT proofs beside the encodings).
+#
+# How a rerun compares with the committed file: a table is the same result when its
+# network, exchange, T and placements are equal; its "search"/"construction" metadata
+# (seconds, solver version) may differ, so its sha256 will. A solver search is only
+# reproducible in its outcome where it is deterministic for the same seed and fast enough to
+# finish within its timeout; the CP-SAT entries (repack, --backend cpsat) and long Z3 runs
+# may end at another width or another table of the same width. A certificate is the same
+# when its checks and result agree; its "created" block and timings differ. Reports carry
+# their run line (command, date, commit) and timings.
+#
+# Writing: `tesearch search/stratify/lift/repack/construct --out F` replace F only with a
+# narrower table (--force: any); `tesearch certify -o F` always writes F. Rerun entries with
+# scripts/reproduce.py, which refuses to overwrite a committed file unless asked (--force), or
+# writes into a scratch directory (--into DIR).
+'''
+
+
+def toml_string(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def render(entries: list[dict]) -> str:
+    lines = [HEADER]
+    fields = ("name", "path", "kind", "network", "exchange", "T", "command", "depends_on", "sha256", "written_as",
+              "note")
+    for e in entries:
+        lines.append("[[entry]]")
+        for f in fields:
+            if f not in e:
+                continue
+            v = e[f]
+            if isinstance(v, list):
+                text = "[" + ", ".join(toml_string(x) for x in v) + "]"
+            elif isinstance(v, int):
+                text = str(v)
+            else:
+                text = toml_string(v)
+            lines.append(f"{f} = {text}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
