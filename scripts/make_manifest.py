@@ -105,6 +105,18 @@ SPOT_CHECKS: dict[str, str] = {
 
 #: run records, reports and other non-table files: (command(s), depends_on, note)
 FIXED: dict[str, tuple[list[str], list[str], str]] = {
+    "results/compare.md": (["python scripts/compare_report.py --all-nodes-limit 1100000"], [],
+                           "the tables against shortest-path FIFO, e-cube and seed 000 (writes compare.json and the "
+                           "plots too)"),
+    "results/compare.json": (["python scripts/compare_report.py --all-nodes-limit 1100000"], [],
+                             "the records behind results/compare.md"),
+    "results/compare.png": (["python scripts/compare_report.py --all-nodes-limit 1100000"], [],
+                            "steps against network size for each schedule"),
+    "results/compare-overhead.png": (["python scripts/compare_report.py --all-nodes-limit 1100000"], [],
+                                     "steps over the bound and peak buffers"),
+    "results/mpi.md": (["python benchmarks/mpi.py", "tesearch run results/star-5.json --mpi"], [],
+                       "quotes a benchmark run and the 120-rank star-5 run (hand-written around the run outputs)"),
+    "results/mpi.json": (["python benchmarks/mpi.py"], [], "the benchmark's records"),
     "results/suite.json": (
         ["python scripts/results_suite.py"],
         [],
@@ -269,7 +281,8 @@ def main() -> None:
             if rel == "results/errata-notes.md":
                 kind = "record"
             entries.append({"name": f"{kind}:{Path(rel).stem}" if kind != "record" else
-                            f"record:{Path(rel.removeprefix('results/')).with_suffix('').as_posix().replace('/', '-')}",
+                            f"record:{Path(rel.removeprefix('results/')).with_suffix('').as_posix().replace('/', '-')}"
+                            + ("-plot" if rel.endswith(".png") else ""),
                             "path": rel, "kind": kind, "command": commands[0] if len(commands) == 1 else commands,
                             "depends_on": depends, "note": note})
         elif rel.endswith(".smt2"):

@@ -86,7 +86,7 @@ def test_commands_use_existing_subcommands_and_options(entries, monkeypatch):
                     assert "--out" in words and words[words.index("--out") + 1] == e["path"], \
                         f"{e['name']}: the command does not write {e['path']}"
             else:
-                assert words[0] == "python" and words[1].startswith("scripts/"), f"{e['name']}: {command}"
+                assert words[0] == "python" and words[1].startswith(("scripts/", "benchmarks/")), f"{e['name']}: {command}"
                 script = ROOT / words[1]
                 assert script.is_file(), f"{e['name']}: no {words[1]}"
                 source = script.read_text()
