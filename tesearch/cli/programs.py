@@ -26,6 +26,7 @@ class BlockSize(click.ParamType):
     name = "SIZE"
 
     def convert(self, value, param, ctx):
+        """The value as a positive number of bytes, or a usage error."""
         from tesearch.errors import TesearchError
         from tesearch.limits import parse_bytes
 

@@ -65,6 +65,7 @@ class FaultRecord:
     detail: str
 
     def to_json(self) -> dict:
+        """The fault as one JSON object."""
         data = asdict(self)
         data["kind"] = self.kind.value
         return data

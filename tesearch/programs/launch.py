@@ -104,13 +104,16 @@ class MpiReport:
 
     @property
     def ok(self) -> bool:
+        """Every block matched MPI_Alltoall and no fault was seen."""
         return self.data["fault_count"] == 0
 
     def to_json(self) -> dict:
+        """The run as one JSON object."""
         return dict(self.data, mpiexec=str(self.mpiexec), wall_s=self.wall_s,
                     peak_resident_bytes=self.peak_resident_bytes, verdict="match" if self.ok else "fault")
 
     def summary(self) -> str:
+        """The run for people: library, ranks, steps, times and the verdict."""
         d = self.data
         lines = [
             f"MPI library: {d['library']} (MPI {d['mpi_version']}), {self.mpiexec}",

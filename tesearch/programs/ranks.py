@@ -46,6 +46,7 @@ class RankNumbering:
 
     @property
     def network(self) -> Network:
+        """The network the ranks number."""
         return self.graph.network
 
     def element(self, rank: int) -> tuple[int, ...]:

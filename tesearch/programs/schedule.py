@@ -67,10 +67,12 @@ class CompiledSchedule:
 
     @property
     def graph(self) -> CayleyGraph:
+        """The Cayley graph the schedule runs on."""
         return self.numbering.graph
 
     @property
     def letters(self) -> tuple[str, ...]:
+        """The generator letters, in row order."""
         return self.graph.letters
 
     @property

@@ -13,6 +13,7 @@ from tesearch.proof.cnf import Cnf
 
 @dataclass
 class ProofCheck:
+    """What the DRAT check found: accepted or not, the lemma counts and why."""
     accepted: bool
     lemmas: int
     deletions: int
@@ -21,6 +22,7 @@ class ProofCheck:
     reason: str  # why it was accepted or rejected
 
     def to_json(self) -> dict:
+        """The check as one JSON object."""
         return {"accepted": self.accepted, "lemmas": self.lemmas, "deletions": self.deletions,
                 "rat_lemmas": self.rat_lemmas, "seconds": round(self.seconds, 3), "reason": self.reason}
 
