@@ -165,10 +165,15 @@ def test_text_table_header_must_be_a_number(tmp_path):
     ["lift", "torus-4x8", "--ring", "-1"], ["construct", "pancake-4"], ["stratify", "pancake-4"],
     ["construct", "star-5", "--exchange", "odd-distance"], ["construct", "hypercube-99"],
     ["draw", "results/ring-6.json", "-o", "{tmp}/x.png", "--window", "-1:3"],
+    ["certify", "results/ring-6.json", "-o", "/proc/x.json"],
+    ["certify", "results/ring-6.json", "--refutation", "/nope.smt2", "-o", "{tmp}/c.json"],
+    ["certify", "results/ring-6.json", "--refutation", "../e.smt2", "-o", "{tmp}/c.json"],
+    ["certify", "results/ring-6-cyclic.json", "--refutation", "encodings/ring-12_cyclic-total-full-T18.smt2",
+     "-o", "{tmp}/c.json"],
 ])
 def test_bad_options_exit_2_with_one_line(tmp_path, args):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    args = [str(ROOT / a) if a.startswith("results/") else a for a in args]
+    args = [str(ROOT / a) if a.startswith(("results/", "encodings/")) else a for a in args]
     result = run_cli(*args)
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
