@@ -54,28 +54,49 @@ def fuzz_command(command: str, count: int, rng_seed: int, scratch: Path) -> dict
     return tally
 
 
+class Report:
+    """Lines printed as they come, and kept for --report FILE with the command and the date."""
+
+    def __init__(self, path: str | None, command: str):
+        self.path, self.command, self.lines = path, command, []
+
+    def line(self, text: str) -> None:
+        print(text, flush=True)
+        self.lines.append(text)
+
+    def close(self) -> None:
+        if self.path:
+            when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+            head = [f"Command: `{self.command}` ({when}; a 2-core machine, other work beside it).", ""]
+            with open(self.path, "w") as fh:
+                fh.write("\n".join(head + self.lines) + "\n")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-command", type=int, default=420, help="cases per subcommand (12 subcommands)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--report", default=None, metavar="FILE",
+                        help="also write the table, with the command and date, to FILE (results/fuzz.md)")
     args = parser.parse_args()
+    out = Report(args.report, f"python benchmarks/fuzz.py --per-command {args.per_command} --seed {args.seed}")
     started = time.monotonic()
     total_tried = total_wrong = 0
     failures = []
-    print("| command | inputs tried | wrong | exit codes seen | seconds |")
-    print("|---|---|---|---|---|")
+    out.line("| command | inputs tried | wrong | exit codes seen | seconds |")
+    out.line("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory(prefix="tesearch-fuzz-") as scratch:
         for command in COMMANDS:
             tally = fuzz_command(command, args.per_command, args.seed, Path(scratch))
             exits = ", ".join(f"{code}: {n}" for code, n in sorted(tally["exits"].items(), key=lambda kv: str(kv[0])))
-            print(f"| {command} | {tally['tried']} | {tally['wrong']} | {exits} | {tally['seconds']:.0f} |",
-                  flush=True)
+            out.line(f"| {command} | {tally['tried']} | {tally['wrong']} | {exits} | {tally['seconds']:.0f} |")
             total_tried += tally["tried"]
             total_wrong += tally["wrong"]
             failures += tally["failures"]
-    print(f"| **total** | **{total_tried}** | **{total_wrong}** | | {time.monotonic() - started:.0f} |")
+    out.line(f"| **total** | **{total_tried}** | **{total_wrong}** | | {time.monotonic() - started:.0f} |")
     for line in failures[:50]:
-        print("WRONG:", line)
+        out.line(f"- WRONG: `{line}`")
+    out.close()
     return 1 if total_wrong else 0
 
 

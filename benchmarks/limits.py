@@ -73,21 +73,43 @@ def run_row(args: list[str], timeout: float, memory: str) -> dict:
         time.sleep(0.1)
     wall = time.monotonic() - started
     stderr = proc.stderr.read()
-    phase = re.search(r"phase: ([^)]*)\)", stderr)
-    return {"exit": proc.returncode, "wall": wall, "peak": peak, "phase": phase.group(1) if phase else "",
+    phases = re.findall(r"phase: ([^)]*\)?)\)", stderr)
+    return {"exit": proc.returncode, "wall": wall, "peak": peak, "phase": phases[-1] if phases else "",
             "message": stderr.strip().splitlines()[-1] if stderr.strip() else ""}
+
+
+class Report:
+    """Lines printed as they come, and kept for --report FILE with the command and the date."""
+
+    def __init__(self, path: str | None, command: str):
+        self.path, self.command, self.lines = path, command, []
+
+    def line(self, text: str) -> None:
+        print(text, flush=True)
+        self.lines.append(text)
+
+    def close(self) -> None:
+        if self.path:
+            when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+            head = [f"Command: `{self.command}` ({when}; a 2-core machine, other work beside it).", ""]
+            with open(self.path, "w") as fh:
+                fh.write("\n".join(head + self.lines) + "\n")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small rows only")
+    parser.add_argument("--report", default=None, metavar="FILE",
+                        help="also write the table, with the command and date, to FILE (results/limits.md)")
     args = parser.parse_args()
-    print("| run | --timeout | --max-memory | exit | wall s | over the limit s | peak memory | phase named |")
-    print("|---|---|---|---|---|---|---|---|")
+    out = Report(args.report, "python benchmarks/limits.py" + (" --quick" if args.quick else ""))
+    out.line("| run | --timeout | --max-memory | exit | wall s | over the limit s | peak memory | phase named |")
+    out.line("|---|---|---|---|---|---|---|---|")
     for label, arguments, timeout, memory in (QUICK if args.quick else ROWS):
         row = run_row(arguments, timeout, memory)
-        print(f"| {label} | {timeout} | {memory} | {row['exit']} | {row['wall']:.1f} | "
-              f"{row['wall'] - timeout:+.1f} | {row['peak'] / 2**30:.2f} GiB | {row['phase'] or '-'} |", flush=True)
+        out.line(f"| {label} | {timeout} | {memory} | {row['exit']} | {row['wall']:.1f} | "
+                 f"{row['wall'] - timeout:+.1f} | {row['peak'] / 2**30:.2f} GiB | {row['phase'] or '-'} |")
+    out.close()
     return 0
 
 

@@ -133,6 +133,11 @@ def write_readme(results: dict) -> None:
                   "commands are in results/manifest.toml.", "",
                   "| network | exchange | suite T | table T | best bound | verdict | method | time (s) |",
                   "|---|---|---|---|---|---|---|---|", *better]
+    for name, title in (("fuzz.md", "Hostile input (benchmarks/fuzz.py)"),
+                        ("limits.md", "Limits (benchmarks/limits.py)")):
+        quoted = ROOT / "results" / name
+        if quoted.is_file():  # the benchmarks' own reports, quoted whole
+            lines += ["", f"## {title}", "", quoted.read_text().rstrip()]
     (ROOT / "results" / "README.md").write_text("\n".join(lines) + "\n")
 
 

@@ -35,6 +35,8 @@ GiB = 1 << 30
 DEFAULT_MAX_MEMORY = 16 * GiB
 #: tests set this environment variable to a phase name to make that phase hang (the supervisor must stop it)
 STALL_PHASE_VARIABLE = "TESEARCH_STALL_PHASE"
+#: the name of the time outside every named phase (imports, glue between phases)
+ROOT_PHASE = "setup"
 #: default largest group the front end builds (star-10, 3628800 elements, fits; star-11 does not)
 DEFAULT_MAX_ORDER = 4_000_000
 
@@ -77,7 +79,7 @@ class _State:
     limits: Limits
     reporter: Reporter
     deadline: float | None  # time.monotonic() value, or None
-    phase: str = "setup"
+    phase: str = "setup"  # ROOT_PHASE
     total: int | None = None
     done: int = 0
 
@@ -127,8 +129,9 @@ def phase(name: str, total: int | None = None) -> Iterator[None]:
     try:
         yield
     finally:
-        _state.phase, _state.total, _state.done = previous
-        _state.reporter.phase(previous[0], previous[1])
+        outer = previous[0] if not previous[0].startswith(ROOT_PHASE) else f"{ROOT_PHASE} (after {name})"
+        _state.phase, _state.total, _state.done = outer, previous[1], previous[2]
+        _state.reporter.phase(outer, previous[1])
 
 
 def advance(step: int = 1) -> None:
@@ -203,6 +206,33 @@ def parse_bytes(text: str) -> int:
     if value < 1:
         raise OptionError(f"--max-memory must be > 0, got {text!r}")
     return int(value)
+
+
+#: when the running command started (time.monotonic()); set by the CLI, read by the supervisor
+_command_start: float | None = None
+
+
+def mark_command_start(at: float | None = None, *, clear: bool = False) -> None:
+    """Record when the command started (default: now; ``clear``: no command runs); --timeout counts from there."""
+    global _command_start
+    _command_start = None if clear else time.monotonic() if at is None else at
+
+
+def command_start() -> float:
+    """When the running command started, or now if nobody said."""
+    return time.monotonic() if _command_start is None else _command_start
+
+
+def process_age() -> float:
+    """Seconds since this process started (from /proc; 0 where that cannot be read)."""
+    try:
+        with open("/proc/self/stat") as fh:
+            start_ticks = int(fh.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as fh:
+            uptime = float(fh.read().split()[0])
+        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def resident_bytes(pid: int | None = None) -> int | None:

@@ -214,7 +214,7 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> 
     offered) at the deadline or the memory limit, :class:`Interrupted` on SIGINT/SIGTERM, and
     the child's own error (as :class:`RemoteError`) when the work fails.
     """
-    started = time.monotonic()
+    started = _limits.command_start()  # --timeout counts from the command's start, imports included
     if os.environ.get("TESEARCH_INLINE"):
         with _limits.activated(limits):
             return work()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 import signal
 import sys
 import tempfile
@@ -25,6 +26,9 @@ import click
 
 from tesearch.errors import Interrupted, TesearchError
 from tesearch.terms import ExitCode
+
+#: set by tesearch.entry to this process's pid: the command's start was marked at the interpreter's start
+ENTRY_VARIABLE = "TESEARCH_ENTRY_PID"
 
 #: subcommand -> (module, attribute, one-line help); the only list of commands
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -71,6 +75,10 @@ class LazyGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Run the command and exit with its :class:`ExitCode`; never print a traceback."""
+        from tesearch import limits
+
+        if os.environ.get(ENTRY_VARIABLE) != str(os.getpid()):  # in-process use (tests): the command starts now
+            limits.mark_command_start()
         previous = signal.getsignal(signal.SIGTERM)
         signal.signal(signal.SIGTERM, _terminate)
         try:
@@ -94,6 +102,7 @@ class LazyGroup(click.Group):
             code = _internal(exc)
         finally:
             signal.signal(signal.SIGTERM, previous)
+            limits.mark_command_start(None, clear=True)
         sys.exit(int(code) if code is not None else 0)
 
 
