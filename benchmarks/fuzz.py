@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from fuzzing import COMMANDS, cases, run_case  # noqa: E402
+from markdown_report import Report  # noqa: E402
 
 
 def fuzz_command(command: str, count: int, rng_seed: int, scratch: Path) -> dict:
@@ -52,24 +53,6 @@ def fuzz_command(command: str, count: int, rng_seed: int, scratch: Path) -> dict
 
     run()
     return tally
-
-
-class Report:
-    """Lines printed as they come, and kept for --report FILE with the command and the date."""
-
-    def __init__(self, path: str | None, command: str):
-        self.path, self.command, self.lines = path, command, []
-
-    def line(self, text: str) -> None:
-        print(text, flush=True)
-        self.lines.append(text)
-
-    def close(self) -> None:
-        if self.path:
-            when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-            head = [f"Command: `{self.command}` ({when}; a 2-core machine, other work beside it).", ""]
-            with open(self.path, "w") as fh:
-                fh.write("\n".join(head + self.lines) + "\n")
 
 
 def main() -> int:

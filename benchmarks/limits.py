@@ -19,6 +19,8 @@ import subprocess
 import sys
 import time
 
+from markdown_report import Report
+
 ROWS = [
     # (label, arguments, timeout, max memory)
     ("star-8 search", ["search", "star-8"], 30, "8G"),
@@ -76,24 +78,6 @@ def run_row(args: list[str], timeout: float, memory: str) -> dict:
     phases = re.findall(r"phase: ([^)]*\)?)\)", stderr)
     return {"exit": proc.returncode, "wall": wall, "peak": peak, "phase": phases[-1] if phases else "",
             "message": stderr.strip().splitlines()[-1] if stderr.strip() else ""}
-
-
-class Report:
-    """Lines printed as they come, and kept for --report FILE with the command and the date."""
-
-    def __init__(self, path: str | None, command: str):
-        self.path, self.command, self.lines = path, command, []
-
-    def line(self, text: str) -> None:
-        print(text, flush=True)
-        self.lines.append(text)
-
-    def close(self) -> None:
-        if self.path:
-            when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-            head = [f"Command: `{self.command}` ({when}; a 2-core machine, other work beside it).", ""]
-            with open(self.path, "w") as fh:
-                fh.write("\n".join(head + self.lines) + "\n")
 
 
 def main() -> int:

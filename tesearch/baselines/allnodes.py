@@ -50,7 +50,7 @@ def successors(table: CayleyTable, generators: Mapping[str, Sequence[int]]) -> n
     right = np.empty((table.degree, table.order), dtype=np.int64)
     for k, s in enumerate(table.letters):
         images = np.asarray(generators[s], dtype=np.int32)[table.elements]
-        right[k] = [table.index[bytes(row)] for row in images]
+        right[k] = [table.index[tuple(row.tolist())] for row in images]
     return right
 
 

@@ -1,13 +1,14 @@
-"""The Cayley graph the baselines route on: one breadth-first search over permutation tuples.
+"""The Cayley graph the baselines route on: the checking kernel's breadth-first search, in canonical order.
 
-Kept small and self-contained (numpy and the standard library only) so that it
-can later be swapped for the independent checking kernel's BFS.  Elements are
+The kernel (tesearch.kernel.graph) shares no code with the search, so the
+baselines stay independent of it too; this module only adapts its result.  Elements are
 numbered in *canonical order*: by distance from the identity, and within one
 distance by their canonical word, the lexicographically first shortest word in
 the network's letter order.  Canonical words are prefix-closed (if ``w s`` is
 the first shortest word of ``h``, ``w`` is the first shortest word of ``h s^-1``),
 so a BFS that expands each layer in canonical order, letters in letter order,
-and keeps the first discovery of each element finds them all.
+and keeps the first discovery of each element finds them all: the kernel's BFS does
+exactly that (node by node in index order, generators in letter order).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from tesearch import limits
+from tesearch.kernel.graph import build_network
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class CayleyTable:
     parent: np.ndarray  # canonical word of i = canonical word of parent[i], then letter last_letter[i]
     last_letter: np.ndarray
     dist: np.ndarray
-    index: Mapping[bytes, int] = field(repr=False)  # element images (int32 bytes) -> index
+    index: Mapping[tuple[int, ...], int] = field(repr=False)  # element images -> index
 
     @property
     def order(self) -> int:
@@ -56,7 +58,7 @@ class CayleyTable:
 
     def index_of(self, images: Sequence[int]) -> int:
         """The index of the element with these images."""
-        return self.index[bytes(np.asarray(images, dtype=np.int32))]
+        return self.index[tuple(int(x) for x in images)]
 
 
 def memory_estimate(order: int, points: int, degree: int) -> int:
@@ -66,41 +68,17 @@ def memory_estimate(order: int, points: int, degree: int) -> int:
 
 def cayley_table(letters: Sequence[str], generators: Mapping[str, Sequence[int]], *,
                  expected_order: int | None = None) -> CayleyTable:
-    """BFS from the identity over ``generators`` (letter -> images; ``p*q = i -> q[p[i]]``).
+    """BFS from the identity over ``generators`` (letter -> images; ``p*q = i -> q[p[i]]``), by the kernel.
 
-    ``expected_order`` (the family's formula, when known) lets the memory check run before the BFS;
-    without it the check runs after every layer.
+    ``expected_order`` (the family's formula, when known) lets the memory check run before the BFS.
     """
     letters = tuple(letters)
-    perms = np.array([generators[s] for s in letters], dtype=np.int32)
-    degree, points = perms.shape
+    perms = [tuple(int(x) for x in generators[s]) for s in letters]
     if expected_order is not None:
-        limits.require_memory(memory_estimate(expected_order, points, degree), "the baselines' Cayley table")
-    rows = [np.arange(points, dtype=np.int32)]
-    index: dict[bytes, int] = {bytes(rows[0]): 0}
-    parent, last, dist = [0], [-1], [0]
-    layer = rows[0][None, :]
-    layer_ids = np.array([0])
-    depth = 0
+        limits.require_memory(memory_estimate(expected_order, len(perms[0]), len(letters)),
+                              "the baselines' Cayley table")
     with limits.phase("baselines: Cayley graph"):
-        while len(layer):
-            depth += 1
-            # children in (parent canonical rank, letter) order: g*s = i -> s[g[i]]
-            children = perms[:, layer].transpose(1, 0, 2).reshape(-1, points)
-            found, found_ids = [], []
-            for c, row in enumerate(children):
-                key = bytes(row)
-                if key not in index:
-                    index[key] = len(rows)
-                    rows.append(row)
-                    parent.append(int(layer_ids[c // degree]))
-                    last.append(c % degree)
-                    dist.append(depth)
-                    found.append(row)
-                    found_ids.append(index[key])
-            layer = np.array(found, dtype=np.int32).reshape(-1, points)
-            layer_ids = np.array(found_ids, dtype=np.int64)
-            limits.advance(len(found))
-            limits.require_memory(memory_estimate(len(rows), points, degree), "the baselines' Cayley table")
-    return CayleyTable(letters, np.array(rows, dtype=np.int32), np.array(parent), np.array(last), np.array(dist),
-                       index)
+        net = build_network(letters, perms, where="baselines")
+    parent = np.maximum(net.parent, 0)  # the identity is its own parent here (its word is empty)
+    last = net.parent_letter.copy()
+    return CayleyTable(letters, np.array(net.elements, dtype=np.int32), parent, last, net.depth, net.index)
