@@ -203,7 +203,6 @@ def table_entry(rel: str, data: dict, suite: dict, runs: dict, lifts: dict) -> t
     if rel in OVERRIDES:
         command, note = OVERRIDES[rel]
         return [command], [], note
-    search = data.get("search") or {}
     construction = data.get("construction")
     network, exchange = data["network"], data["exchange"]
     if rel.startswith("results/frontier/"):

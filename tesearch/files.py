@@ -16,12 +16,14 @@ This module imports only the standard library and :mod:`tesearch.errors`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import stat
 import tempfile
 from pathlib import Path
+from typing import Iterator
 
 from tesearch.errors import FormatError, OptionError, SizeLimitError, TesearchError
 
@@ -126,23 +128,18 @@ def writable_target(path: str | Path) -> Path:
     return path
 
 
-def write_atomically(path: str | Path, data: str | bytes) -> Path:
-    """Write a whole file or nothing: a temporary file beside it, flushed, then renamed over it.
-
-    The file gets :data:`FILE_MODE`.  Any error (including KeyboardInterrupt) removes the
-    temporary file and leaves the old one as it was.
-    """
+@contextlib.contextmanager
+def atomic_target(path: str | Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write; renamed over ``path`` (with :data:`FILE_MODE`) when the
+    ``with`` block ends normally, removed on any error (KeyboardInterrupt included)."""
     path = writable_target(path)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        os.close(fd)
     except OSError as exc:
         raise OptionError(f"cannot write: {exc.strerror or exc}", where=str(path)) from None
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-            fh.flush()
-            os.fsync(fh.fileno())
+        yield Path(tmp)
         os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
     except OSError as exc:
@@ -151,7 +148,17 @@ def write_atomically(path: str | Path, data: str | bytes) -> Path:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
+
+
+def write_atomically(path: str | Path, data: str | bytes) -> Path:
+    """Write a whole file or nothing (:func:`atomic_target`), flushed to disk before the rename."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with atomic_target(path) as tmp:
+        with open(tmp, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+    return Path(path)
 
 
 def safe_name(text: str) -> str:

@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Callable, Iterator
 
 import numpy as np
 
-from tesearch.errors import FormatError, OptionError
-from tesearch.files import FILE_MODE, writable_target
+from tesearch.errors import FormatError
+from tesearch.files import atomic_target
 from tesearch.programs.ranks import RANK_ORDER
 from tesearch.programs.schedule import Column, CompiledSchedule, RankProgram, program
 
@@ -87,22 +86,8 @@ def stream_programs(schedule: CompiledSchedule, path: str | Path, *,
 def write_programs(schedule: CompiledSchedule, path: str | Path, *,
                    progress: Callable[[int], None] | None = None) -> int:
     """Write the tesearch-programs v1 file atomically, streaming rank by rank; returns its size in bytes."""
-    path = writable_target(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        os.close(fd)
-    except OSError as exc:
-        raise OptionError(f"cannot write: {exc.strerror or exc}", where=str(path)) from None
-    try:
+    with atomic_target(path) as tmp:
         size = stream_programs(schedule, tmp, progress=progress)
-        os.chmod(tmp, FILE_MODE)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise OptionError(f"cannot write: {exc.strerror or exc}", where=str(path)) from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return size
 
 
