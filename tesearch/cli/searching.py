@@ -16,7 +16,7 @@ import click
 from tesearch.cli.app import NON_NEGATIVE, POSITIVE, SECONDS
 from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, emit, limit_options,
                                   output_option)
-from tesearch.errors import LimitReached, OptionError
+from tesearch.errors import LimitReached, OptionError, TesearchError
 from tesearch.terms import ExitCode
 from tesearch.words import DEFAULT_WORD_CAP
 
@@ -46,7 +46,10 @@ def _supervised(work, limits, quiet, out: Path | None, force: bool):
         if best is not None:
             line = f"best verified table before the limit: T = {best.T}"
             if out is not None:
-                line += "; " + save_table(best, out, force=force).text(best.T)
+                try:
+                    line += "; " + save_table(best, out, force=force).text(best.T)
+                except TesearchError as refused:  # the limit stays the outcome (exit 4); say why nothing was written
+                    line += f"; {refused}"
             click.echo(line, err=True)
         raise
 
