@@ -36,7 +36,8 @@ def run_step(step: str, args: list[str]) -> dict:
     start = time.monotonic()
     done = subprocess.run(["nice", "-n", "10", TESEARCH, *args], cwd=ROOT, capture_output=True, text=True)
     seconds = round(time.monotonic() - start, 1)
-    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    lines = [line for line in done.stdout.splitlines() if line.strip()] or \
+        [line for line in done.stderr.splitlines() if line.strip()]
     return {"step": step, "command": "tesearch " + " ".join(args), "exit_code": done.returncode,
             "seconds": seconds, "outcome": lines[-1] if lines else ""}
 

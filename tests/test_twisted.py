@@ -19,10 +19,11 @@ import pytest
 
 from tesearch.errors import SpecError
 from tesearch.groups import cayley_graph
-from tesearch.networks import TWISTED_SHAPES, TwistedParams, network_from_spec, twisted_torus_network
+from tesearch.networks import (TWISTED_SHAPES, TwistedParams, network_for_table, network_from_spec,
+                               twisted_torus_network)
 from tesearch.rotation import find_rotation, rotation_from_cycle
 
-from conftest import run_cli
+from conftest import ROOT, run_cli
 
 
 def coordinate_graph(sides: tuple[int, ...]) -> nx.Graph:
@@ -188,3 +189,21 @@ def test_search_verify_replay_certify_through_the_cli(tmp_path):
     assert run_cli("certify", table, "-o", proof).exit_code == 0
     result = run_cli("check-proof", proof)
     assert result.exit_code == 0, result.output
+
+
+def is_table(path) -> bool:
+    """Whether a JSON file is a tesearch-table (from its first bytes)."""
+    with open(path, encoding="utf-8") as handle:
+        return '"format": "tesearch-table"' in handle.read(200)
+
+
+RESULT_TABLES = sorted(p for p in (ROOT / "results").rglob("*.json") if is_table(p))
+
+
+def test_every_committed_table_still_names_its_generators():
+    """Regress: adding ':twisted' changed no earlier network, so every committed table rebuilds its label."""
+    assert len(RESULT_TABLES) > 100
+    for path in RESULT_TABLES:
+        data = json.loads(path.read_text())
+        net = network_for_table(data["network"], data["generators"], where=str(path))
+        assert net.spec == data["network"], path
