@@ -84,10 +84,12 @@ def test_isomorphic_to_the_coordinate_rule(sides):
 def test_diameter_and_status_match_the_closed_forms(sides):
     cg = cayley_graph(network_from_spec(spec_of(sides)))
     assert cg.order == (sides[0] * sides[1] * (sides[2] if len(sides) == 3 else 1))
-    assert (cg.diameter, cg.status) == status_closed_form(sides)
+    diameter, status = status_closed_form(sides)
+    assert (cg.diameter, cg.status) == (diameter, status)
     if len(sides) == 2:
         k = min(sides)
         assert cg.distance_distribution == [1] + [4 * d for d in range(1, k)] + [2 * k - 1]
+        assert cg.status / cg.order == pytest.approx((4 * k * k - 1) / (6 * k))  # average distance, self included
 
 
 @pytest.mark.parametrize("spec,nodes,diameter,status", [
