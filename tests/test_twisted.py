@@ -209,3 +209,13 @@ def test_every_committed_table_still_names_its_generators():
         data = json.loads(path.read_text())
         net = network_for_table(data["network"], data["generators"], where=str(path))
         assert net.spec == data["network"], path
+
+
+@pytest.mark.parametrize("args,code,fragment", [
+    (("lift", "torus-8x4:twisted"), 2, "product of at least two rings"),
+    (("construct", "torus-8x4:twisted"), 2, "no construction applies"),
+    (("singleport", "torus-8x4:twisted"), 0, "REPLAY OK"),
+    (("info", "torus-8x4:twisted", "--exchange", "odd-distance"), 0, "x+ -> y+ -> x- -> y- -> x+")])
+def test_other_commands_take_the_spec(args, code, fragment):
+    result = run_cli(*args)
+    assert result.exit_code == code and fragment in result.output, result.output
