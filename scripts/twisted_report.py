@@ -106,6 +106,22 @@ def markdown(table_rows: list[dict]) -> str:
     return head + "\n".join(lines) + "\n"
 
 
+def attempts_markdown(table_rows: list[dict]) -> str:
+    """Every search run of a shape still open, from runs.json: what was tried and what came of it."""
+    runs = TWISTED / "runs.json"
+    rows = json.loads(runs.read_text()) if runs.exists() else []
+    lines = []
+    for r in table_rows:
+        if r["T_twisted"] is not None:
+            continue
+        tried = [x for x in rows if x["network"] == r["spec"] and x["step"] == "search"]
+        lines.append(f"- {r['spec']} (bound {r['twisted']['bound']}): "
+                     + ("; ".join(f"`{x['command']}` exit {x['exit_code']} after {x['seconds']} s ({x['outcome']})"
+                                  for x in tried) if tried else "not attempted in this round")
+                     + ". Nothing refuted: exit 4 means unknown.")
+    return ("\n**Open twisted shapes** (from runs.json):\n\n" + "\n".join(lines) + "\n") if lines else ""
+
+
 def plot(table_rows: list[dict]) -> None:
     """T against node count, regular and twisted; open shapes drawn at their bound, hollow."""
     import matplotlib
@@ -138,7 +154,7 @@ def main() -> int:
     table_rows = rows()
     text = README.read_text() if README.exists() else f"{TABLE_START}\n{TABLE_END}\n"
     start, end = text.index(TABLE_START) + len(TABLE_START), text.index(TABLE_END)
-    README.write_text(text[:start] + "\n" + markdown(table_rows) + text[end:])
+    README.write_text(text[:start] + "\n" + markdown(table_rows) + attempts_markdown(table_rows) + text[end:])
     plot(table_rows)
     (TWISTED / "comparison.json").write_text(json.dumps(table_rows, indent=1) + "\n")
     print(markdown(table_rows))
