@@ -117,8 +117,8 @@ def attempts_markdown(table_rows: list[dict]) -> str:
         tried = [x for x in rows if x["network"] == r["spec"] and x["step"] == "search"]
         lines.append(f"- {r['spec']} (bound {r['twisted']['bound']}): "
                      + ("; ".join(f"`{x['command']}` exit {x['exit_code']} after {x['seconds']} s ({x['outcome']})"
-                                  for x in tried) if tried else "not attempted in this round")
-                     + ". Nothing refuted: exit 4 means unknown.")
+                                  for x in tried) + ". Nothing refuted: exit 4 means unknown."
+                        if tried else "not attempted in this round."))
     return ("\n**Open twisted shapes** (from runs.json):\n\n" + "\n".join(lines) + "\n") if lines else ""
 
 
