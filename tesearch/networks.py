@@ -169,10 +169,24 @@ class TorusParams:
     kinds: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class TwistedParams:
+    """Parameters of a twisted torus: two or three sides, each k or 2k, both present (see twisted_torus_network)."""
+
+    sides: tuple[int, ...]
+
+
 CYCLIC = "cyclic"
 DIHEDRAL = "dihedral"
 GROUP_KINDS = (CYCLIC, DIHEDRAL)
+#: the ':GROUP' suffix of a twisted torus (``torus-4x4x8:twisted``); its rings are cyclic
+TWISTED = "twisted"
 AXIS_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: axis names of a twisted torus's letters (``x+``, ``x-``, ...), in the spec's side order
+TWISTED_AXES = "xyz"
+#: the one line that names the shapes a twist exists for
+TWISTED_SHAPES = ("twisted tori exist for 2a x a (e.g. torus-8x4:twisted) and k x k x 2k or k x 2k x 2k "
+                  "(e.g. torus-4x4x8:twisted, torus-4x8x8:twisted), sides in any order, k >= 2")
 
 
 def default_group(side: int) -> str:
@@ -303,6 +317,61 @@ def _torus_spec(sides: tuple[int, ...], kinds: tuple[str, ...]) -> str:
     if len(set(kinds)) == 1:
         return f"{base}:{kinds[0]}"
     return f"{base}:{','.join(kinds)}"
+
+
+def _twisted_params(sides: tuple[int, ...], spec: str | None = None) -> TwistedParams:
+    """Check that a shape admits the twist: 2 or 3 sides, each k or 2k (k >= 2), both lengths present."""
+    sides = tuple(sides)
+    name = spec or _twisted_spec(sides)
+    k = min(sides, default=0)
+    if len(sides) not in (2, 3) or k < 2 or set(sides) != {k, 2 * k}:
+        raise SpecError(f"{name}: no twist for this shape; {TWISTED_SHAPES}")
+    return TwistedParams(sides)
+
+
+def _twisted_spec(sides: tuple[int, ...]) -> str:
+    return "torus-" + "x".join(map(str, sides)) + ":" + TWISTED
+
+
+def twisted_torus_network(sides: tuple[int, ...]) -> Network:
+    """The twisted torus on sides k and 2k (Camara et al. 2010; TPU v4): see docs/twisted-tori.md.
+
+    Rule, on coordinates (v_x, v_y[, v_z]), v_i in 0..side_i - 1: a step along an axis moves its
+    coordinate by +-1; a long axis (side 2k) wraps plainly; a step that crosses the seam of a
+    short axis (side k) also moves k along every long axis.  The spec's side order is kept: x
+    is the first side, so torus-8x4:twisted has a long x (8) and a short y (4).
+
+    Presentation: the group is Z^n / L (L spanned by k e_i + k sum_{long j} e_j for short i and
+    2k e_j for long j), on the same points as the torus, one cyclic ring per axis.  The group
+    isomorphism maps v to the ring positions c_i = v_i mod k (short i) and
+    c_j = v_j + sum_{short i} v_i mod 2k (long j), so letter ``j+`` of a long axis turns ring j
+    by +1, and ``i+`` of a short axis turns ring i and every long ring by +1.  The ring
+    positions are sheared coordinates: a short step changes c_j but not v_j except at a seam.
+    Letters are ``x+ y+ [z+] x- y- [z-]``; that order is a rotation (x+ -> y+ -> z+ -> x- ...),
+    since L is invariant under every signed permutation of the axes.  Not a product of rings:
+    ``factors`` is empty.
+    """
+    params = _twisted_params(tuple(sides))
+    sides = params.sides
+    k = min(sides)
+    longs = [j for j, side in enumerate(sides) if side == 2 * k]
+    offsets = [sum(sides[:i]) for i in range(len(sides))]
+
+    def turn(rings: list[int], step: int) -> Perm:
+        images = list(range(sum(sides)))
+        for r in rings:
+            for p in range(sides[r]):
+                images[offsets[r] + p] = offsets[r] + (p + step) % sides[r]
+        return tuple(images)
+
+    gens: dict[str, Perm] = {}
+    for i, side in enumerate(sides):
+        rings = [i] + (longs if side == k else [])
+        gens[TWISTED_AXES[i] + "+"] = turn(rings, 1)
+        gens[TWISTED_AXES[i] + "-"] = turn(rings, -1)
+    letters = tuple(TWISTED_AXES[i] + sign for sign in "+-" for i in range(len(sides)))
+    return Network(_twisted_spec(sides), "torus", letters, {s: gens[s] for s in letters}, rotation=letters,
+                   params=params, order=math.prod(sides))
 
 
 def ring_network(n: int, kind: str | None = None) -> Network:
@@ -480,11 +549,16 @@ def _parse_ring(spec: str, params: str, group: str | None) -> RingParams:
     return RingParams(n, kind)
 
 
-def _parse_torus(spec: str, params: str, group: str | None) -> TorusParams:
+def _parse_torus(spec: str, params: str, group: str | None) -> TorusParams | TwistedParams:
     parts = params.split("x")
     if len(parts) > len(AXIS_LETTERS):
         raise SpecError(f"{spec}: at most {len(AXIS_LETTERS)} dimensions")
     sides = tuple(_int(spec, p, "each side") for p in parts)
+    if group is not None and TWISTED in group.split(","):
+        if group != TWISTED:
+            raise SpecError(f"{spec}: ':twisted' needs cyclic rings and takes no other group (write "
+                            f"torus-{params}:twisted)")
+        return _twisted_params(sides, spec)
     if group is None:
         kinds = None
     else:
@@ -498,6 +572,11 @@ def _parse_torus(spec: str, params: str, group: str | None) -> TorusParams:
     return _torus_params(sides, kinds, spec)
 
 
+def _build_torus(p: TorusParams | TwistedParams) -> Network:
+    """A torus from its parameter record: a product of rings, or a twisted torus."""
+    return twisted_torus_network(p.sides) if isinstance(p, TwistedParams) else torus_network(p.sides, p.kinds)
+
+
 #: family name -> Family; the one registry the CLI, the readers and the tests use
 FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("star", "S_n with the transpositions (0 a)", ("star-5",), _no_group("star"),
@@ -506,8 +585,9 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            lambda p: 2 ** p.d, lambda p: hypercube_network(p.d)),
     Family("ring", "C_n (letters a a') or, n even, D_n (letters a A)", ("ring-7", "ring-6:cyclic"), _parse_ring,
            lambda p: p.n, lambda p: ring_network(p.n, p.kind), GROUP_KINDS),
-    Family("torus", "a product of rings, one per side", ("torus-4x4x8", "torus-6x6:dihedral"), _parse_torus,
-           lambda p: math.prod(p.sides), lambda p: torus_network(p.sides, p.kinds), GROUP_KINDS),
+    Family("torus", "a product of rings, one per side; or, ':twisted', a twisted torus on sides k and 2k",
+           ("torus-4x4x8", "torus-6x6:dihedral", "torus-4x4x8:twisted"), _parse_torus,
+           lambda p: math.prod(p.sides), _build_torus, GROUP_KINDS + (TWISTED,)),
     Family("pancake", "S_n with the prefix reversals", ("pancake-5",), _no_group("pancake"),
            lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: pancake_network(p.n)),
     Family("bubblesort", "S_n with the adjacent transpositions", ("bubblesort-5",), _no_group("bubblesort"),
