@@ -105,6 +105,18 @@ SPOT_CHECKS: dict[str, str] = {
 
 #: run records, reports and other non-table files: (command(s), depends_on, note)
 FIXED: dict[str, tuple[list[str], list[str], str]] = {
+    "results/twisted/runs.json": (["python scripts/twisted_runs.py SPEC --timeout S [--command search|stratify]"], [],
+                                  "one row per step (search, verify, replay, certify, check-proof) of every twisted run, "
+                                  "in the order run; each row holds its own tesearch command"),
+    "results/twisted/comparison.json": (["python scripts/twisted_report.py"], ["results/twisted/runs.json"],
+                                        "regular against twisted: bounds, distances, T and their ratio"),
+    "results/twisted/README.md": (["python scripts/twisted_report.py"], ["results/twisted/runs.json"],
+                                  "generated from the tables, runs.json and the network facts"),
+    "results/twisted/T-vs-nodes.png": (["python scripts/twisted_report.py"], ["results/twisted/runs.json"],
+                                       "T against node count, regular and twisted wiring"),
+    "results/twisted/attempts-torus-32x16-twisted.json": (
+        ["tesearch search torus-32x16:twisted --timeout 240 --backend cpsat --word-cap 400 --json"], [],
+        "the per-attempt log of one unknown 32x16 run (sampled words: it proves nothing)"),
     "results/compare.md": (["python scripts/compare_report.py --all-nodes-limit 1100000"], [],
                            "the tables against shortest-path FIFO, e-cube and seed 000 (writes compare.json and the "
                            "plots too)"),
@@ -198,11 +210,23 @@ def with_out(command: str, out: str) -> str:
     return command if "--out" in shlex.split(command) else f"{command} --out {out}"
 
 
+def twisted_command(rel: str) -> str:
+    """The command results/twisted/runs.json records as having written a twisted-torus table."""
+    runs = json.loads((ROOT / "results" / "twisted" / "runs.json").read_text())
+    written = [r["command"] for r in runs if r.get("step") == "search" and r.get("outcome") == f"written to {rel}"]
+    if not written:
+        raise SystemExit(f"{rel}: results/twisted/runs.json records no search that wrote it")
+    return written[-1]
+
+
 def table_entry(rel: str, data: dict, suite: dict, runs: dict, lifts: dict) -> tuple[list[str], list[str], str]:
     """(commands, depends_on, note) for one table file."""
     if rel in OVERRIDES:
         command, note = OVERRIDES[rel]
         return [command], [], note
+    if rel.startswith("results/twisted/"):
+        return [twisted_command(rel)], [], ("scripts/twisted_runs.py ran it and recorded it in results/twisted/runs.json, "
+                                            "with the verify, replay, certify and check-proof steps after it")
     construction = data.get("construction")
     network, exchange = data["network"], data["exchange"]
     if rel.startswith("results/frontier/"):
@@ -279,7 +303,8 @@ def main() -> None:
             kind = "report" if rel.endswith(".md") else ("encoding" if rel.endswith(".smt2") else "record")
             if rel == "results/errata-notes.md":
                 kind = "record"
-            entries.append({"name": f"{kind}:{Path(rel).stem}" if kind != "record" else
+            stem = Path(rel).stem if rel.count("/") < 2 else Path(rel).parent.name + "-" + Path(rel).stem
+            entries.append({"name": f"{kind}:{stem}" if kind != "record" else
                             f"record:{Path(rel.removeprefix('results/')).with_suffix('').as_posix().replace('/', '-')}"
                             + ("-plot" if rel.endswith(".png") else ""),
                             "path": rel, "kind": kind, "command": commands[0] if len(commands) == 1 else commands,
