@@ -31,7 +31,7 @@ def test_hostile_input_everyday(command, data, tmp_path_factory):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS)
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data())
 def test_hostile_input_more(command, data, tmp_path_factory):
     _check(data.draw(cases(command)), tmp_path_factory)
