@@ -29,6 +29,7 @@ from tesearch.terms import SolveResult, Verdict
 
 
 def network_facts(cg, target_set) -> dict:
+    """The network's figures a certificate records (order, degree, diameter, distances, status, targets)."""
     return {
         "order": int(cg.order),
         "degree": int(cg.degree),

@@ -13,6 +13,8 @@ from tesearch.proof.cnf import Cnf
 
 @dataclass
 class ProofCheck:
+    """The outcome of a DRAT proof check: accepted or not, counts, time and the reason."""
+
     accepted: bool
     lemmas: int
     deletions: int
@@ -21,6 +23,7 @@ class ProofCheck:
     reason: str  # why it was accepted or rejected
 
     def to_json(self) -> dict:
+        """The check as a JSON object."""
         return {"accepted": self.accepted, "lemmas": self.lemmas, "deletions": self.deletions,
                 "rat_lemmas": self.rat_lemmas, "seconds": round(self.seconds, 3), "reason": self.reason}
 

@@ -17,6 +17,8 @@ Perm = tuple[int, ...]
 
 
 class ViolationKind(str, enum.Enum):
+    """What a replay violation breaks."""
+
     LINK_CAPACITY = "link-capacity"  # all-port: two messages on one directed link in one step
     SEND_PORT = "send-port"  # single-port: a node sends two messages in one step
     RECEIVE_PORT = "receive-port"  # single-port: a node receives two messages in one step
@@ -33,6 +35,8 @@ class ViolationKind(str, enum.Enum):
 
 @dataclass(frozen=True)
 class ReplayViolation:
+    """One violation: its kind, and the step, node, link and message where it has them."""
+
     kind: ViolationKind
     step: int | None
     node: Perm | None
@@ -54,6 +58,7 @@ class ReplayViolation:
         return f"{self.kind.value}: {', '.join(where) + ': ' if where else ''}{self.detail}"
 
     def to_json(self) -> dict:
+        """The violation as a JSON object."""
         return {
             "kind": self.kind.value,
             "step": self.step,
@@ -71,6 +76,8 @@ def _node_text(perm: Perm) -> str:
 
 @dataclass
 class ReplayReport:
+    """What a replay found: totals, violations (counted, the first of each kind in detail), link use."""
+
     network: str
     exchange: str
     model: PortModel
@@ -93,21 +100,26 @@ class ReplayReport:
 
     @property
     def ok(self) -> bool:
+        """No violation."""
         return not self.violation_counts
 
     @property
     def buffer_free(self) -> bool:
+        """No message ever waits at a node."""
         return self.max_buffer == 0
 
     @property
     def kinds(self) -> set[ViolationKind]:
+        """The kinds of violation found."""
         return {ViolationKind(k) for k in self.violation_counts}
 
     @property
     def capacity_per_step(self) -> int:
+        """Transmissions one step allows: directed links (all-port) or nodes."""
         return self.links if self.model is PortModel.ALL_PORT else self.nodes
 
     def to_json(self, *, per_step: bool = False) -> dict:
+        """The report as a JSON object (``per_step``: with the link use of every step)."""
         out = {
             "network": self.network,
             "exchange": self.exchange,
@@ -136,6 +148,7 @@ class ReplayReport:
         return out
 
     def summary(self) -> str:
+        """The report for a terminal."""
         lines = [
             f"replay ({self.engine}, {self.model.value}) of {self.source_format} {self.network}, exchange {self.exchange}: "
             f"{self.nodes} nodes, {self.links} directed links, {self.messages} messages",
