@@ -105,6 +105,10 @@ SPOT_CHECKS: dict[str, str] = {
 
 #: run records, reports and other non-table files: (command(s), depends_on, note)
 FIXED: dict[str, tuple[list[str], list[str], str]] = {
+    "results/fuzz.md": (["python benchmarks/fuzz.py --per-command 420 --report results/fuzz.md"], [],
+                        "hostile inputs per subcommand and how many ended wrong (quoted in results/README.md)"),
+    "results/limits.md": (["python benchmarks/limits.py --report results/limits.md"], [],
+                          "from --timeout to exit and peak memory per run (quoted in results/README.md)"),
     "results/twisted/runs.json": (["python scripts/twisted_runs.py SPEC --timeout S [--command search|stratify]"], [],
                                   "one row per step (search, verify, replay, certify, check-proof) of every twisted run, "
                                   "in the order run; each row holds its own tesearch command"),
@@ -134,7 +138,8 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
         [],
         "every base-suite search (about 73 runs, roughly 20 CPU minutes on this machine; each run writes its "
         "table with --out under the keep-better rule). One run: `python scripts/results_suite.py --only NAME`."),
-    "results/README.md": (["python scripts/results_suite.py --report"], ["results/suite.json"],
+    "results/README.md": (["python scripts/results_suite.py --report"],
+                          ["results/suite.json", "results/fuzz.md", "results/limits.md"],
                           "generated from results/suite.json and the tables' metadata"),
     "results/frontier/runs.json": (
         ["python scripts/frontier.py"],

@@ -217,7 +217,7 @@ def cases(draw, command: str | None = None) -> Case:
         args = [command, name, *extra]
         if command == "draw":
             args += ["-o", draw(st.sampled_from(["p.png", "p.svg", "p.jpg", "missing/p.png"]))]
-        return Case(args, {name: draw(table_bytes())})
+        return Case(args + _bounded(command, extra), {name: draw(table_bytes())})
     if command == "certify":
         refute = ["--refutation", draw(st.sampled_from(["e.smt2", "/nope.smt2", "../e.smt2"]))] \
             if draw(st.booleans()) else []
@@ -225,19 +225,24 @@ def cases(draw, command: str | None = None) -> Case:
         if refute and refute[1] == "e.smt2":
             files["e.smt2"] = draw(st.sampled_from([b"(check-sat)", b"(assert (", b"",
                                                     (ROOT / "encodings" / "ring-4_cyclic-total-full-T2.smt2").read_bytes()]))
-        return Case([command, "t.json", *refute, "-o", "c.json", *extra], files)
+        return Case([command, "t.json", *refute, "-o", "c.json", *extra, *_bounded(command, extra)], files)
     if command == "check-proof":
-        return Case([command, "c.json", *extra, "--solver-timeout", "5"], {"c.json": draw(certificate_bytes())})
+        return Case([command, "c.json", *extra, "--solver-timeout", "5", *_bounded(command, extra)],
+                    {"c.json": draw(certificate_bytes())})
     return Case([command, *extra])
 
 
 def _bounded(command: str, extra: list[str]) -> list[str]:
-    """Keep solver commands short: a --timeout of 5 s unless the case sets its own."""
-    if command in ("search", "stratify", "lift", "repack") and "--timeout" not in extra:
-        return ["--timeout", "5"]
-    return []
+    """Keep runs short, as a user with a deadline would: --timeout 5 for the solver commands and 20 for the
+    others that take one, unless the case sets its own (long work without a --timeout is not a hang)."""
+    if "--timeout" in extra or command not in TIMED:
+        return []
+    return ["--timeout", "5" if command in ("search", "stratify", "lift", "repack") else "20"]
 
 
+#: the subcommands that take --timeout (tesearch.cli.options.limit_options)
+TIMED = {"info", "search", "stratify", "lift", "repack", "construct", "verify", "replay", "certify", "check-proof",
+         "singleport"}
 COMMANDS = ["info", "search", "stratify", "lift", "repack", "construct", "verify", "replay", "certify",
             "check-proof", "draw", "singleport"]
 

@@ -43,10 +43,10 @@ def blocked_env(tmp_path_factory):
     return env
 
 
-def check_proof(env: dict, paths: list[Path]) -> tuple[int, list[dict], str]:
+def check_proof(env: dict, paths: list[Path], timeout_s: float = 600) -> tuple[int, list[dict], str]:
     code = "import sys; from tesearch.cli import main; sys.argv = ['tesearch'] + sys.argv[1:]; main()"
     done = subprocess.run([sys.executable, "-c", code, "check-proof", "--json", "--quiet", *map(str, paths)],
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=1800)
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout_s)
     out = done.stdout.strip()
     data = json.loads(out) if out.startswith(("{", "[")) else []
     return done.returncode, data if isinstance(data, list) else [data], done.stderr
@@ -74,7 +74,7 @@ def test_check_proof_confirms_every_certificate_without_claims_without_z3_or_sym
     from test_certificate import IN_SUITE
 
     paths = [p for p in WITHOUT_CLAIMS if p in IN_SUITE]
-    code, reports, stderr = check_proof(blocked_env, paths)
+    code, reports, stderr = check_proof(blocked_env, paths, timeout_s=1800)
     bad = [(r["file"], [c for c in r["claims"] if c["verdict"] != "confirmed"]) for r in reports
            if r["verdict"] != "confirmed"]
     assert code == 0 and not bad and len(reports) == len(paths), stderr + repr(bad)[:3000]

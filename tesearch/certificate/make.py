@@ -29,7 +29,7 @@ from tesearch.terms import SolveResult, Verdict
 
 
 def network_facts(cg, target_set) -> dict:
-    """Order, degree, diameter, distances, status and targets, as a certificate records them."""
+    """The network's figures a certificate records (order, degree, diameter, distances, status, targets)."""
     return {
         "order": int(cg.order),
         "degree": int(cg.degree),

@@ -17,20 +17,21 @@ MAX_CNF_CLAUSES = 2_000_000
 
 @dataclass
 class Cnf:
-    """A CNF formula: variables, clauses and the declared Booleans' variables."""
+    """A CNF formula: variable count, clauses as lists of literals, declared Booleans' variables."""
+
     variables: int
     clauses: list[list[int]]
     names: dict[str, int] = field(default_factory=dict)  # declared Boolean -> variable
 
     def dimacs(self) -> str:
-        """The formula in DIMACS text."""
+        """The formula in DIMACS form."""
         lines = [f"p cnf {self.variables} {len(self.clauses)}"]
         lines += [" ".join(map(str, c)) + " 0" for c in self.clauses]
         return "\n".join(lines) + "\n"
 
     @property
     def sha256(self) -> str:
-        """sha256 of the DIMACS text."""
+        """sha256 of the DIMACS form."""
         return sha256_text(self.dimacs())
 
 

@@ -13,7 +13,8 @@ from tesearch.proof.cnf import Cnf
 
 @dataclass
 class ProofCheck:
-    """What the DRAT check found: accepted or not, the lemma counts and why."""
+    """The outcome of a DRAT proof check: accepted or not, counts, time and the reason."""
+
     accepted: bool
     lemmas: int
     deletions: int
@@ -22,7 +23,7 @@ class ProofCheck:
     reason: str  # why it was accepted or rejected
 
     def to_json(self) -> dict:
-        """The check as one JSON object."""
+        """The check as a JSON object."""
         return {"accepted": self.accepted, "lemmas": self.lemmas, "deletions": self.deletions,
                 "rat_lemmas": self.rat_lemmas, "seconds": round(self.seconds, 3), "reason": self.reason}
 

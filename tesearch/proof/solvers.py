@@ -18,7 +18,8 @@ SAT_SOLVER = "cadical195"
 
 @dataclass
 class SolverRun:
-    """One solver run: the solver, its version, its answer (None if it could not run) and the time."""
+    """One solver run: which solver, its version, the three-valued result (None: did not run), time, why."""
+
     solver: str
     version: str | None
     result: SolveResult | None  # None: the solver could not run (see reason)
@@ -26,7 +27,7 @@ class SolverRun:
     reason: str = ""
 
     def to_json(self) -> dict:
-        """The run as one JSON object."""
+        """The run as a JSON object."""
         return {"solver": self.solver, "version": self.version,
                 "result": self.result.value if self.result is not None else None,
                 "seconds": round(self.seconds, 3), **({"reason": self.reason} if self.reason else {})}

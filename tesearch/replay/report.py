@@ -17,7 +17,8 @@ Perm = tuple[int, ...]
 
 
 class ViolationKind(str, enum.Enum):
-    """What a replay found wrong."""
+    """What a replay violation breaks."""
+
     LINK_CAPACITY = "link-capacity"  # all-port: two messages on one directed link in one step
     SEND_PORT = "send-port"  # single-port: a node sends two messages in one step
     RECEIVE_PORT = "receive-port"  # single-port: a node receives two messages in one step
@@ -34,7 +35,8 @@ class ViolationKind(str, enum.Enum):
 
 @dataclass(frozen=True)
 class ReplayViolation:
-    """One violation with its step, node, link and message where it has them."""
+    """One violation: its kind, and the step, node, link and message where it has them."""
+
     kind: ViolationKind
     step: int | None
     node: Perm | None
@@ -56,7 +58,7 @@ class ReplayViolation:
         return f"{self.kind.value}: {', '.join(where) + ': ' if where else ''}{self.detail}"
 
     def to_json(self) -> dict:
-        """The violation as one JSON object."""
+        """The violation as a JSON object."""
         return {
             "kind": self.kind.value,
             "step": self.step,
@@ -74,7 +76,8 @@ def _node_text(perm: Perm) -> str:
 
 @dataclass
 class ReplayReport:
-    """What a replay found: completion time, transmissions, buffers and the violations."""
+    """What a replay found: totals, violations (counted, the first of each kind in detail), link use."""
+
     network: str
     exchange: str
     model: PortModel
@@ -97,12 +100,12 @@ class ReplayReport:
 
     @property
     def ok(self) -> bool:
-        """No violation was found."""
+        """No violation."""
         return not self.violation_counts
 
     @property
     def buffer_free(self) -> bool:
-        """No message waited at an intermediate node."""
+        """No message ever waits at a node."""
         return self.max_buffer == 0
 
     @property
@@ -112,11 +115,11 @@ class ReplayReport:
 
     @property
     def capacity_per_step(self) -> int:
-        """Messages the network can carry in one step under the port model."""
+        """Transmissions one step allows: directed links (all-port) or nodes."""
         return self.links if self.model is PortModel.ALL_PORT else self.nodes
 
     def to_json(self, *, per_step: bool = False) -> dict:
-        """The report as one JSON object (per-step counts on request)."""
+        """The report as a JSON object (``per_step``: with the link use of every step)."""
         out = {
             "network": self.network,
             "exchange": self.exchange,
@@ -145,7 +148,7 @@ class ReplayReport:
         return out
 
     def summary(self) -> str:
-        """The report for people: the verdict, the counts and the first violations."""
+        """The report for a terminal."""
         lines = [
             f"replay ({self.engine}, {self.model.value}) of {self.source_format} {self.network}, exchange {self.exchange}: "
             f"{self.nodes} nodes, {self.links} directed links, {self.messages} messages",
