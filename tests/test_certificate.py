@@ -275,7 +275,7 @@ def test_check_proof_cli_exit_codes(sandbox, tmp_path):
     assert "confirmed  impossibility[0]" in good.output
     assert runner.invoke(main, ["check-proof", "--allow-unchecked", str(CYCLIC)]).exit_code == 0
     as_json = runner.invoke(main, ["check-proof", "--json", str(CYCLIC)])
-    assert json.loads(as_json.output)["claims"][0]["verdict"] == "confirmed"
+    assert json.loads(as_json.stdout)["claims"][0]["verdict"] == "confirmed"
     data["bounds"]["counting"]["value"] = 4
     bad = runner.invoke(main, ["check-proof", str(save(data))])
     assert bad.exit_code == 1 and "refuted" in bad.output

@@ -136,7 +136,7 @@ def test_partial_verify_of_an_empty_core_is_not_optimal(tmp_path):
     result = run("verify", "--partial", path)
     assert result.exit_code == 0, result.output
     assert "VALID CORE (0 of 23 targets placed)" in result.output and "OPTIMAL" not in result.output
-    as_json = json.loads(run("verify", "--partial", "--json", path).output)
+    as_json = json.loads(run("verify", "--partial", "--json", path).stdout)
     assert as_json["optimal"] is False and as_json["partial"] is True
 
 

@@ -15,7 +15,7 @@ def run(*args):
 def test_info_json_keys():
     result = run("info", "star-5", "--json")
     assert result.exit_code == 0
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     for key in ("nodes", "degree", "diameter", "distance_distribution", "status", "lower_bound", "exceptional"):
         assert key in data
     assert data["nodes"] == 120 and data["status"] == 442 and data["lower_bound"] == 111
@@ -52,7 +52,7 @@ def test_search_writes_a_verified_table_and_verify_accepts_it(tmp_path):
     assert result.exit_code == 0, result.output
     assert "OPTIMAL" in result.output
     check = run("verify", str(out), "--json")
-    assert check.exit_code == 0 and json.loads(check.output)["optimal"] is True
+    assert check.exit_code == 0 and json.loads(check.stdout)["optimal"] is True
 
 
 def test_search_exit_3_when_refuted(tmp_path):

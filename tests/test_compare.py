@@ -227,7 +227,7 @@ def run(*args):
 def test_compare_network_json():
     result = run("compare", "ring-7", "--json", "--quiet")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     rows = {r["schedule"]: r for r in data["rows"]}
     assert data["lower_bound"] == 6 and data["T"] is None
     assert rows["shortest-path FIFO"]["steps"] == 6
@@ -244,15 +244,15 @@ def test_compare_table_text(tmp_path):
 
 
 def test_compare_all_nodes_engine_same_numbers():
-    one = json.loads(run("compare", "torus-3x4", "--json", "--quiet").output)
-    every = json.loads(run("compare", "torus-3x4", "--engine", "all-nodes", "--json", "--quiet").output)
+    one = json.loads(run("compare", "torus-3x4", "--json", "--quiet").stdout)
+    every = json.loads(run("compare", "torus-3x4", "--engine", "all-nodes", "--json", "--quiet").stdout)
     strip = lambda rows: [{k: v for k, v in r.items() if k not in ("seconds", "engine")} for r in rows]  # noqa: E731
     assert strip(one["rows"]) == strip(every["rows"])
 
 
 def test_compare_nearest_first_order():
     result = run("compare", "hypercube-2", "--order", "nearest-first", "--json", "--quiet")
-    rows = {r["schedule"]: r for r in json.loads(result.output)["rows"]}
+    rows = {r["schedule"]: r for r in json.loads(result.stdout)["rows"]}
     assert rows["dimension-ordered FIFO"]["steps"] == 3
 
 

@@ -469,7 +469,7 @@ def test_cli_replay_exit_codes_json_and_plot(tmp_path):
     png = tmp_path / "use.png"
     result = run("replay", str(good), "--json", "--plot", str(png))
     assert result.exit_code == 0
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["ok"] and data["completion_time"] == 10 and data["model"] == "all-port"
     assert png.stat().st_size > 1000
     bad = tmp_path / "bad.json"

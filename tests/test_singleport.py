@@ -118,7 +118,7 @@ def test_cli_singleport(tmp_path):
     out = tmp_path / "s.json"
     result = CliRunner().invoke(main, ["singleport", "torus-3x4", "--algorithm", "a2", "--out", str(out), "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["time"] == data["status_bound"] == data["formula_time"] and data["replay"]["ok"]
     saved = json.loads(out.read_text())
     assert saved["format"] == "tesearch-schedule" and saved["model"] == "single-port"

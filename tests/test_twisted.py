@@ -173,7 +173,7 @@ def test_regular_tori_unchanged():
 def test_info_finds_the_rotation():
     result = run_cli("info", "torus-8x4:twisted", "--json")
     assert result.exit_code == 0, result.output
-    info = json.loads(result.output)
+    info = json.loads(result.stdout)
     assert info["rotation"] == ["x+", "y+", "x-", "y-"]
     assert (info["nodes"], info["diameter"], info["status"], info["lower_bound"]) == (32, 4, 84, 21)
 
