@@ -236,6 +236,7 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> 
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
         sender.close()
+        last_memory_check = 0.0
         while True:
             if receiver.poll(POLL_S):
                 try:
@@ -262,26 +263,28 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> 
                     view.log(message[1])
                 elif kind == "candidate":
                     candidate = message[1]
-                continue
+            # the limits are checked after every message too: a chatty worker must not starve them
             now = time.monotonic()
             if limits.timeout_s is not None and now - started > limits.timeout_s + KILL_GRACE_S:
                 _stop(proc)
                 error = LimitReached(f"time limit of {limits.timeout_s:g} s reached", phase=phase)
                 error.stopped = Stopped("time", phase, candidate)
                 raise error
-            rss = resident_bytes(proc.pid)
-            if rss is not None and rss > limits.max_memory:
-                _stop(proc)
-                error = LimitReached(f"memory limit of {format_bytes(limits.max_memory)} reached "
-                                     f"(resident {format_bytes(rss)})", phase=phase)
-                error.stopped = Stopped("memory", phase, candidate)
-                raise error
-            if not proc.is_alive() and not receiver.poll():
-                status = proc.exitcode
-                how = f"killed by signal {-status}" if status is not None and status < 0 else f"exit {status}"
-                raise RemoteError(f"internal error: the worker process died in phase {phase} ({how})",
-                                  ExitCode.INTERNAL, phase)
-            view.tick()
+            if now - last_memory_check >= POLL_S:
+                last_memory_check = now
+                rss = resident_bytes(proc.pid)
+                if rss is not None and rss > limits.max_memory:
+                    _stop(proc)
+                    error = LimitReached(f"memory limit of {format_bytes(limits.max_memory)} reached "
+                                         f"(resident {format_bytes(rss)})", phase=phase)
+                    error.stopped = Stopped("memory", phase, candidate)
+                    raise error
+                if not proc.is_alive() and not receiver.poll():
+                    status = proc.exitcode
+                    how = f"killed by signal {-status}" if status is not None and status < 0 else f"exit {status}"
+                    raise RemoteError(f"internal error: the worker process died in phase {phase} ({how})",
+                                      ExitCode.INTERNAL, phase)
+                view.tick()
     except _Signalled as sig:
         _stop(proc)
         code = ExitCode.INTERRUPTED if sig.signum == signal.SIGINT else ExitCode.TERMINATED

@@ -133,3 +133,21 @@ def test_a_crash_in_the_child_is_an_internal_error_with_its_traceback_in_a_file(
     assert int(caught.value.exit_code) == 70
     path = str(caught.value).split("details in ")[1].split(";")[0]
     assert "ZeroDivisionError" in open(path).read()
+
+
+def test_a_chatty_worker_cannot_starve_the_deadline():
+    """Found by benchmarks/fuzz.py: `repack star-8 --timeout 5` ran 40 s, its progress messages (ten a
+    second) kept the parent from ever reaching its deadline check."""
+    from tesearch.errors import LimitReached
+    from tesearch.limits import advance
+
+    def work():
+        with phase("chatter", total=10 ** 6):
+            for _ in range(10 ** 6):
+                time.sleep(0.01)
+                advance()
+
+    started = time.monotonic()
+    with pytest.raises(LimitReached, match="in phase: chatter"):
+        supervise(work, limits=Limits(timeout_s=2))
+    assert time.monotonic() - started < 4
