@@ -202,9 +202,11 @@ class _ProgressView:
 
 
 def _stop(proc) -> None:
+    """SIGKILL the worker; wait a moment for it (a large process may take seconds to unmap, and the
+    command need not wait for that: the kernel frees it)."""
     if proc.is_alive():
         proc.kill()
-    proc.join(5)
+    proc.join(1)
 
 
 def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> T:

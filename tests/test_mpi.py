@@ -31,7 +31,9 @@ def run_json(*args):
     return result.exit_code, json.loads(result.stdout)
 
 
-@pytest.mark.parametrize("name,ranks", [("hypercube-4.json", 16), ("star-4.json", 24), ("torus-4x4.json", 16)])
+@pytest.mark.parametrize("name,ranks", [("hypercube-4.json", 16),  # the everyday run launches MPI a few times only
+                                        pytest.param("star-4.json", 24, marks=pytest.mark.slow),
+                                        pytest.param("torus-4x4.json", 16, marks=pytest.mark.slow)])
 def test_schedule_matches_alltoall(name, ranks):
     code, report = run_json(RESULTS / name, "--bytes", "64", "--repeat", "2")
     assert code == 0 and report["verdict"] == "match" and report["fault_count"] == 0
@@ -70,8 +72,8 @@ def broken_programs(tmp_path, kind):
 
 @pytest.mark.parametrize("kind,fault,step_shown", [
     ("late", "late", BROKEN_STEP + 1),
-    ("wrong", "wrong neighbour", BROKEN_STEP),
-    ("dropped", "dropped", BROKEN_STEP),
+    pytest.param("wrong", "wrong neighbour", BROKEN_STEP, marks=pytest.mark.slow),
+    pytest.param("dropped", "dropped", BROKEN_STEP, marks=pytest.mark.slow),
 ])
 def test_broken_program_is_caught_and_named(tmp_path, kind, fault, step_shown):
     path, (_, neighbour, origin, destination) = broken_programs(tmp_path, kind)
