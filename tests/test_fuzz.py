@@ -23,7 +23,7 @@ def _check(case, tmp_path_factory):
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
 @given(data=st.data())
 def test_hostile_input_everyday(command, data, tmp_path_factory):
     _check(data.draw(cases(command)), tmp_path_factory)
