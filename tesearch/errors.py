@@ -77,21 +77,9 @@ class LimitReached(TesearchError):
         super().__init__(message + (f" (in phase: {phase})" if phase else ""), where=where)
 
 
-class NotFound(TesearchError):
-    """A search ended without a table and without a proof (a solver gave up): exit 4."""
-
-    exit_code = ExitCode.UNKNOWN
-
-
 class Interrupted(TesearchError):
     """SIGINT or SIGTERM: the command stopped and wrote nothing."""
 
     def __init__(self, message: str, *, exit_code: ExitCode = ExitCode.INTERRUPTED):
         self.exit_code = exit_code
         super().__init__(message)
-
-
-class CheckFailed(TesearchError):
-    """A checked object (table, proof, run) fails its check: exit 1."""
-
-    exit_code = ExitCode.FAILED

@@ -78,11 +78,6 @@ class Network:
         """Whether the network is a product of at least two rings (a torus or hypercube: it has axes)."""
         return len(self.factors) >= 2
 
-    @property
-    def is_custom(self) -> bool:
-        """Whether the network is a generator set of the user's rather than a family member."""
-        return self.family == "custom"
-
     def generators_json(self) -> dict[str, list[int]]:
         """Letter -> list of images, in letter order (the tables' ``generators`` object)."""
         return {s: list(self.generators[s]) for s in self.letters}

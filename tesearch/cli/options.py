@@ -64,10 +64,3 @@ def limit_options(timeout_default: float | None, timeout_help: str = "Wall-clock
 def emit(data, as_json: bool, text: str) -> None:
     """Print ``data`` as JSON or ``text`` for people."""
     click.echo(json.dumps(data, indent=2) if as_json else text)
-
-
-def progress_printer(quiet: bool):
-    """A progress callback for code that takes one (lines to stderr), or a silent one."""
-    if quiet:
-        return lambda message: None
-    return lambda message: click.echo(message, err=True)
