@@ -14,6 +14,16 @@ The per-letter value is computed exactly where it can be: a lower estimate
 (each letter's own minimum, and the counting bound), an upper estimate from a
 balanced choice of words, and, when they differ, the exact integer optimum by
 Z3 over elements grouped by their sets of letter-count vectors.
+
+Star networks of any size get the exact value by a max flow
+(:func:`star_letter_balance`): a shortest word of a permutation on the
+transpositions ``(0 a)`` uses each moved point ``a != 0`` once, plus one more
+copy of one point of each nontrivial cycle that avoids 0, and any point of
+that cycle can be the doubled one (the word enters the cycle there and leaves
+it there).  So the letter counts are a fixed part plus one free unit per such
+cycle, and "every letter at most M" is a bipartite transportation problem:
+cycles grouped by their point sets on one side, letters with capacity
+``M - fixed`` on the other.  Max-flow integrality makes the flow test exact.
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+import networkx as nx
 import numpy as np
 
 from tesearch.groups import CayleyGraph
@@ -163,12 +174,105 @@ def _exact_minmax(fixed: np.ndarray, choices: list[tuple[tuple[int, ...], ...]],
     return opt.model().eval(top).as_long()
 
 
+@dataclass(frozen=True)
+class StarBalance:
+    """A witness that star-n's targets have shortest words using each letter at most ``maximum`` times.
+
+    ``fixed[k]``: targets that move point k+1 (each such word uses letter k once);
+    ``free[mask]``: targets' nontrivial cycles avoiding point 0, by point set (bit a = point a);
+    ``flow[(mask, k)]``: how many of the cycles with point set ``mask`` double letter k.
+    The loads ``fixed[k] + sum over masks of flow[(mask, k)]`` are all at most ``maximum``,
+    and the flow test found no such choice for ``maximum - 1`` (unless ``maximum`` is the
+    lower estimate it started from).
+    """
+    maximum: int
+    fixed: tuple[int, ...]
+    free: dict[int, int]
+    flow: dict[tuple[int, int], int]
+
+    def loads(self) -> list[int]:
+        """Each letter's count under the witnessed word choice."""
+        out = list(self.fixed)
+        for (_, k), units in self.flow.items():
+            out[k] += units
+        return out
+
+
+def star_cycle_profile(elements: np.ndarray) -> tuple[np.ndarray, dict[int, int]]:
+    """For permutations (rows of images) of the star's group: moved-point counts and free cycles.
+
+    Returns ``fixed`` (per letter a = 1..n-1, how many rows move point a) and a count of the
+    nontrivial cycles that avoid point 0, keyed by their point sets as bit masks.
+    """
+    n = elements.shape[1]
+    rows = np.arange(len(elements))[:, None]
+    current = np.broadcast_to(np.arange(n), elements.shape).copy()
+    smallest = current.copy()
+    for _ in range(n):
+        current = elements[rows, current]
+        np.minimum(smallest, current, out=smallest)
+    moved = elements != np.arange(n)
+    fixed = moved[:, 1:].sum(axis=0)
+    free: dict[int, int] = {}
+    for root in range(1, n):
+        members = (smallest == root) & moved
+        masks = (members.astype(np.int64) << np.arange(n)).sum(axis=1)
+        values, counts = np.unique(masks[masks.astype(bool)], return_counts=True)
+        for mask, count in zip(values.tolist(), counts.tolist()):
+            free[mask] = free.get(mask, 0) + count
+    return fixed.astype(np.int64), free
+
+
+def _star_flow(fixed: np.ndarray, free: dict[int, int], maximum: int) -> dict[tuple[int, int], int] | None:
+    """A flow doubling one letter per free cycle with every load <= maximum, or None."""
+    if int(fixed.max(initial=0)) > maximum:
+        return None
+    net = nx.DiGraph()
+    for mask, count in free.items():
+        net.add_edge("source", ("cycle", mask), capacity=count)
+        for point in range(1, mask.bit_length()):
+            if mask >> point & 1:
+                net.add_edge(("cycle", mask), ("letter", point - 1))
+    for k, used in enumerate(fixed.tolist()):
+        net.add_edge(("letter", k), "sink", capacity=maximum - used)
+    if not free:
+        return {}
+    value, flows = nx.maximum_flow(net, "source", "sink")
+    if value < sum(free.values()):
+        return None
+    return {(node[1], letter[1]): units for node, out in flows.items() if isinstance(node, tuple) and node[0] == "cycle"
+            for letter, units in out.items() if units}
+
+
+def star_letter_balance(elements: np.ndarray, lower: int) -> StarBalance:
+    """The least M >= lower with a choice of shortest words using every letter at most M times.
+
+    ``elements``: the targets' permutations of a star network.  Exact: the flow test decides
+    each M (module doc); M grows from ``lower`` by doubling steps, then bisects.
+    """
+    fixed, free = star_cycle_profile(elements)
+    low, high = lower, max(lower, 1)
+    while _star_flow(fixed, free, high) is None:
+        low, high = high + 1, high * 2
+    while low < high:
+        middle = (low + high) // 2
+        if _star_flow(fixed, free, middle) is None:
+            low = middle + 1
+        else:
+            high = middle
+    return StarBalance(high, tuple(fixed.tolist()), free, _star_flow(fixed, free, high))
+
+
 def letter_bound(cg: CayleyGraph, target_set: np.ndarray, rotation: Rotation | None = None) -> LetterBound:
     """The per-letter bound for a set of target elements (see the module doc)."""
     total = int(cg.dist[target_set].sum())
     counting = counting_bound(total, cg.degree)
     mins = min_letter_counts(cg)[target_set].sum(axis=0)
     lower = max(counting, int(mins.max()))
+
+    if cg.network.family == "star":
+        balance = star_letter_balance(cg.elements[target_set], lower)
+        return LetterBound(balance.maximum, True, balance.maximum, "cycle-entry max flow (star)")
 
     if cg.order <= PARIKH_LIMIT:
         vecs = letter_vectors(cg)
