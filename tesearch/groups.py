@@ -192,9 +192,11 @@ def cayley_graph(network: Network, *, check_order: bool = True) -> CayleyGraph:
     cg._index, cg._sorted_keys, cg._sorted_pos = index, keys[sort], sort.astype(np.int64)
     if np.any(np.diff(cg._sorted_keys) == 0):
         raise GeneratorsError(f"{network.spec}: hash collision while building the group; report this")
-    for k in range(len(letters)):
-        cg.right[k] = cg._lookup(gens[k][elements])  # g * s
-        cg.left[k] = cg._lookup(elements[:, gens[k]])  # s * g: i -> g[s[i]]
+    with limits.phase("multiplication tables", total=2 * len(letters)):
+        for k in range(len(letters)):
+            cg.right[k] = cg._lookup(gens[k][elements])  # g * s
+            cg.left[k] = cg._lookup(elements[:, gens[k]])  # s * g: i -> g[s[i]]
+            limits.advance(2)
     gen_index = cg.right[:, 0]
     for k in range(len(letters)):
         inv = np.nonzero(cg.right[:, gen_index[k]] == 0)[0]

@@ -50,6 +50,59 @@ def _words_from(cg: CayleyGraph, g: int) -> Iterator[tuple[int, ...]]:
                 yield (k,) + tail
 
 
+def uniform_words(cg: CayleyGraph, g: int, cap: int, counts: np.ndarray, seed: int = 0) -> tuple[tuple[int, ...], ...]:
+    """Up to ``cap`` distinct shortest words of ``g``, each drawn uniformly from all of them.
+
+    ``counts`` is :func:`word_counts`.  A word is built from its last letter back: the
+    predecessor ``g * s^-1`` is chosen with probability proportional to its own number of
+    shortest words, which makes every shortest word of ``g`` equally likely.  Unlike the
+    lexicographic head, such a sample spreads over the letter-count vectors the way the
+    words themselves do.  Deterministic for a given ``seed`` and ``g``; sorted.
+    """
+    rng = np.random.default_rng([int(seed), int(g)])
+    found: set[tuple[int, ...]] = set()
+    for _ in range(cap * 8):
+        word = []
+        h = int(g)
+        while cg.dist[h] > 0:
+            d = int(cg.dist[h])
+            preds = [(k, int(cg.right[cg.inverse_letter[k], h])) for k in range(cg.degree)]
+            preds = [(k, p) for k, p in preds if cg.dist[p] == d - 1]
+            weights = np.array([counts[p] for _, p in preds], dtype=np.float64)
+            k, h = preds[int(rng.choice(len(preds), p=weights / weights.sum()))]
+            word.append(k)
+        found.add(tuple(reversed(word)))
+        if len(found) >= cap:
+            break
+    return tuple(sorted(found))
+
+
+def word_for_vector(cg: CayleyGraph, g: int, vector: tuple[int, ...], vectors) -> tuple[int, ...]:
+    """A shortest word of ``g`` using letter k exactly ``vector[k]`` times.
+
+    ``vectors[h]`` is every element's set of letter-count vectors
+    (:func:`tesearch.bounds.letter_vectors`); ``vector`` must be one of ``vectors[g]``.  Built
+    from the last letter back, always keeping a vector the predecessor can still realise, so it
+    never backtracks.
+    """
+    if tuple(vector) not in vectors[g]:
+        raise ValueError(f"element {g} has no shortest word with letter counts {tuple(vector)}")
+    word = []
+    h, left = int(g), list(vector)
+    while cg.dist[h] > 0:
+        for k in range(cg.degree):
+            if not left[k]:
+                continue
+            p = int(cg.right[cg.inverse_letter[k], h])
+            rest = left.copy()
+            rest[k] -= 1
+            if cg.dist[p] == cg.dist[h] - 1 and tuple(rest) in vectors[p]:
+                word.append(k)
+                h, left = p, rest
+                break
+    return tuple(reversed(word))
+
+
 def word_counts(cg: CayleyGraph) -> np.ndarray:
     """Number of shortest words of every element (float64: exact up to 2^53)."""
     count = np.zeros(cg.order, dtype=np.float64)

@@ -4,8 +4,9 @@ ring lifts for tori (:mod:`~tesearch.search.lift`) and CP-SAT improvement of a t
 (:mod:`~tesearch.search.improve`).
 """
 
-from tesearch.search.core import (Attempt, SearchOutcome, SearchParams, Searcher, Strategy, candidate_words,
-                                  search)
+from tesearch.search.core import (Attempt, SearchOutcome, SearchParams, Searcher, Strategy, WordSampling,
+                                  candidate_words, search)
 from tesearch.terms import Status
 
-__all__ = ["Attempt", "SearchOutcome", "SearchParams", "Searcher", "Status", "Strategy", "candidate_words", "search"]
+__all__ = ["Attempt", "SearchOutcome", "SearchParams", "Searcher", "Status", "Strategy", "WordSampling", "candidate_words",
+           "search"]

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 
 from tesearch import limits
 from tesearch.backends import Backend, cpsat
-from tesearch.bounds import Bounds, compute_bounds
+from tesearch.bounds import PARIKH_LIMIT, Bounds, compute_bounds, letter_vectors
 from tesearch.errors import ConstructionError
 from tesearch.encode import EncodingOptions, Item, TableProblem, encode, solve, z3_version
 from tesearch.files import safe_name, write_atomically
@@ -32,11 +33,12 @@ from tesearch.groups import CayleyGraph, cayley_graph
 from tesearch.layout import assign_rows, filler_plans, first_fit, rotation_blocks
 from tesearch.networks import Network
 from tesearch.rotation import find_rotation
+from tesearch.search.balance import Balance, balancing_orbits, core_balanceable
 from tesearch.table import Placement, Table
 from tesearch.terms import Exchange, SolveResult, Status
 from tesearch.verify import verify_table
 from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, targets, to_letters,
-                            word_counts)
+                            uniform_words, word_counts, word_for_vector)
 
 #: how many further core widths and filler plans the rotation strategy tries
 MAX_EXTRA_CORE_COLUMNS = 30
@@ -54,6 +56,13 @@ class Strategy(str, enum.Enum):
     FULL = "full"
 
 
+class WordSampling(str, enum.Enum):
+    """Which shortest words an element with more than ``word_cap`` of them offers the solver."""
+
+    SPREAD = "spread"  # every 16th word of the lexicographic head: deterministic, the historical default
+    UNIFORM = "uniform"  # drawn uniformly from all shortest words: spreads over letter-count vectors
+
+
 @dataclass(frozen=True)
 class SearchParams:
     """Everything that determines one search run; its string form names the run."""
@@ -69,11 +78,13 @@ class SearchParams:
     min_width: int | None = None  # start the width loop here (default: the best lower bound), e.g.
     #                               the counting bound, to have Z3 refute what the per-letter bound excludes
     backend: Backend = Backend.Z3  # which solver decides each width (a CP-SAT unsat is not a certificate)
+    sampling: WordSampling = WordSampling.SPREAD
 
     def __str__(self) -> str:
         return (f"{self.network} {self.exchange.value} {self.strategy.value} cap={self.word_cap} "
                 f"{self.options} seed={self.seed}"
-                + ("" if self.backend is Backend.Z3 else f" backend={self.backend.value}"))
+                + ("" if self.backend is Backend.Z3 else f" backend={self.backend.value}")
+                + ("" if self.sampling is WordSampling.SPREAD else f" sampling={self.sampling.value}"))
 
 
 @dataclass
@@ -136,12 +147,16 @@ def _quiet(_: str) -> None:
 
 # ---------------------------------------------------------------- helpers
 
-def candidate_words(cg: CayleyGraph, g: int, cap: int, count: float | None = None) -> Item:
-    """An item with all of g's shortest words, or an evenly spread sample of ``cap`` of them."""
+def candidate_words(cg: CayleyGraph, g: int, cap: int, count: float | None = None,
+                    sampling: WordSampling = WordSampling.SPREAD, counts: np.ndarray | None = None,
+                    seed: int = 0) -> Item:
+    """An item with all of g's shortest words, or a sample of ``cap`` of them (see :class:`WordSampling`)."""
     if count is None or count <= cap:
         words = tuple(shortest_words(cg, g, cap=cap + 1))
         if len(words) <= cap:
             return Item(int(g), words, True)
+    if sampling is WordSampling.UNIFORM and counts is not None:
+        return Item(int(g), uniform_words(cg, g, cap, counts, seed), False)
     # spread the sample over the lexicographic order instead of taking its head
     scan = tuple(shortest_words(cg, g, cap=cap * 16))
     step = max(1, len(scan) // cap)
@@ -209,7 +224,15 @@ class Searcher:
 
     def item(self, g: int) -> Item:
         """The item of element g: its shortest words, all of them or a capped sample."""
-        return candidate_words(self.cg, int(g), self.params.word_cap, float(self.counts[int(g)]))
+        item = candidate_words(self.cg, int(g), self.params.word_cap, float(self.counts[int(g)]),
+                               self.params.sampling, self.counts, self.params.seed)
+        vectors = getattr(self, "_vectors", None)
+        if item.complete or vectors is None or len(vectors[int(g)]) < 2:
+            return item
+        # a sample may miss whole letter-count vectors, which the core's balance may need
+        have = {tuple(np.bincount(w, minlength=self.cg.degree).tolist()) for w in item.words}
+        extra = tuple(word_for_vector(self.cg, int(g), v, vectors) for v in sorted(vectors[int(g)]) if v not in have)
+        return Item(item.element, item.words + extra, False) if extra else item
 
     def items(self, elements) -> list[Item]:
         """The items of ``elements``, reported as the phase 'candidate words'."""
@@ -400,13 +423,29 @@ class Searcher:
         lengths = [int(self.cg.dist[o[0]]) for o in full]
         tried: set[tuple[int, ...]] = set()
         start_width = max(base, longest_exc)
+        balance = self.core_balance(exceptional, full, lengths, blanks)
+        if balance is not None and balance.result is SolveResult.UNSAT:
+            self.stop("no rotation core can be balanced: the exceptional elements' letters cannot be evened out "
+                      "by any filler orbits, so no table of core + rotation blocks meets the bound")
+            return Status.UNKNOWN, None
+        required = list(balance.orbits) if balance is not None else []
+        required_length = sum(lengths[j] for j in required)
+        if required:
+            self.log(f"letter balance needs {len(required)} flexible filler orbit(s) of total length "
+                     f"{required_length} in the core")
+            start_width = max(start_width, base + required_length, max(lengths[j] for j in required))
         for core_width in range(start_width, start_width + MAX_EXTRA_CORE_COLUMNS + 1):
             need = core_width - base  # sum of filler orbit word lengths
             fitting = {j: n for j, n in enumerate(lengths) if n <= core_width}
-            for plan in filler_plans(fitting, need, MAX_PLANS_PER_WIDTH):
+            rigid = {j: n for j, n in fitting.items() if j not in self._flexible}
+            plans = [sorted(required + p) for p in filler_plans(rigid, need - required_length, MAX_PLANS_PER_WIDTH)]
+            plans += filler_plans(fitting, need, MAX_PLANS_PER_WIDTH)
+            for plan in plans:
                 if tuple(plan) in tried:
                     continue
                 tried.add(tuple(plan))
+                if not self.plan_balanceable(exceptional, full, plan, core_width):
+                    continue
                 if self.clock.left <= 0:
                     self.stop(f"the time limit was reached with no core found (core width {core_width})")
                     return Status.UNKNOWN, None
@@ -421,6 +460,35 @@ class Searcher:
                     return Status.FOUND, self.assemble(self.placed(problem, chosen), core_width, full, plan)
         self.stop(f"no core found within the core widths and filler plans tried (up to {core_width})")
         return Status.UNKNOWN, None
+
+    def core_balance(self, exceptional: list[int], full: list[tuple[int, ...]], lengths: list[int],
+                     blanks: int) -> Balance | None:
+        """Which flexible orbits the core needs for its letters to balance (module balance); None if not computed."""
+        self._flexible: set[int] = set()
+        if self.cg.order > PARIKH_LIMIT:
+            return None
+        with limits.phase("letter balance"):
+            self._vectors = letter_vectors(self.cg)
+            self._flexible = {j for j, orbit in enumerate(full) if any(len(self._vectors[g]) > 1 for g in orbit)}
+            flexible = sorted(self._flexible)
+            found = balancing_orbits([self._vectors[g] for g in exceptional],
+                                     [[self._vectors[g] for g in full[j]] for j in flexible],
+                                     [lengths[j] for j in flexible], blanks, self.cg.degree)
+        self.log(f"letter balance of the core: {found.result.value} ({len(flexible)} flexible orbits)")
+        if found.result is not SolveResult.SAT:
+            return found if found.result is SolveResult.UNSAT else None
+        return Balance(found.result, tuple(flexible[j] for j in found.orbits), found.length)
+
+    def plan_balanceable(self, exceptional: list[int], full: list[tuple[int, ...]], plan: list[int],
+                         core_width: int) -> bool:
+        """False when the core of this plan provably cannot hold its letters at this width (logged)."""
+        if self.cg.order > PARIKH_LIMIT:
+            return True
+        core = [self._vectors[g] for g in exceptional] + [self._vectors[g] for j in plan for g in full[j]]
+        if core_balanceable(core, core_width, self.cg.degree) is SolveResult.UNSAT:
+            self.log(f"core T={core_width}: filler plan of {len(plan)} orbit(s) refuted by its letter counts")
+            return False
+        return True
 
     def assemble(self, core: list, core_width: int, full: list[tuple[int, ...]], plan: list[int]) -> Table:
         """Core rows by interval colouring, then every unused full orbit as a rotation block."""
