@@ -21,7 +21,8 @@ checked", has the list of places searched):
   without tesearch: an independent derivation of the distance distribution.
 
 So the checks are: the twist amount a (of the paper's shapes) is the only skew that makes the
-graph edge-symmetric, and with it INSEE's rule gives tesearch's graph; the lattice distances
+graph edge-symmetric, and with it INSEE's rule gives tesearch's graph (2a x 2a x a needs its
+short wrap to move both long axes, which INSEE's routing does not handle); the lattice distances
 equal tesearch's BFS and the closed forms of docs/twisted-tori.md (2D: proved by counting; 3D:
 fitted, now checked past the fitted range); edge symmetry on more instances than
 tests/test_twisted.py; ``tesearch info`` finds the rotation on the 3D shapes and odd sides.
@@ -170,6 +171,20 @@ def test_the_twist_a_is_the_only_edge_symmetric_skew_and_gives_tesearchs_graph(s
     assert symmetric == [a]
     spec = "torus-" + "x".join(map(str, sides)) + ":twisted"
     assert nx.vf2pp_is_isomorphic(insee_graph(sides, skews_of(a)), cayley_nx(spec))
+
+
+def test_2a_x_2a_x_a_needs_its_short_wrap_to_move_both_long_axes():
+    """INSEE's routing (dtt_rr) takes skews into one target axis only; no such twist of 6 x 6 x 3 is edge-symmetric.
+
+    Every skew into X alone (sk_yx, sk_zx; Y alone is its mirror) or into Z alone (sk_xz, sk_yz),
+    all values: none gives edge symmetry, so an edge-symmetric 2a x 2a x a must move X and Y at once
+    on the Z wrap, as tesearch's rule (and the TPU's k x 2k x 2k) does.
+    """
+    sides = (6, 6, 3)
+    into_x = [{(1, 0): yx, (2, 0): zx} for yx in range(6) for zx in range(6)]
+    into_z = [{(0, 2): xz, (1, 2): yz} for xz in range(3) for yz in range(3)]
+    assert not any(edge_transitive(insee_graph(sides, skews)) for skews in into_x + into_z)
+    assert edge_transitive(insee_graph(sides, {(2, 0): 3, (2, 1): 3}))
 
 
 # --------------------------------------------------------------------------
