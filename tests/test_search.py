@@ -115,3 +115,31 @@ def test_search_infeasible_when_width_capped():
     outcome = search(network_from_spec("ring-8:cyclic"), params)
     assert outcome.status is Status.INFEASIBLE and outcome.table is None
     assert outcome.refuted_widths == [8, 9]
+
+
+def test_rotation_core_schedule_escalates_and_never_retries_a_refuted_core(monkeypatch):
+    """Every (core width, filler plan) first gets FIRST_CORE_BUDGET_S; only the unknown ones come
+    back, with the budget multiplied, after every other candidate had its turn; a refuted core is
+    never tried again.  Here every core but the real unsat ones answers unknown in the first pass."""
+    from tesearch.search import core as core_module
+
+    calls = []
+    real = core_module.Searcher.run_problem
+
+    def scripted(self, part, problem, timeout_s):
+        calls.append((problem.width, len(problem.items), timeout_s))
+        if timeout_s <= core_module.FIRST_CORE_BUDGET_S and problem.width > 9:
+            return SolveResult.UNKNOWN, None  # as if the first budget were too short
+        return real(self, part, problem, timeout_s)
+
+    monkeypatch.setattr(core_module.Searcher, "run_problem", scripted)
+    outcome = search(network_from_spec("star-5"), SearchParams("star-5", timeout_s=120))
+    assert outcome.status is Status.FOUND and outcome.T == 111
+    first = [c for c in calls if c[2] <= core_module.FIRST_CORE_BUDGET_S]
+    again = [c for c in calls if c[2] > core_module.FIRST_CORE_BUDGET_S]
+    assert first[0][0] == 9 and again, calls
+    assert len(first) > len(again) >= 1
+    # the refuted width-9 cores are never retried; the retry pass starts where the unknowns began
+    assert all(width > 9 for width, _, _ in again)
+    assert again[0][:2] == next(c for c in first if c[0] > 9)[:2]
+    assert all(b == core_module.FIRST_CORE_BUDGET_S * core_module.CORE_BUDGET_GROWTH for _, _, b in again)

@@ -43,6 +43,12 @@ from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, ta
 #: how many further core widths and filler plans the rotation strategy tries
 MAX_EXTRA_CORE_COLUMNS = 30
 MAX_PLANS_PER_WIDTH = 4
+#: the rotation search gives every (core width, filler plan) this many seconds first, then retries
+#: the unknown ones with the budget multiplied by CORE_BUDGET_GROWTH, pass after pass: one hard
+#: unsat or unknown core no longer holds up an easy core a column wider (star-8: 19 unknown
+#: after 178-266 s, 20 sat in 1-19 s)
+FIRST_CORE_BUDGET_S = 2.0
+CORE_BUDGET_GROWTH = 4.0
 #: Z3's Python API needs about 40 s to build 200k placement variables: above this the
 #: full encoding is not built and the width is reported unknown (z3 backend only)
 MAX_PLACEMENT_VARIABLES = 60_000
@@ -421,7 +427,6 @@ class Searcher:
         self.log(f"rotation {rot}: {len(full)} full orbits, {len(exceptional)} exceptional elements "
                  f"({exc_letters} letters), {blanks} blanks allowed")
         lengths = [int(self.cg.dist[o[0]]) for o in full]
-        tried: set[tuple[int, ...]] = set()
         start_width = max(base, longest_exc)
         balance = self.core_balance(exceptional, full, lengths, blanks)
         if balance is not None and balance.result is SolveResult.UNSAT:
@@ -434,32 +439,70 @@ class Searcher:
             self.log(f"letter balance needs {len(required)} flexible filler orbit(s) of total length "
                      f"{required_length} in the core")
             start_width = max(start_width, base + required_length, max(lengths[j] for j in required))
+        candidates = self.core_candidates(start_width, base, lengths, required, required_length,
+                                          exceptional, full)
+        if not candidates:
+            self.stop("no filler plan fits any core width tried")
+            return Status.UNKNOWN, None
+        problems: dict[int, TableProblem] = {}
+        unresolved = list(range(len(candidates)))
+        budget = FIRST_CORE_BUDGET_S
+        while unresolved:
+            still: list[int] = []
+            for index in unresolved:
+                core_width, plan = candidates[index]
+                if self.clock.left <= 0:
+                    self.stop(f"the time limit was reached with no core found (core width {core_width}, "
+                              f"attempt budget {budget:g} s)")
+                    return Status.UNKNOWN, None
+                core_elements = exceptional + [g for j in plan for g in full[j]]
+                if not core_elements:
+                    return Status.FOUND, self.assemble([], 0, full, plan)
+                if index not in problems:
+                    problems[index] = self.problem(f"{self.network.spec} {self.params.exchange.value} core",
+                                                   core_width, self.items(core_elements))
+                result, chosen = self.run_problem("core", problems[index], min(budget, self.clock.left))
+                if result is SolveResult.SAT:
+                    return Status.FOUND, self.assemble(self.placed(problems[index], chosen), core_width, full, plan)
+                if result is SolveResult.UNKNOWN:
+                    still.append(index)
+                else:
+                    problems.pop(index)  # refuted: never tried again
+            unresolved = still
+            budget *= CORE_BUDGET_GROWTH
+            if unresolved:
+                self.log(f"{len(unresolved)} core attempt(s) unknown; again with {budget:g} s each")
+        self.stop(f"every core width and filler plan tried was refuted (core widths {candidates[0][0]} to "
+                  f"{candidates[-1][0]}; this refutes only these cores, not the network)")
+        return Status.UNKNOWN, None
+
+    def core_candidates(self, start_width: int, base: int, lengths: list[int], required: list[int],
+                        required_length: int, exceptional: list[int], full: list[tuple[int, ...]]
+                        ) -> list[tuple[int, list[int]]]:
+        """Every (core width, filler plan) the rotation search may try, in the order it tries them.
+
+        Widths ascend from ``start_width``; at each width the plans with the shortest longest filler
+        come first (their words are complete and their models small, and in our runs they decide fast),
+        and a plan whose letter counts cannot balance at that width is left out.
+        """
+        candidates: list[tuple[int, list[int]]] = []
+        tried: set[tuple[int, ...]] = set()
         for core_width in range(start_width, start_width + MAX_EXTRA_CORE_COLUMNS + 1):
             need = core_width - base  # sum of filler orbit word lengths
             fitting = {j: n for j, n in enumerate(lengths) if n <= core_width}
             rigid = {j: n for j, n in fitting.items() if j not in self._flexible}
             plans = [sorted(required + p) for p in filler_plans(rigid, need - required_length, MAX_PLANS_PER_WIDTH)]
             plans += filler_plans(fitting, need, MAX_PLANS_PER_WIDTH)
+            fresh = []
             for plan in plans:
                 if tuple(plan) in tried:
                     continue
                 tried.add(tuple(plan))
-                if not self.plan_balanceable(exceptional, full, plan, core_width):
-                    continue
-                if self.clock.left <= 0:
-                    self.stop(f"the time limit was reached with no core found (core width {core_width})")
-                    return Status.UNKNOWN, None
-                core_elements = exceptional + [g for j in plan for g in full[j]]
-                if not core_elements:
-                    return Status.FOUND, self.assemble([], 0, full, plan)
-                items = self.items(core_elements)
-                problem = self.problem(f"{self.network.spec} {self.params.exchange.value} core", core_width, items)
-                budget = max(self.clock.left / 3, min(self.clock.left, 5.0))
-                result, chosen = self.run_problem("core", problem, budget)
-                if result is SolveResult.SAT:
-                    return Status.FOUND, self.assemble(self.placed(problem, chosen), core_width, full, plan)
-        self.stop(f"no core found within the core widths and filler plans tried (up to {core_width})")
-        return Status.UNKNOWN, None
+                if self.plan_balanceable(exceptional, full, plan, core_width):
+                    fresh.append(plan)
+            fresh.sort(key=lambda plan: (max((lengths[j] for j in plan), default=0), len(plan)))
+            candidates += [(core_width, plan) for plan in fresh]
+        return candidates
 
     def core_balance(self, exceptional: list[int], full: list[tuple[int, ...]], lengths: list[int],
                      blanks: int) -> Balance | None:
