@@ -80,6 +80,11 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
 @click.option("--sampling", type=click.Choice(["spread", "uniform"]), default="spread", show_default=True,
               help="Which words an element with more than --word-cap offers: every 16th of the lexicographic "
                    "head (spread), or drawn uniformly from all its shortest words (uniform, seeded by --seed).")
+@click.option("--core-schedule", type=click.Choice(["escalating", "patient"]), default="escalating",
+              show_default=True,
+              help="Rotation search: every core width and filler plan first gets 2 s, the unknown ones again "
+                   "with 4x the time, pass after pass (escalating); or each attempt a third of the time left, "
+                   "one pass (patient: the schedule before 2026-11-25, kept for comparison).")
 @click.option("--max-width", type=POSITIVE, default=None, help="Do not look for tables wider than this.")
 @click.option("--from-width", type=POSITIVE, default=None,
               help="Start the width loop here instead of at the best bound (e.g. the counting bound, to refute it).")
@@ -89,13 +94,13 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
               help="Solver for each width; cpsat needs the cpsat extra and its unsat is not a certificate.")
 @JSON_OPTION
 @limit_options(timeout_default=300.0)
-def search(network, exchange, out, force, strategy, seed, word_cap, sampling, max_width, from_width,
+def search(network, exchange, out, force, strategy, seed, word_cap, sampling, core_schedule, max_width, from_width,
            keep_encodings, backend, as_json, limits, quiet):
     """Search NETWORK for a valid table of the smallest width (exit 0 found, 3 refuted, 4 unknown)."""
     from tesearch.backends import Backend
     from tesearch.limits import log
     from tesearch.report import outcome_json, outcome_text
-    from tesearch.search import SearchParams, Status, Strategy, WordSampling, search as run_search
+    from tesearch.search import CoreSchedule, SearchParams, Status, Strategy, WordSampling, search as run_search
     from tesearch.terms import Exchange
 
     if max_width is not None and from_width is not None and from_width > max_width:
@@ -103,7 +108,8 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, ma
     net = _network(network, limits)
     params = SearchParams(net.spec, Exchange(exchange), Strategy(strategy), limits.timeout_s, seed,
                           word_cap, max_width=max_width, min_width=from_width,
-                          backend=Backend(backend), sampling=WordSampling(sampling))
+                          backend=Backend(backend), sampling=WordSampling(sampling),
+                          core_schedule=CoreSchedule(core_schedule))
     outcome = _supervised(lambda: run_search(net, params, progress=log, encodings_dir=keep_encodings),
                           limits, quiet, out, force)
     data = outcome_json(outcome)

@@ -69,6 +69,13 @@ class WordSampling(str, enum.Enum):
     UNIFORM = "uniform"  # drawn uniformly from all shortest words: spreads over letter-count vectors
 
 
+class CoreSchedule(str, enum.Enum):
+    """How the rotation search spends its time over (core width, filler plan) attempts."""
+
+    ESCALATING = "escalating"  # FIRST_CORE_BUDGET_S each, then the unknown ones again with x CORE_BUDGET_GROWTH
+    PATIENT = "patient"  # before 2026-11-25: a third of the time left for each attempt, one pass, no retry
+
+
 @dataclass(frozen=True)
 class SearchParams:
     """Everything that determines one search run; its string form names the run."""
@@ -85,12 +92,14 @@ class SearchParams:
     #                               the counting bound, to have Z3 refute what the per-letter bound excludes
     backend: Backend = Backend.Z3  # which solver decides each width (a CP-SAT unsat is not a certificate)
     sampling: WordSampling = WordSampling.SPREAD
+    core_schedule: CoreSchedule = CoreSchedule.ESCALATING
 
     def __str__(self) -> str:
         return (f"{self.network} {self.exchange.value} {self.strategy.value} cap={self.word_cap} "
                 f"{self.options} seed={self.seed}"
                 + ("" if self.backend is Backend.Z3 else f" backend={self.backend.value}")
-                + ("" if self.sampling is WordSampling.SPREAD else f" sampling={self.sampling.value}"))
+                + ("" if self.sampling is WordSampling.SPREAD else f" sampling={self.sampling.value}")
+                + ("" if self.core_schedule is CoreSchedule.ESCALATING else f" schedule={self.core_schedule.value}"))
 
 
 @dataclass
@@ -439,21 +448,19 @@ class Searcher:
             self.log(f"letter balance needs {len(required)} flexible filler orbit(s) of total length "
                      f"{required_length} in the core")
             start_width = max(start_width, base + required_length, max(lengths[j] for j in required))
-        candidates = self.core_candidates(start_width, base, lengths, required, required_length,
-                                          exceptional, full)
-        if not candidates:
-            self.stop("no filler plan fits any core width tried")
-            return Status.UNKNOWN, None
+        fresh = self.core_candidates(start_width, base, lengths, required, required_length, exceptional, full)
+        candidates: list[tuple[int, list[int]]] = []  # filled from ``fresh`` as the first pass goes
         problems: dict[int, TableProblem] = {}
-        unresolved = list(range(len(candidates)))
-        budget = FIRST_CORE_BUDGET_S
-        while unresolved:
+        escalating = self.params.core_schedule is CoreSchedule.ESCALATING
+        unresolved: list[int] | None = None  # None: the first pass, over candidates as they come
+        budget, gave_up = FIRST_CORE_BUDGET_S, 0
+        while unresolved is None or unresolved:
             still: list[int] = []
-            for index in unresolved:
+            for index in self._pass_order(unresolved, candidates, fresh):
                 core_width, plan = candidates[index]
                 if self.clock.left <= 0:
-                    self.stop(f"the time limit was reached with no core found (core width {core_width}, "
-                              f"attempt budget {budget:g} s)")
+                    self.stop(f"the time limit was reached with no core found (core width {core_width}"
+                              + (f", attempt budget {budget:g} s)" if escalating else ")"))
                     return Status.UNKNOWN, None
                 core_elements = exceptional + [g for j in plan for g in full[j]]
                 if not core_elements:
@@ -461,31 +468,47 @@ class Searcher:
                 if index not in problems:
                     problems[index] = self.problem(f"{self.network.spec} {self.params.exchange.value} core",
                                                    core_width, self.items(core_elements))
+                if not escalating:
+                    budget = max(self.clock.left / 3, min(self.clock.left, 5.0))
                 result, chosen = self.run_problem("core", problems[index], min(budget, self.clock.left))
                 if result is SolveResult.SAT:
                     return Status.FOUND, self.assemble(self.placed(problems[index], chosen), core_width, full, plan)
-                if result is SolveResult.UNKNOWN:
+                if result is SolveResult.UNKNOWN and escalating:
                     still.append(index)
                 else:
-                    problems.pop(index)  # refuted: never tried again
+                    gave_up += result is SolveResult.UNKNOWN
+                    problems.pop(index)  # refuted (or given up by the patient schedule): never tried again
             unresolved = still
             budget *= CORE_BUDGET_GROWTH
             if unresolved:
                 self.log(f"{len(unresolved)} core attempt(s) unknown; again with {budget:g} s each")
-        self.stop(f"every core width and filler plan tried was refuted (core widths {candidates[0][0]} to "
-                  f"{candidates[-1][0]}; this refutes only these cores, not the network)")
+        if not candidates:
+            self.stop("no filler plan fits any core width tried")
+        else:
+            widths = f"core widths {candidates[0][0]} to {candidates[-1][0]}"
+            self.stop(f"no core found: of the cores tried ({widths}) {gave_up} ended unknown and the rest were "
+                      f"refuted" if gave_up else
+                      f"every core tried was refuted ({widths}; this refutes only these cores, not the network)")
         return Status.UNKNOWN, None
 
-    def core_candidates(self, start_width: int, base: int, lengths: list[int], required: list[int],
-                        required_length: int, exceptional: list[int], full: list[tuple[int, ...]]
-                        ) -> list[tuple[int, list[int]]]:
-        """Every (core width, filler plan) the rotation search may try, in the order it tries them.
+    @staticmethod
+    def _pass_order(unresolved: list[int] | None, candidates: list, fresh):
+        """Indices into ``candidates`` for one pass: the first pass appends from ``fresh`` as it goes."""
+        if unresolved is not None:
+            yield from unresolved
+            return
+        for candidate in fresh:
+            candidates.append(candidate)
+            yield len(candidates) - 1
 
-        Widths ascend from ``start_width``; at each width the plans with the shortest longest filler
-        come first (their words are complete and their models small, and in our runs they decide fast),
-        and a plan whose letter counts cannot balance at that width is left out.
+    def core_candidates(self, start_width: int, base: int, lengths: list[int], required: list[int],
+                        required_length: int, exceptional: list[int], full: list[tuple[int, ...]]):
+        """Every (core width, filler plan) the rotation search may try, in the order it tries them (a generator).
+
+        Widths ascend from ``start_width``; with the escalating schedule, at each width the plans with
+        the shortest longest filler come first (their words are complete and their models small, and
+        in our runs they decide fast); a plan whose letter counts cannot balance at that width is left out.
         """
-        candidates: list[tuple[int, list[int]]] = []
         tried: set[tuple[int, ...]] = set()
         for core_width in range(start_width, start_width + MAX_EXTRA_CORE_COLUMNS + 1):
             need = core_width - base  # sum of filler orbit word lengths
@@ -500,9 +523,10 @@ class Searcher:
                 tried.add(tuple(plan))
                 if self.plan_balanceable(exceptional, full, plan, core_width):
                     fresh.append(plan)
-            fresh.sort(key=lambda plan: (max((lengths[j] for j in plan), default=0), len(plan)))
-            candidates += [(core_width, plan) for plan in fresh]
-        return candidates
+            if self.params.core_schedule is CoreSchedule.ESCALATING:
+                fresh.sort(key=lambda plan: (max((lengths[j] for j in plan), default=0), len(plan)))
+            for plan in fresh:
+                yield core_width, plan
 
     def core_balance(self, exceptional: list[int], full: list[tuple[int, ...]], lengths: list[int],
                      blanks: int) -> Balance | None:
