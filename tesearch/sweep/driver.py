@@ -62,6 +62,9 @@ RUNS_FORMAT_VERSION = 1
 INSTALL_HINT = "tesearch sweep needs the ray extra: pip install 'tesearch[ray]'"
 #: seconds between the driver's checks of its tasks (and of signals)
 POLL_S = 0.25
+#: seconds a local Ray takes to shut down (measured 2-3 s on 2 cores): the driver stops waiting this much
+#: before the command's deadline when it started Ray itself
+SHUTDOWN_S = 3.0
 #: Ray object store of a local sweep: records are small (a table is a few MB at most)
 LOCAL_OBJECT_STORE_BYTES = 256 << 20
 
@@ -250,8 +253,20 @@ class _Signalled(BaseException):
         self.signum = signum
 
 
-def _raise_signalled(signum, _frame):
-    raise _Signalled(signum)
+class _SignalFlag:
+    """SIGINT/SIGTERM noted, not raised: an exception raised inside Ray's native wait becomes a
+    SystemError, so the driver checks the flag after every wait (at most POLL_S later)."""
+
+    def __init__(self):
+        self.signum: int | None = None
+
+    def __call__(self, signum, _frame):
+        if self.signum is None:
+            self.signum = signum
+
+    def check(self) -> None:
+        if self.signum is not None:
+            raise _Signalled(self.signum)
 
 
 def check_runs_file(out_dir: Path) -> dict:
@@ -309,12 +324,16 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
     submitted: dict[str, float] = {}
     starts: dict[str, float] = {}
     board = None
+    flag = _SignalFlag()
     try:
         for sig in handlers:
-            signal.signal(sig, _raise_signalled)
+            signal.signal(sig, flag)
         owned = _init_ray(ray, address, num_cpus)
         for sig in handlers:  # ray.init sets its own SIGTERM handler: ours decides
-            signal.signal(sig, _raise_signalled)
+            signal.signal(sig, flag)
+        flag.check()
+        if deadline is not None and owned:  # leave time to shut Ray down before the command's deadline
+            deadline -= min(SHUTDOWN_S, 0.25 * max(deadline - time.monotonic(), 0.0))
         cpus = int(ray.cluster_resources().get("CPU", 0))
         view.event(f"Ray {'started locally' if owned and address is None else 'joined at ' + str(address or 'the running instance')}"
                    f" with {cpus} CPUs; {total} tasks for {len(prepared)} network(s)")
@@ -334,12 +353,14 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
                     pending[ref] = (p.key, entry, key)
                     submitted[key] = time.monotonic()
         while pending:
+            flag.check()
             now = time.monotonic()
             if deadline is not None and now >= deadline:
                 _cancel(ray, pending, list(pending), states, starts, "the time limit was reached", view)
                 break
             wait = POLL_S if deadline is None else max(0.01, min(POLL_S, deadline - now))
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=wait)
+            flag.check()
             try:
                 starts = ray.get(board.snapshot.remote(), timeout=5)
             except Exception:  # progress only: a slow actor must not stop the sweep
@@ -357,6 +378,7 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
                     _cancel(ray, pending, others, states, starts, f"{state.best_by} won", view)
                     _save(state, out_dir, force, view)
             view.counts(_running(pending, starts), total - len(pending), sum(s.won for s in states.values()))
+        flag.check()
         for state in states.values():
             if not state.won and state.best is not None:
                 _save(state, out_dir, force, view)
@@ -385,9 +407,9 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
                 except Exception:
                     pass
         finally:
-            for sig, handler in handlers.items():
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # to the flag, not to
+            for sig, handler in handlers.items():  # the previous handlers
                 signal.signal(sig, handler)
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
             view.close()
     summaries = [s.summary(out_dir) for s in states.values()]
     record = {"format": RUNS_FORMAT, "format_version": RUNS_FORMAT_VERSION,
