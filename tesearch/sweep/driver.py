@@ -274,7 +274,10 @@ def check_runs_file(out_dir: Path) -> dict:
     path = out_dir / RUNS_FILE
     if not path.exists():
         return {}
-    data = read_json_file(path)
+    try:
+        data = read_json_file(path)
+    except TesearchError:
+        data = None
     if not isinstance(data, dict) or data.get("format") != RUNS_FORMAT or not isinstance(data.get("networks"), dict):
         raise FormatError(f"not replaced: it is not a {RUNS_FORMAT} record; it is left as it was "
                           f"(move it or choose another --out-dir)", where=str(path))
