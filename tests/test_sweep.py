@@ -98,12 +98,15 @@ def test_keep_better_rule(swept, tmp_path):
     wider["T"] += 2  # the same words and two blank columns more: valid, and wider than the sweep's table
     (tmp_path / "ring-8.json").write_text(json.dumps(wider))
     assert run_cli("verify", tmp_path / "ring-8.json").exit_code == 0
-    result = run_cli("sweep", "star-4", "ring-8", "--timeout", "60", "--out-dir", tmp_path, "--quiet")
+    runs = tmp_path / "elsewhere" / "runs.json"
+    runs.parent.mkdir()
+    result = run_cli("sweep", "star-4", "ring-8", "--timeout", "60", "--out-dir", tmp_path, "--runs", runs, "--quiet")
     assert result.exit_code == 0, result.output
+    assert not (tmp_path / RUNS_FILE).exists()
     assert json.loads((tmp_path / "star-4.json").read_text()).get("note") == "mine"
     assert "kept" in result.stdout and "it holds T = 21" in result.stdout
     assert json.loads((tmp_path / "ring-8.json").read_text())["T"] == wider["T"] - 2
-    record = json.loads((tmp_path / RUNS_FILE).read_text())["networks"]
+    record = json.loads(runs.read_text())["networks"]
     assert record["star-4 total"]["written"] is False and record["star-4 total"]["kept_T"] == 21
     assert record["ring-8 total"]["written"] is True
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from tesearch.cli.app import POSITIVE
-from tesearch.cli.options import EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, limit_options
+from tesearch.cli.options import EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, limit_options, output_option
 from tesearch.errors import OptionError
 
 
@@ -24,6 +24,8 @@ from tesearch.errors import OptionError
               default=None, help="Write each network's table (NAME.json, keep-better rule) and the runs record "
                                  "sweep-runs.json here. Without it nothing is written.")
 @FORCE_OPTION
+@output_option("--runs", help="Write the runs record here instead of DIR/sweep-runs.json (it may be given "
+                              "without --out-dir).")
 @click.option("--address", default=None,
               help="Ray cluster to join (HOST:6379, or 'auto' for the one `ray start` runs on this node). "
                    "Default: a local Ray on this machine's cores, started and stopped by the command.")
@@ -33,19 +35,21 @@ from tesearch.errors import OptionError
               help="Solver seeds of the rotation search (one task each).")
 @JSON_OPTION
 @limit_options(timeout_default=300.0)
-def sweep(networks, exchange, out_dir, force, address, num_cpus, seeds, as_json, limits, quiet):
+def sweep(networks, exchange, out_dir, force, runs, address, num_cpus, seeds, as_json, limits, quiet):
     """Run a portfolio per NETWORK as Ray tasks; the first verified table at the bound wins
     (exit 0 every network at its bound, 4 a limit or the solvers left one short, 1 a task's table failed
     the driver's verification)."""
     from tesearch.supervise import supervise
-    from tesearch.sweep.driver import check_runs_file, prepare, require_ray, run_sweep
+    from tesearch.sweep.driver import RUNS_FILE, check_runs_file, prepare, require_ray, run_sweep
     from tesearch.limits import command_start
 
     if address is not None and num_cpus is not None:
         raise OptionError("--num-cpus applies to a local Ray only; a cluster has the CPUs its nodes give it")
     require_ray()
-    if out_dir is not None:
-        check_runs_file(out_dir)
+    if runs is None and out_dir is not None:
+        runs = out_dir / RUNS_FILE
+    if runs is not None:
+        check_runs_file(runs)
     specs = list(dict.fromkeys(networks))
     prepared = supervise(lambda: prepare(specs, exchange, seeds=seeds), limits=limits, quiet=quiet)
     keys = [p.key for p in prepared]
@@ -53,7 +57,7 @@ def sweep(networks, exchange, out_dir, force, address, num_cpus, seeds, as_json,
         raise OptionError(f"a network is named twice: {', '.join(sorted(k for k in keys if keys.count(k) > 1))}")
     deadline = None if limits.timeout_s is None else command_start() + limits.timeout_s
     result = run_sweep(prepared, deadline=deadline, out_dir=out_dir, force=force, address=address,
-                       num_cpus=num_cpus, quiet=quiet, limits=limits)
+                       num_cpus=num_cpus, quiet=quiet, limits=limits, runs_path=runs)
     if as_json:
         click.echo(json.dumps({"networks": result.networks, "runs": str(result.runs_path) if result.runs_path
                                else None, "exit_code": int(result.exit_code)}, indent=2))

@@ -269,9 +269,8 @@ class _SignalFlag:
             raise _Signalled(self.signum)
 
 
-def check_runs_file(out_dir: Path) -> dict:
-    """The runs record already in ``out_dir`` (empty if none); FormatError (exit 2) if that file is something else."""
-    path = out_dir / RUNS_FILE
+def check_runs_file(path: Path) -> dict:
+    """The runs record already at ``path`` (empty if none); FormatError (exit 2) if that file is something else."""
     if not path.exists():
         return {}
     try:
@@ -301,10 +300,11 @@ def _init_ray(ray, address: str | None, num_cpus: int | None) -> bool:
 
 def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path | None, force: bool = False,
               address: str | None = None, num_cpus: int | None = None, quiet: bool = False,
-              limits=None, accept_table: Callable = accept) -> SweepResult:
+              limits=None, accept_table: Callable = accept, runs_path: Path | None = None) -> SweepResult:
     """Run every network's portfolio as Ray tasks until each is won or ``deadline`` (time.monotonic()).
 
-    See the module doc.  Returns the summaries, the runs record (written to ``out_dir`` when given)
+    See the module doc.  Returns the summaries, the runs record (written to ``runs_path``, by default
+    ``out_dir / RUNS_FILE`` when ``out_dir`` is given)
     and the exit code: 0 when every network got a verified table at its best bound; 1 when a task
     returned a table the driver's verification refused; 2 when a table could not be written (the file
     there is not a table of that network); 4 otherwise (the time limit or the solvers
@@ -315,7 +315,9 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
     ray = require_ray()
     max_memory = limits.max_memory if limits is not None else DEFAULT_MAX_MEMORY
     max_order = limits.max_order if limits is not None else DEFAULT_MAX_ORDER
-    previous_runs = check_runs_file(out_dir) if out_dir is not None else {}
+    if runs_path is None and out_dir is not None:
+        runs_path = out_dir / RUNS_FILE
+    previous_runs = check_runs_file(runs_path) if runs_path is not None else {}
     wall_start = datetime.now(timezone.utc)
     started = time.monotonic()
     states = {p.key: _Network(p) for p in prepared}
@@ -423,9 +425,8 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
                             "ray": address or "local",
                             "timeout_s": limits.timeout_s if limits is not None else None}
         record["networks"][f"{summary['network']} {summary['exchange']}"] = summary
-    runs_path = None
-    if out_dir is not None:
-        runs_path = write_atomically(out_dir / RUNS_FILE, json.dumps(record, indent=1) + "\n")
+    if runs_path is not None:
+        write_atomically(runs_path, json.dumps(record, indent=1) + "\n")
     if any(s.rejected for s in states.values()):
         code = ExitCode.FAILED
     elif any(s.save_error for s in states.values()):
