@@ -259,3 +259,28 @@ def test_a_table_the_driver_refuses_is_not_counted_or_written(local_ray, tmp_pat
     rejected = [t for t in net["tasks"] if t["outcome"] == "rejected"]
     assert sorted(t["entry"] for t in rejected) == sorted(refused)
     assert all("forged for the test" in t["stop_reason"] for t in rejected)
+
+
+def test_results_suite_sweep_path_joins_a_running_ray_by_address(local_ray, tmp_path, monkeypatch):
+    """scripts/results_suite.py --sweep --address: the targets through `tesearch sweep` joining the module's Ray
+    (the --address path), records in the suite's own shape, tables at the paths the suite uses."""
+    from conftest import load_script
+
+    suite = load_script("results_suite")
+    monkeypatch.syspath_prepend(str(Path(suite.__file__).parent))
+    monkeypatch.setattr(suite, "ROOT", tmp_path)
+    (tmp_path / "results").mkdir()
+    summary = tmp_path / "results" / "suite.json"
+    address = local_ray.get_runtime_context().gcs_address
+    targets = [("ring-6", []), ("star-4", ["--exchange", "odd-distance"]), ("ring-4:cyclic", ["--from-width", "X"])]
+    rest = suite.sweep_suite(targets, {}, summary, timeout=60, address=address)
+    assert rest == [("ring-4:cyclic", ["--from-width", "X"])]  # refutations stay searches
+    records = json.loads(summary.read_text())
+    assert set(records) == {"ring-6 total", "star-4 odd-distance"}
+    for key, spec, name in (("ring-6 total", "ring-6", "ring-6.json"), ("star-4 odd-distance", "star-4", "star-4-odd.json")):
+        d = records[key]
+        assert d["optimal"] and d["T"] == best_bound(spec, d["exchange"]) == d["best_bound"]
+        assert d["table"] == f"results/{name}" and json.loads((tmp_path / d["table"]).read_text())["T"] == d["T"]
+        assert d["command"].startswith(f"tesearch sweep {spec}") and f"--address {address}" in d["command"]
+        assert {"nodes", "lower_bound", "letter_bound", "strategy", "seconds"} <= set(d)
+    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == ["ring-6.json", "star-4-odd.json", "suite.json"]
