@@ -284,3 +284,11 @@ def test_results_suite_sweep_path_joins_a_running_ray_by_address(local_ray, tmp_
         assert d["command"].startswith(f"tesearch sweep {spec}") and f"--address {address}" in d["command"]
         assert {"nodes", "lower_bound", "letter_bound", "strategy", "seconds"} <= set(d)
     assert sorted(p.name for p in (tmp_path / "results").iterdir()) == ["ring-6.json", "star-4-odd.json", "suite.json"]
+
+
+def test_no_rotation_entries_where_the_per_letter_bound_binds():
+    cyclic = network_from_spec("ring-8:cyclic")
+    assert cyclic.rotation is not None
+    names = [str(e) for e in portfolio(cyclic, letter_binds=True, cpsat=False)]
+    assert names == ["full z3 seed=0"]
+    assert "rotation z3 seed=0" in [str(e) for e in portfolio(cyclic, cpsat=False)]

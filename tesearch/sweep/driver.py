@@ -62,6 +62,8 @@ RUNS_FORMAT_VERSION = 1
 INSTALL_HINT = "tesearch sweep needs the ray extra: pip install 'tesearch[ray]'"
 #: seconds between the driver's checks of its tasks (and of signals)
 POLL_S = 0.25
+#: seconds without an event after which a non-terminal progress display prints a "still working" line
+HEARTBEAT_S = 10.0
 #: seconds a local Ray takes to shut down (measured 2-3 s on 2 cores): the driver stops waiting this much
 #: before the command's deadline when it started Ray itself
 SHUTDOWN_S = 3.0
@@ -115,7 +117,7 @@ def prepare(specs: list[str], exchange: str, *, seeds: int = 2) -> list[Prepared
             cg = cached_cayley_graph(network)
             bounds = compute_bounds(cg, exchange, find_rotation(cg))
         out.append(Prepared(network.spec, exchange, bounds.best, bounds.binding,
-                            portfolio(network, exchange, seeds=seeds)))
+                            portfolio(network, exchange, seeds=seeds, letter_binds=bounds.letter.value > bounds.counting)))
     return out
 
 
@@ -221,6 +223,7 @@ class _Progress:
         self.quiet, self.total, self.networks, self.started = quiet, total, networks, started
         self.bar = None
         self.running = self.done = self.won = 0
+        self.last = time.monotonic()
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
 
@@ -232,7 +235,13 @@ class _Progress:
             self.bar.n = done
             self.bar.set_postfix_str(f"running {running}, won {won}/{self.networks}", refresh=True)
 
+    def tick(self) -> None:
+        """A heartbeat line when nothing was printed for HEARTBEAT_S (no terminal, not quiet)."""
+        if not self.quiet and self.bar is None and time.monotonic() - self.last >= HEARTBEAT_S:
+            self.event("still working")
+
     def event(self, text: str) -> None:
+        self.last = time.monotonic()
         if self.quiet:
             return
         line = (f"[{time.monotonic() - self.started:7.1f}s] {text} | tasks: {self.running} running, "
@@ -383,6 +392,7 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
                     _cancel(ray, pending, others, states, starts, f"{state.best_by} won", view)
                     _save(state, out_dir, force, view)
             view.counts(_running(pending, starts), total - len(pending), sum(s.won for s in states.values()))
+            view.tick()
         flag.check()
         for state in states.values():
             if not state.won and state.best is not None:

@@ -4,9 +4,10 @@ A :class:`Entry` is one run: a strategy, a solver seed and a backend (and, for
 lifts, nothing more: the lift picks its ring).  :func:`portfolio` chooses the
 entries by asking the network what it has, never by its family name:
 
-* ``network.rotation`` (stars, rings, square tori, hypercubes, twisted tori):
-  the rotation search with Z3 under each seed, then the symmetry
-  stratification;
+* ``network.rotation`` (stars, rings, square tori, hypercubes, twisted tori),
+  unless the per-letter bound is above the counting bound (rotation blocks are
+  letter-balanced and cannot reach it): the rotation search with Z3 under each
+  seed, then the symmetry stratification;
 * every network: the full search with Z3, and with CP-SAT when OR-Tools is
   installed;
 * total exchange with CP-SAT installed: the CP-SAT repack of the greedy table
@@ -76,19 +77,24 @@ def cpsat_available() -> bool:
 
 
 def portfolio(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, seeds: int = 2,
-              cpsat: bool | None = None) -> list[Entry]:
-    """The entries a sweep runs for ``network``, most promising first (module doc)."""
+              cpsat: bool | None = None, letter_binds: bool = False) -> list[Entry]:
+    """The entries a sweep runs for ``network``, most promising first (module doc).
+
+    ``letter_binds``: the per-letter bound is above the counting bound, so rotation blocks (letter-balanced)
+    cannot reach it and the rotation-based entries are left out, as ``search --strategy auto`` does.
+    """
     exchange = Exchange(exchange)
     cpsat = cpsat_available() if cpsat is None else cpsat
+    rotation = network.rotation is not None and not letter_binds
     entries: list[Entry] = []
-    if network.rotation is not None:
+    if rotation:
         entries += [Entry("rotation", seed) for seed in range(seeds)]
     if network.is_product and exchange is Exchange.TOTAL:
         entries.append(Entry("lift"))
     entries.append(Entry("full"))
     if cpsat:
         entries.append(Entry("full", backend="cpsat"))
-    if network.rotation is not None:
+    if rotation:
         entries.append(Entry("stratify"))
     if cpsat and exchange is Exchange.TOTAL:
         entries.append(Entry("repack", backend="cpsat"))
