@@ -505,6 +505,7 @@ def _cancel(ray, pending: dict, refs: list, states: dict, starts: dict, why: str
             "seconds": round(now - began, 3) if began is not None else 0.0,
             "stop_reason": f"cancelled {'while running' if began is not None else 'before it started'}: {why}"})
     if refs:
+        view.counts(_running(pending, starts), view.total - len(pending), view.won)
         view.event(f"cancelled {len(refs)} task(s): {why}")
 
 
