@@ -292,3 +292,17 @@ def test_no_rotation_entries_where_the_per_letter_bound_binds():
     names = [str(e) for e in portfolio(cyclic, letter_binds=True, cpsat=False)]
     assert names == ["full z3 seed=0"]
     assert "rotation z3 seed=0" in [str(e) for e in portfolio(cyclic, cpsat=False)]
+
+
+def test_ray_is_imported_only_when_a_sweep_runs():
+    code = ("import sys, tesearch.cli.app, tesearch.cli.sweeping, tesearch.sweep, tesearch.sweep.driver; "
+            "print([m for m in ('ray', 'z3', 'ortools') if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_without_out_dir_nothing_is_written(local_ray, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("sweep", "ring-6", "--timeout", "60", "--quiet")
+    assert result.exit_code == 0 and "ring-6 total: T = 5, bound 5: optimal" in result.stdout
+    assert "written" not in result.stdout and list(tmp_path.iterdir()) == []
