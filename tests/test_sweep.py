@@ -306,3 +306,17 @@ def test_without_out_dir_nothing_is_written(local_ray, tmp_path, monkeypatch):
     result = run_cli("sweep", "ring-6", "--timeout", "60", "--quiet")
     assert result.exit_code == 0 and "ring-6 total: T = 5, bound 5: optimal" in result.stdout
     assert "written" not in result.stdout and list(tmp_path.iterdir()) == []
+
+
+def test_an_address_where_nothing_answers_is_one_line_exit_2_at_once(tmp_path):
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on: bound, never listening
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        t0 = time.monotonic()
+        done = subprocess.run([TESEARCH, "sweep", "ring-6", "--address", f"127.0.0.1:{port}", "--out-dir", str(tmp_path)],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and time.monotonic() - t0 < 20
+    assert done.stderr.count("\n") == 1 and "nothing answers there" in done.stderr
+    assert list(tmp_path.iterdir()) == []

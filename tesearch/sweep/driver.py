@@ -67,6 +67,8 @@ HEARTBEAT_S = 10.0
 #: seconds a local Ray takes to shut down (measured 2-3 s on 2 cores): the driver stops waiting this much
 #: before the command's deadline when it started Ray itself
 SHUTDOWN_S = 3.0
+#: seconds the driver waits for a TCP answer from --address HOST:PORT before it gives up (exit 2)
+PROBE_S = 5.0
 #: Ray object store of a local sweep: records are small (a table is a few MB at most)
 LOCAL_OBJECT_STORE_BYTES = 256 << 20
 
@@ -292,18 +294,53 @@ def check_runs_file(path: Path) -> dict:
     return data
 
 
+def probe_address(address: str, timeout_s: float = PROBE_S) -> None:
+    """OptionError (exit 2) unless HOST:PORT accepts a TCP connection within ``timeout_s``.
+
+    ``ray.init`` retries an unreachable address for minutes in native code, where neither
+    --timeout nor Ctrl-C reach it; this probe fails fast instead.  Other forms ('auto',
+    'ray://...') are left to Ray, which answers them quickly.
+    """
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise OptionError(f"--address {address}: nothing answers there ({exc.strerror or exc}); start the head "
+                          f"node with `ray start --head --port {port}` (docs/sweep.md)") from None
+
+
 def _init_ray(ray, address: str | None, num_cpus: int | None) -> bool:
-    """Start (or join) Ray; True when this call started it (the driver shuts it down then)."""
+    """Start (or join) Ray; True when this call started it (the driver shuts it down then).
+
+    While ``ray.init`` runs (native code), SIGINT and SIGTERM take their default action, so a
+    Ctrl-C always ends the command (killed by the signal: the shell reports 130); the raylet and
+    workers of a local Ray die with it.
+    """
     import logging
 
     if ray.is_initialized():  # a caller (a test, a notebook) runs Ray already: use it, leave it running
         return False
     if address is not None:
-        ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR, ignore_reinit_error=True)
-    else:
-        ray.init(address="local", num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False,
-                 log_to_driver=False, logging_level=logging.ERROR, ignore_reinit_error=True,
-                 object_store_memory=LOCAL_OBJECT_STORE_BYTES)
+        probe_address(address)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+    try:
+        if address is not None:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR, ignore_reinit_error=True)
+        else:
+            ray.init(address="local", num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False,
+                     log_to_driver=False, logging_level=logging.ERROR, ignore_reinit_error=True,
+                     object_store_memory=LOCAL_OBJECT_STORE_BYTES)
+    except Exception as exc:  # Ray's errors name the problem; one line of it, exit 2
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+        if address is not None:
+            raise OptionError(f"--address {address}: cannot join a Ray cluster there ({first}); "
+                              f"docs/sweep.md says how to start one") from None
+        raise SolverUnavailable(f"cannot start a local Ray ({first})") from None
     return True
 
 
@@ -340,12 +377,9 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
     board = None
     flag = _SignalFlag()
     try:
-        for sig in handlers:
-            signal.signal(sig, flag)
         owned = _init_ray(ray, address, num_cpus)
         for sig in handlers:  # ray.init sets its own SIGTERM handler: ours decides
             signal.signal(sig, flag)
-        flag.check()
         if deadline is not None and owned:  # leave time to shut Ray down before the command's deadline
             deadline -= min(SHUTDOWN_S, 0.25 * max(deadline - time.monotonic(), 0.0))
         cpus = int(ray.cluster_resources().get("CPU", 0))
