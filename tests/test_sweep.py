@@ -320,3 +320,23 @@ def test_an_address_where_nothing_answers_is_one_line_exit_2_at_once(tmp_path):
     assert done.returncode == 2 and time.monotonic() - t0 < 20
     assert done.stderr.count("\n") == 1 and "nothing answers there" in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_frontier_sweep_path_records_runs_as_searches_are(local_ray, tmp_path, monkeypatch):
+    from conftest import load_script
+
+    frontier = load_script("frontier")
+    monkeypatch.syspath_prepend(str(Path(frontier.__file__).parent))
+    monkeypatch.setattr(frontier, "ROOT", tmp_path)
+    monkeypatch.setattr(frontier, "STORE", tmp_path / "results" / "frontier" / "runs.json")
+    (tmp_path / "results" / "frontier").mkdir(parents=True)
+    store = {}
+    frontier.sweep_frontier([("torus-3x3", []), ("star-4", ["--exchange", "odd-distance"])], store, timeout=60,
+                            address=local_ray.get_runtime_context().gcs_address)
+    assert set(store) == {"torus-3x3 total", "star-4 odd-distance"}
+    assert json.loads(frontier.STORE.read_text()) == store
+    for d in store.values():
+        assert d["status"] == "found" and d["optimal"] and d["strategy"].startswith("sweep: ")
+        assert (tmp_path / d["table"]).is_file() and d["table"].startswith("results/frontier/")
+    assert frontier.found_outcome(store["torus-3x3 total"], {}, "") == "optimal"
