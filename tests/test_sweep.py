@@ -261,6 +261,7 @@ def test_a_table_the_driver_refuses_is_not_counted_or_written(local_ray, tmp_pat
     assert all("forged for the test" in t["stop_reason"] for t in rejected)
 
 
+@pytest.mark.slow  # 9 to 12 s: a sweep in a subprocess and two `tesearch info` runs
 def test_results_suite_sweep_path_joins_a_running_ray_by_address(local_ray, tmp_path, monkeypatch):
     """scripts/results_suite.py --sweep --address: the targets through `tesearch sweep` joining the module's Ray
     (the --address path), records in the suite's own shape, tables at the paths the suite uses."""
