@@ -9,6 +9,13 @@ docs/notes/frontier.md (the analysis of what was refuted and what is open).  Usa
 
     .venv/bin/python scripts/frontier.py [--only SUBSTRING] [--timeout 120] [--jobs N]
     .venv/bin/python scripts/frontier.py --report      # only rewrite results/frontier.md
+    .venv/bin/python scripts/frontier.py --sweep [--address ADDR] [--timeout 3600]
+
+With --sweep the targets run through `tesearch sweep` (one per exchange, as Ray tasks: locally, or
+on the cluster at --address; --timeout is then each sweep's whole wall-clock limit) instead of one
+`tesearch search` each; the default stays the per-target search, which made the committed records.
+Tables go to the same paths under the keep-better rule, so a sweep never replaces a stratified,
+lifted or repacked table by a wider one; runs.json records the winning entry as the strategy.
 """
 
 from __future__ import annotations
@@ -85,12 +92,18 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="searches run side by side (default: one per CPU)")
     ap.add_argument("--report", action="store_true", help="only rewrite results/frontier.md")
+    ap.add_argument("--sweep", action="store_true", help="run the targets through `tesearch sweep` (Ray)")
+    ap.add_argument("--address", default=None, help="with --sweep: the Ray cluster to use (default: local)")
     args = ap.parse_args()
     if args.report:
         write_report()
         return
     store = json.loads(STORE.read_text()) if STORE.exists() else {}
     chosen = [(spec, extra) for spec, extra in targets() if not args.only or args.only in spec]
+    if args.sweep:
+        sweep_frontier(chosen, store, timeout=args.timeout, address=args.address)
+        write_report()
+        return
     # Each run is its own `tesearch search` process; the pool runs --jobs of them side by side.
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for data in pool.map(lambda t: run_one(*t, timeout=args.timeout), chosen):
@@ -100,6 +113,21 @@ def main() -> None:
             STORE.parent.mkdir(parents=True, exist_ok=True)
             STORE.write_text(json.dumps(store, indent=1) + "\n")
     write_report()
+
+
+def sweep_frontier(chosen: list[tuple[str, list[str]]], store: dict, *, timeout: float, address: str | None) -> None:
+    """Every target through `tesearch sweep`, one sweep per exchange, recorded in runs.json as searches are."""
+    from sweeping import sweep_targets  # scripts/ is on sys.path when this file runs as a script
+
+    for exchange in ("total", "odd-distance"):
+        specs = [spec for spec, extra in chosen if ("--exchange" in extra) == (exchange != "total")]
+        for data in sweep_targets(specs, exchange, "results/frontier", timeout=timeout, root=ROOT, address=address):
+            data.pop("tasks")
+            store[f"{data['network']} {data['exchange']}"] = data
+            print(f"{data['network']:16s} {data['exchange']:12s} {data['status']:8s} T={data['T']} "
+                  f"bound={data['best_bound']} {data['strategy']}", flush=True)
+        STORE.parent.mkdir(parents=True, exist_ok=True)
+        STORE.write_text(json.dumps(store, indent=1) + "\n")
 
 
 def run_one(spec: str, extra: list[str], *, timeout: int) -> dict:

@@ -212,7 +212,8 @@ def translate(old: str) -> str:
 
 
 def with_out(command: str, out: str) -> str:
-    return command if "--out" in shlex.split(command) else f"{command} --out {out}"
+    words = shlex.split(command)
+    return command if "--out" in words or "--out-dir" in words else f"{command} --out {out}"
 
 
 def twisted_command(rel: str) -> str:

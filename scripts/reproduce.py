@@ -190,7 +190,7 @@ def localise(command: str, force: bool) -> list[str]:
     words = shlex.split(command)
     if words[0] == "tesearch":
         words[0] = str(BIN / "tesearch")
-        if force and "--out" in words and "--force" not in words:
+        if force and ("--out" in words or "--out-dir" in words) and "--force" not in words:  # search ... / sweep
             words.append("--force")
     elif words[0] == "python":
         words[0] = sys.executable

@@ -38,6 +38,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
                  "Symmetry-stratified search for networks with a rotation (how star-7 was settled)."),
     "lift": ("tesearch.cli.searching", "lift", "A torus table lifted from a table of its other sides."),
     "repack": ("tesearch.cli.searching", "repack", "A greedy table narrowed by CP-SAT (whole model or last columns)."),
+    "sweep": ("tesearch.cli.sweeping", "sweep",
+              "A portfolio of strategies, seeds and backends per network as Ray tasks (needs the ray extra)."),
     "construct": ("tesearch.cli.searching", "construct",
                   "Optimal tables by construction, no solver (hypercubes, seed 003's rings and tori, odd stars)."),
     "verify": ("tesearch.cli.checking", "verify", "Check a table against seed 003 Theorem 1."),

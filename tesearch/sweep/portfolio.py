@@ -1,0 +1,170 @@
+"""What a sweep runs for one network: the portfolio entries, and running one of them to a plain record.
+
+A :class:`Entry` is one run: a strategy, a solver seed and a backend (and, for
+lifts, nothing more: the lift picks its ring).  :func:`portfolio` chooses the
+entries by asking the network what it has, never by its family name:
+
+* ``network.rotation`` (stars, rings, square tori, hypercubes, twisted tori),
+  unless the per-letter bound is above the counting bound (rotation blocks are
+  letter-balanced and cannot reach it): the rotation search with Z3 under each
+  seed, then the symmetry stratification;
+* every network: the full search with Z3, and with CP-SAT when OR-Tools is
+  installed;
+* total exchange with CP-SAT installed: the CP-SAT repack of the greedy table
+  (``tesearch repack``);
+* ``network.is_product`` (tori and hypercubes, total exchange): the ring lift.
+
+:func:`run_entry` runs one entry in the calling process and returns a record
+made of plain JSON values only (the table as its tesearch-table v1 object), so
+that it crosses any process or machine boundary.  A record is a claim: the
+sweep driver verifies every table itself before it counts it.
+
+This module does not import ray: the driver (:mod:`tesearch.sweep.driver`)
+wraps :func:`run_entry` as a Ray task.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+
+from tesearch import limits
+from tesearch.errors import ConstructionError, LiftError, SpecError, TesearchError
+from tesearch.limits import Limits
+from tesearch.networks import Network, network_from_spec
+from tesearch.terms import Exchange, Status
+
+#: the strategies a portfolio entry can name
+STRATEGIES = ("rotation", "stratify", "full", "repack", "lift")
+#: the outcome of an entry that did not end with a search status
+ERROR = "error"  # the strategy raised (its message is the stop reason)
+NOT_APPLICABLE = "not-applicable"  # the strategy does not apply to this network (e.g. no stratification fits)
+CANCELLED = "cancelled"  # the driver cancelled it (another entry won, or the time ran out)
+REJECTED = "rejected"  # it returned a table that the driver's own verification refused
+#: seconds a task leaves before the sweep's deadline to return its record
+RETURN_MARGIN_S = 1.0
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One portfolio run: strategy, solver seed, backend, and extra parameters; its str names the run."""
+
+    strategy: str
+    seed: int = 0
+    backend: str = "z3"
+    params: tuple[tuple[str, object], ...] = field(default=())
+
+    def __post_init__(self):
+        if self.strategy not in STRATEGIES:
+            raise ValueError(f"unknown sweep strategy {self.strategy!r} (one of {', '.join(STRATEGIES)})")
+
+    def __str__(self) -> str:
+        extra = "".join(f" {k}={v}" for k, v in self.params)
+        return f"{self.strategy} {self.backend} seed={self.seed}{extra}"
+
+    def to_json(self) -> dict:
+        """The entry as one JSON object."""
+        data = asdict(self)
+        data["params"] = dict(self.params)
+        return data
+
+
+def cpsat_available() -> bool:
+    """True when OR-Tools can be imported (the cpsat extra), checked without importing it."""
+    return importlib.util.find_spec("ortools") is not None
+
+
+def portfolio(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, seeds: int = 2,
+              cpsat: bool | None = None, letter_binds: bool = False) -> list[Entry]:
+    """The entries a sweep runs for ``network``, most promising first (module doc).
+
+    ``letter_binds``: the per-letter bound is above the counting bound, so rotation blocks (letter-balanced)
+    cannot reach it and the rotation-based entries are left out, as ``search --strategy auto`` does.
+    """
+    exchange = Exchange(exchange)
+    cpsat = cpsat_available() if cpsat is None else cpsat
+    rotation = network.rotation is not None and not letter_binds
+    entries: list[Entry] = []
+    if rotation:
+        entries += [Entry("rotation", seed) for seed in range(seeds)]
+    if network.is_product and exchange is Exchange.TOTAL:
+        entries.append(Entry("lift"))
+    entries.append(Entry("full"))
+    if cpsat:
+        entries.append(Entry("full", backend="cpsat"))
+    if rotation:
+        entries.append(Entry("stratify"))
+    if cpsat and exchange is Exchange.TOTAL:
+        entries.append(Entry("repack", backend="cpsat"))
+    if network.is_product and exchange is Exchange.TOTAL and cpsat:
+        entries.append(Entry("lift", backend="cpsat"))
+    return entries
+
+
+def _table_of(entry: Entry, network: Network, exchange: Exchange, budget: float):
+    """(Status, table or None, stop reason) of one entry run here with ``budget`` seconds."""
+    from tesearch.backends import Backend
+
+    backend = Backend(entry.backend)
+    if entry.strategy in ("rotation", "full"):
+        from tesearch.search import SearchParams, Strategy, search
+
+        params = SearchParams(network.spec, exchange, Strategy(entry.strategy), budget, entry.seed,
+                              backend=backend)
+        outcome = search(network, params)
+        return outcome.status, outcome.table, outcome.stop_reason
+    if entry.strategy == "stratify":
+        from tesearch.search.stratify import stratified_table
+
+        table, summary = stratified_table(network, exchange, timeout_s=budget, attempt_s=min(120.0, budget),
+                                          seed=entry.seed)
+        return (Status.FOUND, table, None) if table is not None else (Status.UNKNOWN, None, summary)
+    if entry.strategy == "repack":
+        from tesearch.search.improve import improve_greedy
+
+        table, summary = improve_greedy(network, timeout_s=budget, seed=entry.seed, workers=1)
+        return (Status.FOUND, table, None) if table is not None else (Status.UNKNOWN, None, summary)
+    from tesearch.search.lift import lifted_table
+
+    table, _ = lifted_table(network, timeout_s=budget, backend=backend)
+    return Status.FOUND, table, None
+
+
+def run_entry(spec: str, exchange: str, entry: Entry, deadline: float, *, max_memory: int = limits.DEFAULT_MAX_MEMORY,
+              max_order: int = limits.DEFAULT_MAX_ORDER) -> dict:
+    """Run ``entry`` on the network ``spec`` until ``deadline`` (a ``time.time()`` value): a plain record.
+
+    The record has ``network``, ``exchange``, ``entry`` (its name), ``strategy``, ``seed``,
+    ``backend``, ``outcome`` (a :class:`~tesearch.terms.Status` value, or ``error`` /
+    ``not-applicable``), ``T``, ``table`` (a tesearch-table v1 object or None), ``seconds`` and
+    ``stop_reason``.  Nothing raises out of it: a failing strategy is an ``error`` record.
+    """
+    started = time.monotonic()
+    record = {"network": spec, "exchange": exchange, "entry": str(entry), "strategy": entry.strategy,
+              "seed": entry.seed, "backend": entry.backend, "outcome": Status.UNKNOWN.value, "T": None,
+              "table": None, "seconds": 0.0, "stop_reason": None}
+    budget = deadline - time.time() - RETURN_MARGIN_S
+    if budget <= 0:
+        record["stop_reason"] = "no time left when the task started"
+        return record
+    try:
+        limits.install(Limits(budget, max_memory, max_order), started=started)  # limits.budget() and time_left() see it
+        network = network_from_spec(spec)
+        status, table, reason = _table_of(entry, network, Exchange(exchange), budget)
+        record.update(outcome=status.value, stop_reason=reason)
+        if table is not None:
+            record.update(T=table.T, table=table.to_json())
+    except (ConstructionError, SpecError) as exc:  # e.g. no stratification fits, a lift of a non-product
+        record.update(outcome=NOT_APPLICABLE, stop_reason=str(exc))
+    except LiftError as exc:  # refuted or unknown: no table, nothing proved about the network
+        record.update(outcome=Status.UNKNOWN.value, stop_reason=str(exc))
+    except TesearchError as exc:
+        record.update(outcome=ERROR, stop_reason=str(exc))
+    except Exception as exc:  # a bug in a strategy: the sweep goes on and the record says what happened
+        last = traceback.format_exc().strip().splitlines()[-3:]
+        record.update(outcome=ERROR, stop_reason=f"internal error: {type(exc).__name__}: {str(exc)[:200]} "
+                                                  f"({' | '.join(s.strip() for s in last)})")
+    record["seconds"] = round(time.monotonic() - started, 3)
+    return record
