@@ -167,7 +167,8 @@ def test_the_driver_rejects_forged_tables(swept):
 def test_portfolio_asks_the_network():
     star, pancake, torus = (network_from_spec(s) for s in ("star-4", "pancake-4", "torus-4x8"))
     names = lambda net, ex="total", cpsat=True: [str(e) for e in portfolio(net, ex, cpsat=cpsat)]
-    assert names(star)[:2] == ["rotation z3 seed=0", "rotation z3 seed=1"] and "stratify z3 seed=0" in names(star)
+    assert names(star)[:3] == ["rotation z3 seed=0", "rotation z3 seed=1", "rotation cpsat seed=0"]
+    assert "stratify z3 seed=0" in names(star) and "rotation cpsat seed=0" not in names(star, cpsat=False)
     assert not any(n.startswith(("rotation", "stratify", "lift")) for n in names(pancake))
     assert "lift z3 seed=0" in names(torus) and "lift cpsat seed=0" in names(torus)
     assert not any("cpsat" in n for n in names(torus, cpsat=False))
