@@ -72,8 +72,10 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
 @EXCHANGE_OPTION
 @OUT_OPTION
 @FORCE_OPTION
-@click.option("--strategy", type=click.Choice(["auto", "rotation", "full"]), default="auto", show_default=True,
-              help="rotation: core + blocks; full: every target searched.")
+@click.option("--strategy", type=click.Choice(["auto", "rotation", "split", "full"]), default="auto",
+              show_default=True,
+              help="rotation: core + blocks; split: several small sub-cores + blocks (for many exceptional "
+                   "elements: star-9); full: every target searched.")
 @click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True, help="Solver random seed.")
 @click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
               help="Candidate shortest words per element.")

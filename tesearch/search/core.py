@@ -34,6 +34,7 @@ from tesearch.layout import assign_rows, filler_plans, first_fit, rotation_block
 from tesearch.networks import Network
 from tesearch.rotation import find_rotation
 from tesearch.search.balance import Balance, balancing_orbits, core_balanceable
+from tesearch.search.split import DEFAULT_GROUP_COLUMNS, OrbitGroup, group_orbits
 from tesearch.table import Placement, Table
 from tesearch.terms import Exchange, SolveResult, Status
 from tesearch.verify import verify_table
@@ -42,6 +43,10 @@ from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, ta
 
 #: how many further core widths and filler plans the rotation strategy tries
 MAX_EXTRA_CORE_COLUMNS = 30
+#: the split strategy tries fewer widths per sub-core, so that its budgets escalate sooner
+MAX_EXTRA_SUBCORE_COLUMNS = 10
+#: ... and escalates no further than this before merging the group with the next one
+MAX_SUBCORE_BUDGET_S = 32.0
 MAX_PLANS_PER_WIDTH = 4
 #: the rotation search gives every (core width, filler plan) this many seconds first, then retries
 #: the unknown ones with the budget multiplied by CORE_BUDGET_GROWTH, pass after pass: one hard
@@ -59,6 +64,7 @@ class Strategy(str, enum.Enum):
 
     AUTO = "auto"
     ROTATION = "rotation"
+    SPLIT = "split"  # rotation blocks around several small sub-cores, searched one after another
     FULL = "full"
 
 
@@ -93,13 +99,15 @@ class SearchParams:
     backend: Backend = Backend.Z3  # which solver decides each width (a CP-SAT unsat is not a certificate)
     sampling: WordSampling = WordSampling.SPREAD
     core_schedule: CoreSchedule = CoreSchedule.ESCALATING
+    group_columns: int = DEFAULT_GROUP_COLUMNS  # split strategy: exceptional letters per sub-core / |S|
 
     def __str__(self) -> str:
         return (f"{self.network} {self.exchange.value} {self.strategy.value} cap={self.word_cap} "
                 f"{self.options} seed={self.seed}"
                 + ("" if self.backend is Backend.Z3 else f" backend={self.backend.value}")
                 + ("" if self.sampling is WordSampling.SPREAD else f" sampling={self.sampling.value}")
-                + ("" if self.core_schedule is CoreSchedule.ESCALATING else f" schedule={self.core_schedule.value}"))
+                + ("" if self.core_schedule is CoreSchedule.ESCALATING else f" schedule={self.core_schedule.value}")
+                + (f" group={self.group_columns}" if self.strategy is Strategy.SPLIT else ""))
 
 
 @dataclass
@@ -343,10 +351,10 @@ class Searcher:
         if self.params.max_width is not None and self.params.max_width < self.bounds.best \
                 and self.params.min_width is None:
             status, table = self.below_bound()
-        elif strategy is Strategy.ROTATION:
+        elif strategy in (Strategy.ROTATION, Strategy.SPLIT):
             if self.rotation is None:
                 raise ConstructionError(f"{self.network.spec} has no rotation; use --strategy full")
-            status, table = self.rotation_search()
+            status, table = self.rotation_search() if strategy is Strategy.ROTATION else self.split_search()
         else:
             status, table = self.full_search()
         return SearchOutcome(self.params, status, self.bounds, table, self.clock.elapsed, self.attempts, strategy.value,
@@ -449,30 +457,44 @@ class Searcher:
                      f"{required_length} in the core")
             start_width = max(start_width, base + required_length, max(lengths[j] for j in required))
         fresh = self.core_candidates(start_width, base, lengths, required, required_length, exceptional, full)
+        found = self.find_core("core", fresh, exceptional, full)
+        if found is None:
+            return Status.UNKNOWN, None
+        core_width, plan, placed = found
+        return Status.FOUND, self.assemble(placed, core_width, full, plan)
+
+    def find_core(self, part: str, fresh, exceptional: list[int], full: list[tuple[int, ...]],
+                  max_budget: float | None = None) -> tuple[int, list[int], list] | None:
+        """The first (core width, filler plan) of ``fresh`` whose core a solver places, with the placement.
+
+        The schedule (``params.core_schedule``) decides each candidate's time, escalating no further
+        than ``max_budget`` seconds when given; None when none was found (the reason is recorded with
+        :meth:`stop`).
+        """
         candidates: list[tuple[int, list[int]]] = []  # filled from ``fresh`` as the first pass goes
         problems: dict[int, TableProblem] = {}
         escalating = self.params.core_schedule is CoreSchedule.ESCALATING
         unresolved: list[int] | None = None  # None: the first pass, over candidates as they come
         budget, gave_up = FIRST_CORE_BUDGET_S, 0
-        while unresolved is None or unresolved:
+        while unresolved is None or (unresolved and (max_budget is None or budget <= max_budget)):
             still: list[int] = []
             for index in self._pass_order(unresolved, candidates, fresh):
                 core_width, plan = candidates[index]
                 if self.clock.left <= 0:
-                    self.stop(f"the time limit was reached with no core found (core width {core_width}"
+                    self.stop(f"the time limit was reached with no {part} found (width {core_width}"
                               + (f", attempt budget {budget:g} s)" if escalating else ")"))
-                    return Status.UNKNOWN, None
+                    return None
                 core_elements = exceptional + [g for j in plan for g in full[j]]
                 if not core_elements:
-                    return Status.FOUND, self.assemble([], 0, full, plan)
+                    return 0, plan, []
                 if index not in problems:
-                    problems[index] = self.problem(f"{self.network.spec} {self.params.exchange.value} core",
+                    problems[index] = self.problem(f"{self.network.spec} {self.params.exchange.value} {part}",
                                                    core_width, self.items(core_elements))
                 if not escalating:
                     budget = max(self.clock.left / 3, min(self.clock.left, 5.0))
-                result, chosen = self.run_problem("core", problems[index], min(budget, self.clock.left))
+                result, chosen = self.run_problem(part, problems[index], min(budget, self.clock.left))
                 if result is SolveResult.SAT:
-                    return Status.FOUND, self.assemble(self.placed(problems[index], chosen), core_width, full, plan)
+                    return core_width, plan, self.placed(problems[index], chosen)
                 if result is SolveResult.UNKNOWN and escalating:
                     still.append(index)
                 else:
@@ -480,16 +502,102 @@ class Searcher:
                     problems.pop(index)  # refuted (or given up by the patient schedule): never tried again
             unresolved = still
             budget *= CORE_BUDGET_GROWTH
-            if unresolved:
-                self.log(f"{len(unresolved)} core attempt(s) unknown; again with {budget:g} s each")
+            if unresolved and (max_budget is None or budget <= max_budget):
+                self.log(f"{len(unresolved)} {part} attempt(s) unknown; again with {budget:g} s each")
         if not candidates:
-            self.stop("no filler plan fits any core width tried")
+            self.stop(f"no filler plan fits any {part} width tried")
         else:
-            widths = f"core widths {candidates[0][0]} to {candidates[-1][0]}"
-            self.stop(f"no core found: of the cores tried ({widths}) {gave_up} ended unknown and the rest were "
+            widths = f"widths {candidates[0][0]} to {candidates[-1][0]}"
+            gave_up += len(unresolved or [])
+            self.stop(f"no {part} found: of those tried ({widths}) {gave_up} ended unknown and the rest were "
                       f"refuted" if gave_up else
-                      f"every core tried was refuted ({widths}; this refutes only these cores, not the network)")
-        return Status.UNKNOWN, None
+                      f"every {part} tried was refuted ({widths}; this refutes only these cores, not the network)")
+        return None
+
+    def split_search(self) -> tuple[Status, Table | None]:
+        """Rotation blocks around several small sub-cores, one per group of exceptional orbits
+        (:mod:`tesearch.search.split`), each searched like the rotation search's one core and fixed
+        once found; the fillers one sub-core takes are not offered to the next."""
+        rot, S = self.rotation, self.cg.degree
+        with limits.phase("orbits"):
+            orbit_list = rot.orbits(self.targets)
+        full = [o for o in orbit_list if len(o) == S]
+        full.sort(key=lambda o: (int(self.cg.dist[o[0]]), o[0]))
+        short = [o for o in orbit_list if len(o) < S]
+        lengths = [int(self.cg.dist[o[0]]) for o in full]
+        blanks = self.bounds.counting * S - self.bounds.target_letters
+        profiles = [self.orbit_profiles(o) for o in short]
+        groups = group_orbits([len(o) * int(self.cg.dist[o[0]]) for o in short], S, blanks,
+                              self.params.group_columns * S, profiles)
+        self.log(f"rotation {rot}: {len(full)} full orbits, {len(short)} short orbits in {len(groups)} sub-core(s), "
+                 f"{blanks} blanks allowed")
+        free = set(range(len(full)))
+        found_cores: list[tuple[OrbitGroup, int, list[int], list]] = []  # group, width, plan, placement
+        pending = list(groups)
+        while pending:
+            group = pending.pop(0)
+            elements = [g for i in group.orbits for g in short[i]]
+            base = (group.letters + group.blanks) // S
+            longest = max((int(self.cg.dist[g]) for g in elements), default=0)
+            part = f"core-{len(found_cores) + 1}-of-{len(found_cores) + 1 + len(pending)}"
+            last_chance = not pending and not found_cores
+            with limits.phase(f"sub-core {len(found_cores) + 1} of {len(found_cores) + 1 + len(pending)}"):
+                found = self.find_core(part, self.split_candidates(max(base, longest), base, lengths, free),
+                                       elements, full, None if last_chance else MAX_SUBCORE_BUDGET_S)
+            if found is None:
+                if self.clock.left <= 0 or last_chance:
+                    return Status.UNKNOWN, None
+                # a group that finds no sub-core merges with the next one (or, the last, with the one
+                # before it, whose sub-core is undone): a bigger sub-core has more ways to fill its rectangle
+                if pending:
+                    other = pending.pop(0)
+                else:
+                    other, _, undone, _ = found_cores.pop()
+                    free |= set(undone)
+                merged = OrbitGroup(tuple(sorted(group.orbits + other.orbits)), group.letters + other.letters,
+                                    group.blanks + other.blanks)
+                self.log(f"{part} not found within {MAX_SUBCORE_BUDGET_S:g} s per attempt: merged with the next "
+                         f"group ({len(merged.orbits)} orbits, {merged.letters} letters)")
+                self.stop_reason = None
+                pending.insert(0, merged)
+                continue
+            width, plan, placed = found
+            self.log(f"{part}: {len(elements)} exceptional elements + {len(plan)} filler orbit(s) in width {width}")
+            found_cores.append((group, width, plan, placed))
+            free -= set(plan)
+        placed_all: list = []
+        used: list[int] = []
+        sections = []
+        offset = 0
+        for k, (_, width, plan, placed) in enumerate(found_cores, 1):
+            placed_all += [(g, column + offset, word) for g, column, word in placed]
+            sections.append({"name": f"core {k}", "start": offset, "end": offset + width})
+            offset += width
+            used += plan
+        return Status.FOUND, self.assemble(placed_all, offset, full, used, sections=sections, strategy="split")
+
+    def orbit_profiles(self, orbit: tuple[int, ...], cap: int = 400) -> list[list[int]]:
+        """The letter counts an orbit's words can give: one per count vector of its first element's
+        shortest words (up to ``cap`` words), each summed over the orbit's rotated copies."""
+        S = self.cg.degree
+        out: dict[tuple[int, ...], list[int]] = {}
+        for word in shortest_words(self.cg, int(orbit[0]), cap=cap):
+            key = tuple(np.bincount(word, minlength=S).tolist())
+            if key not in out:
+                out[key] = np.sum([np.bincount(self.rotation.apply(word, j), minlength=S)
+                                   for j in range(len(orbit))], axis=0).tolist()
+        return list(out.values())
+
+    @staticmethod
+    def split_candidates(start_width: int, base: int, lengths: list[int], free: set[int]):
+        """(width, filler plan) for one sub-core: widths ascending, fillers from the orbits still free,
+        plans with the shortest longest filler first at each width."""
+        for width in range(start_width, start_width + MAX_EXTRA_SUBCORE_COLUMNS + 1):
+            fitting = {j: lengths[j] for j in free if lengths[j] <= width}
+            plans = filler_plans(fitting, width - base, MAX_PLANS_PER_WIDTH)
+            plans.sort(key=lambda plan: (max((lengths[j] for j in plan), default=0), len(plan)))
+            for plan in plans:
+                yield width, plan
 
     @staticmethod
     def _pass_order(unresolved: list[int] | None, candidates: list, fresh):
@@ -557,16 +665,18 @@ class Searcher:
             return False
         return True
 
-    def assemble(self, core: list, core_width: int, full: list[tuple[int, ...]], plan: list[int]) -> Table:
+    def assemble(self, core: list, core_width: int, full: list[tuple[int, ...]], plan: list[int], *,
+                 sections: list[dict] | None = None, strategy: str = "rotation") -> Table:
         """Core rows by interval colouring, then every unused full orbit as a rotation block."""
         used = set(plan)
         with limits.phase("assemble"):
             rows = assign_rows(core, self.cg.degree)
             words = [canonical_word(self.cg, orbit[0]) for j, orbit in enumerate(full) if j not in used]
             blocks, column = rotation_blocks(words, self.rotation, core_width)
-        sections = [{"name": "core", "start": 0, "end": core_width},
-                    {"name": "rotation blocks", "start": core_width, "end": column}]
-        meta = self.meta("rotation", f"{self.params.backend.value} core + rotation blocks")
+        sections = (sections or [{"name": "core", "start": 0, "end": core_width}]) + \
+            [{"name": "rotation blocks", "start": core_width, "end": column}]
+        meta = self.meta(strategy, f"{self.params.backend.value} "
+                                   + ("sub-cores" if strategy == "split" else "core") + " + rotation blocks")
         meta["sections"] = sections
         meta["search"]["rotation"] = list(self.rotation.cycle)
         meta["search"]["filler_orbits"] = [[list(to_letters(self.cg, canonical_word(self.cg, full[j][0])))] for j in plan]
