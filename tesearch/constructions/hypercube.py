@@ -2,7 +2,9 @@
 
 Result.  ``hypercube_table(d)`` builds a table for ``hypercube-d`` with
 ``T = 2^(d-1)`` columns and no blank (the counting bound, so optimal) for
-d = 1..16, deterministically and without a solver.
+d = 1..17, deterministically and without a solver.  The proof of everything
+but the existence of the matching, lemma by lemma with the function and test
+for each, is docs/proofs/hypercube.md.
 
 Construction (doubling).  A *perfect* table for the d-cube is a set of
 placed words, one per non-zero element x (any ordering of the letters of
@@ -35,19 +37,17 @@ at most one e, and with the lone e exactly one.  Every word lies in
 d+1 letters once: a perfect table of width 2T = 2^d.
 
 What is not proved.  That the saturating matching exists.  With copy B = P
-itself it does not: this matching finds none at step 6 -> 7.  The word
-boundaries of a recursively doubled table pile up at the dyadic columns
-(every row has a boundary where the two copies meet), which leaves
-stretches where few words end, and Hall's condition fails there.  The
-transform of copy B (rotation k, reversal) changes which words sit next to
-which boundaries; the recipe ``RECIPE`` (one (k, reversed) per step) was
-found by ``scripts/find_hypercube_recipe.py``, a depth-first search over the 2d transforms
-per step in a fixed order (15 s), and is replayed here without search.
+itself it does not: this matching finds none at step 6 -> 7.  The transform
+of copy B (rotation k, reversal) changes which elements sit next to which
+boundaries; the recipe ``RECIPE`` (one (k, reversed) per step) was found by
+``scripts/find_hypercube_recipe.py``, a depth-first search over the 2d
+transforms per step in a fixed order, and is replayed here without search.
 Every step checks that its matching saturates and raises
-``ConstructionError`` otherwise, and ``column_check`` re-checks the
-result.  So each delivered table is established by verification, not by a
-general proof; existence for d > 16 by this route is open (the script
-may or may not extend the recipe).
+``ConstructionError`` otherwise, and ``column_check`` re-checks the result.
+So each delivered table is established by verification, not by a general
+proof.  Beyond d = 17 no transform of either d = 17 table extends (every one
+leaves 3 or more elements unmatched); why, and what that means for larger d,
+is in docs/proofs/hypercube.md.
 
 Run logs (sizes verified and replayed, times) are in docs/notes/hypercube.md.
 """
@@ -72,10 +72,10 @@ PlacedWord = tuple[int, tuple[int, ...]]
 #: Found by ``scripts/find_hypercube_recipe.py``; replayed by ``perfect_words``.
 RECIPE: tuple[tuple[int, bool], ...] = (
     (0, False), (0, False), (0, False), (0, False), (0, False), (1, False), (1, False), (1, False),
-    (1, False), (0, False), (1, False), (1, False), (3, True), (1, False), (3, False),
+    (1, False), (0, False), (1, False), (1, False), (3, True), (1, False), (3, False), (2, False),
 )
 
-MAX_DIMENSION = 16
+MAX_DIMENSION = len(RECIPE) + 1
 
 
 def transform(words: Iterable[PlacedWord], d: int, rotation: int, reversed_in_time: bool) -> list[PlacedWord]:
@@ -154,32 +154,53 @@ def _saturating_matching(adjacency: list[list[int]], right_size: int) -> list[in
     return match_left
 
 
-def double(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool) -> list[PlacedWord] | None:
-    """One doubling step d -> d + 1 (see the module notes); None when no saturating matching exists."""
+#: the four places for the new letter e next to an element's two copies, in the order offered
+OPTION_KINDS = ("A-prefix", "A-suffix", "B-prefix", "B-suffix")
+
+
+def doubling_options(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool
+                     ) -> tuple[list[tuple[PlacedWord, PlacedWord]], list[dict[int, int]]]:
+    """The bipartite graph of one doubling step: each element's two copies and its e-columns.
+
+    Returns, per word of ``words`` (copy A), the pair (copy-A word, copy-B word shifted to columns
+    T..2T-1) and a dict column -> option kind (index into OPTION_KINDS) of the columns in 0..2T-1
+    where e may go, in the fixed order A-prefix, A-suffix, B-prefix, B-suffix (a column offered
+    twice keeps its first kind).
+    """
     width = 2 ** (d - 1)
-    new_letter = d
     copy_b = transform(words, d, rotation, reversed_in_time)
     in_b = {frozenset(word): (start, word) for start, word in copy_b}
-    # options, in a fixed order: A-prefix, A-suffix, B-prefix, B-suffix
-    adjacency: list[list[int]] = []
-    option_kind: list[dict[int, int]] = []
-    pairs = []
+    pairs: list[tuple[PlacedWord, PlacedWord]] = []
+    options: list[dict[int, int]] = []
     for start_a, word_a in words:
         start_b, word_b = in_b[frozenset(word_a)]
         start_b += width
         columns = (start_a - 1, start_a + len(word_a), start_b - 1, start_b + len(word_b))
-        kinds = {}
+        kinds: dict[int, int] = {}
         for kind, column in enumerate(columns):
             if 0 <= column < 2 * width and column not in kinds:
                 kinds[column] = kind
-        adjacency.append(list(kinds))
-        option_kind.append(kinds)
+        options.append(kinds)
         pairs.append(((start_a, word_a), (start_b, word_b)))
-    match = _saturating_matching(adjacency, 2 * width)
-    if match is None:
-        return None
+    return pairs, options
+
+
+def apply_matching(pairs: list[tuple[PlacedWord, PlacedWord]], options: list[dict[int, int]], match: list[int],
+                   d: int) -> list[PlacedWord]:
+    """The doubled words for a saturating matching (element i -> column match[i], one of its options).
+
+    The element whose e sits next to its copy becomes (x, 1), its other copy stays (x, 0); the
+    lone word e takes the one column no element uses.  ConstructionError if ``match`` is not an
+    injective choice of offered columns covering all but one of the 2T columns.
+    """
+    width = 2 ** (d - 1)
+    new_letter = d
+    if len(match) != len(pairs) or len(set(match)) != len(match) or len(match) != 2 * width - 1:
+        raise ConstructionError("not a saturating matching: elements and columns do not pair off")
     out: list[PlacedWord] = []
-    for (a, b), kinds, column in zip(pairs, option_kind, match):
+    for (a, b), kinds, column in zip(pairs, options, match):
+        if column not in kinds:
+            raise ConstructionError(f"column {column} is not an option of its element")
         kind = kinds[column]
         (start_a, word_a), (start_b, word_b) = a, b
         if kind == 0:
@@ -194,6 +215,15 @@ def double(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: boo
     (lone_column,) = [c for c in range(2 * width) if c not in used]
     out.append((lone_column, (new_letter,)))
     return out
+
+
+def double(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool) -> list[PlacedWord] | None:
+    """One doubling step d -> d + 1 (see the module notes); None when no saturating matching exists."""
+    pairs, options = doubling_options(words, d, rotation, reversed_in_time)
+    match = _saturating_matching([list(kinds) for kinds in options], 2 ** d)
+    if match is None:
+        return None
+    return apply_matching(pairs, options, match, d)
 
 
 def column_check(words: list[PlacedWord], d: int) -> None:
