@@ -96,6 +96,16 @@ def _saturating_matching(adjacency: list[list[int]], right_size: int) -> list[in
 
     Deterministic: vertices and edges are visited in list order.
     """
+    match = maximum_matching(adjacency, right_size)
+    return None if -1 in match else match
+
+
+def maximum_matching(adjacency: list[list[int]], right_size: int) -> list[int]:
+    """Hopcroft-Karp: a maximum matching, match[left] = right or -1 (left vertex unmatched).
+
+    Deterministic: vertices and edges are visited in list order.  The number of -1 entries is
+    the deficiency max |X| - |N(X)| (Konig); scripts/hypercube_obstruction.py reports it.
+    """
     left_size = len(adjacency)
     free = -1
     match_left = [free] * left_size
@@ -149,8 +159,6 @@ def _saturating_matching(adjacency: list[list[int]], right_size: int) -> list[in
                     stack.append(w)
             if not path_found:
                 layer[root] = infinity
-    if free in match_left:
-        return None
     return match_left
 
 
