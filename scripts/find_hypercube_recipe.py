@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tesearch.constructions.hypercube import RECIPE, PlacedWord, double, perfect_words
+from tesearch.constructions.hypercube import RECIPE, PlacedWord, double, forced_twice, perfect_words
 
 
 def find_recipe(max_d: int, budget: int = 2000, prefix: tuple[tuple[int, bool], ...] = ()
@@ -48,12 +48,60 @@ def find_recipe(max_d: int, budget: int = 2000, prefix: tuple[tuple[int, bool], 
 
 
 
+def extend_with_repairs(max_d: int, prefix: tuple, candidates: int = 6, tries: int = 4) -> tuple:
+    """Extend ``prefix`` (whose last entry names its repair target) to ``max_d`` with repaired steps.
+
+    Step s -> s + 1 uses the transform the previous entry repaired toward; its own repair target is
+    the first transform (rotations 0..candidates-1, both reversals, fewest elements forced twice in
+    the unrepaired doubled table first) whose repair leaves at most one element forced twice (the
+    lone e absorbs one), trying ``tries`` of them and else keeping the best.  The last step is not
+    repaired; the caller builds the table to check it.  Prints each step; returns the recipe.
+    """
+    recipe = list(prefix)
+    s = len(recipe) + 1
+    words = perfect_words(s, tuple(recipe))
+    rotation, reversed_in_time = recipe[-1][2:4]
+    while s < max_d:
+        if s + 1 == max_d:
+            recipe.append((rotation, reversed_in_time))
+            print(f"step {s} -> {s + 1}: {recipe[-1]} (last step, no repair)", flush=True)
+            break
+        plain = double(words, s, rotation, reversed_in_time)
+        if plain is None:
+            print(f"step {s} -> {s + 1}: no saturating matching for {(rotation, reversed_in_time)}", flush=True)
+            return tuple(recipe)
+        scores = []
+        for k in range(min(candidates, s + 1)):
+            for r in (False, True):
+                scores.append((forced_twice(plain, s + 1, k, r)[0], k, r))
+        best = None
+        for before, k, r in sorted(scores, key=lambda t: t[0])[:tries]:  # the fewest first, then the fixed order
+            repaired = double(words, s, rotation, reversed_in_time, (k, r))
+            left = forced_twice(repaired, s + 1, k, r)[0]
+            print(f"  step {s} -> {s + 1} toward {(k, r)}: forced twice {before}, after repair {left}", flush=True)
+            if best is None or left < best[0]:
+                best = (left, k, r, repaired)
+            if left <= 1:
+                break
+        left, k, r, words = best
+        recipe.append((rotation, reversed_in_time, k, r))
+        print(f"step {s} -> {s + 1}: {recipe[-1]}; after repair {left}", flush=True)
+        rotation, reversed_in_time = k, r
+        s += 1
+    return tuple(recipe)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("max_d", type=int)
     parser.add_argument("--budget", type=int, default=2000, help="transforms tried at most")
     parser.add_argument("--extend", action="store_true", help="keep the committed RECIPE; search only beyond it")
+    parser.add_argument("--repair", action="store_true",
+                        help="extend the committed RECIPE by repaired steps (its last entry names the next transform)")
     args = parser.parse_args()
+    if args.repair:
+        print(extend_with_repairs(args.max_d, RECIPE))
+        return 0
     recipe = find_recipe(args.max_d, args.budget, RECIPE if args.extend else ())
     if recipe is None:
         print(f"no recipe up to d = {args.max_d} within {args.budget} transforms")

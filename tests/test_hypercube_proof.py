@@ -18,7 +18,8 @@ import pytest
 
 from tesearch.bounds import counting_bound
 from tesearch.constructions.hypercube import (RECIPE, _saturating_matching, apply_matching, column_check, double,
-                                              doubling_options, hypercube_table, perfect_words, rows_of, transform)
+                                              doubling_options, forced_twice, hypercube_table, perfect_words,
+                                              repair_matching, rows_of, transform)
 from tesearch.errors import ConstructionError
 from tesearch.kernel import build_network, check_theorem1, input_from_json
 from tesearch.networks import hypercube_network
@@ -26,6 +27,7 @@ from tesearch.replay import replay_data
 from tesearch.verify import verify_table
 
 SMALL = range(1, 13)
+MAX_D = 18  # the recipe reaches hypercube-18
 
 
 def popcount(x: int) -> int:
@@ -133,6 +135,21 @@ def test_lemma4_mutations_are_refused():
         column_check(moved, d + 1)
 
 
+@pytest.mark.parametrize("d", [10, 11, 12])
+def test_lemma4_a_repaired_matching_is_still_saturating_and_forces_less(d):
+    """repair_matching only moves elements to their own options, so Lemma 4 applies to its result."""
+    pairs, options = doubling_options(perfect_words(d), d, *RECIPE[d - 1][:2])
+    match = _saturating_matching([list(k) for k in options], 2 ** d)
+    before = forced_twice(apply_matching(pairs, options, match, d), d + 1, 0, False)[0]
+    repaired = repair_matching(pairs, options, match, d, (0, False))
+    doubled = apply_matching(pairs, options, repaired, d)  # refuses anything but a saturating matching
+    column_check(doubled, d + 1)
+    after = forced_twice(doubled, d + 1, 0, False)[0]
+    assert before > 0 and after < before
+    if d == 10:
+        assert after == 0
+
+
 # ---------------------------------------------------------------- Lemma 5: the induction (d = 1..12 by RECIPE)
 
 @pytest.mark.parametrize("d", SMALL)
@@ -215,9 +232,9 @@ def test_observation_new_empty_boundaries_sit_where_one_word_started(d):
 # ---------------------------------------------------------------- evidence for the open part
 
 def test_recipe_evidence_is_recorded():
-    assert len(RECIPE) == 16  # d = 1..17
+    assert len(RECIPE) + 1 == MAX_D
     with pytest.raises(ConstructionError):
-        perfect_words(18)
+        perfect_words(MAX_D + 1)
 
 
 @pytest.mark.slow

@@ -36,25 +36,31 @@ at most one e, and with the lone e exactly one.  Every word lies in
 ``0..2T-1`` (options outside are never offered).  So every column holds all
 d+1 letters once: a perfect table of width 2T = 2^d.
 
+Repair (steps from 16 -> 17 on).  Beyond d = 16 the matching Hopcroft-Karp
+happens to pick leaves word boundaries where nothing starts or ends; next to
+them a column is the option of one element only, and an element forced by two
+such columns makes the next step fail (for d = 17 -> 18 every copy transform
+failed).  A recipe entry (k, reversed, k', reversed') therefore repairs its
+matching toward the next step's transform (k', reversed'): ``repair_matching``
+refills those boundaries along alternating cycles (every element keeps one of
+its own options, so the result is again a saturating matching and the
+validity argument above is unchanged).  The repair is deterministic and uses
+no solver; ``scripts/find_hypercube_recipe.py --repair`` chose the targets.
+
 What is not proved.  That the saturating matching exists.  With copy B = P
-itself it does not: this matching finds none at step 6 -> 7.  The transform
-of copy B (rotation k, reversal) changes which elements sit next to which
-boundaries; the recipe ``RECIPE`` (one (k, reversed) per step) was found by
-``scripts/find_hypercube_recipe.py``, a depth-first search over the 2d
-transforms per step in a fixed order, and is replayed here without search.
-Every step checks that its matching saturates and raises
+itself it does not: this matching finds none at step 6 -> 7.  The transforms
+of copy B and the repairs were found by search and are replayed here without
+search.  Every step checks that its matching saturates and raises
 ``ConstructionError`` otherwise, and ``column_check`` re-checks the result.
 So each delivered table is established by verification, not by a general
-proof.  Beyond d = 17 no transform of either d = 17 table extends (every one
-leaves 3 or more elements unmatched); why, and what that means for larger d,
-is in docs/proofs/hypercube.md.
+proof (docs/proofs/hypercube.md says exactly what is proved).
 
 Run logs (sizes verified and replayed, times) are in docs/notes/hypercube.md.
 """
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from typing import Iterable
 
 import numpy as np
@@ -68,11 +74,13 @@ from tesearch.table import Placement, Table
 #: placed word: (first column, letter indices)
 PlacedWord = tuple[int, tuple[int, ...]]
 
-#: (letter rotation k, time-reversed) of copy B for the step d -> d + 1, d = 1, 2, ...
-#: Found by ``scripts/find_hypercube_recipe.py``; replayed by ``perfect_words``.
-RECIPE: tuple[tuple[int, bool], ...] = (
+#: (letter rotation k, time-reversed) of copy B for the step d -> d + 1, d = 1, 2, ...; from step
+#: 16 -> 17 on also the next step's transform, toward which the matching is repaired.
+#: Found by ``scripts/find_hypercube_recipe.py`` (``--repair`` beyond 17); replayed by ``perfect_words``.
+RECIPE: tuple[tuple, ...] = (
     (0, False), (0, False), (0, False), (0, False), (0, False), (1, False), (1, False), (1, False),
-    (1, False), (0, False), (1, False), (1, False), (3, True), (1, False), (3, False), (2, False),
+    (1, False), (0, False), (1, False), (1, False), (3, True), (1, False), (3, False), (2, False, 2, False),
+    (2, False, 5, False),
 )
 
 MAX_DIMENSION = len(RECIPE) + 1
@@ -225,13 +233,163 @@ def apply_matching(pairs: list[tuple[PlacedWord, PlacedWord]], options: list[dic
     return out
 
 
-def double(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool) -> list[PlacedWord] | None:
-    """One doubling step d -> d + 1 (see the module notes); None when no saturating matching exists."""
+def double(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool,
+           repair_toward: tuple[int, bool] | None = None) -> list[PlacedWord] | None:
+    """One doubling step d -> d + 1 (see the module notes); None when no saturating matching exists.
+
+    ``repair_toward``: the next step's copy transform; the matching is then changed by
+    :func:`repair_matching` so that the next step has no element forced twice.
+    """
     pairs, options = doubling_options(words, d, rotation, reversed_in_time)
     match = _saturating_matching([list(kinds) for kinds in options], 2 ** d)
     if match is None:
         return None
+    if repair_toward is not None:
+        match = repair_matching(pairs, options, match, d, repair_toward)
     return apply_matching(pairs, options, match, d)
+
+
+def forced_twice(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool) -> tuple[int, list[int]]:
+    """(elements that are the only option of two or more columns, the empty boundaries behind those columns).
+
+    In the step d -> d + 1 from the perfect ``words`` with this copy transform, a column that is the
+    option of a single element forces that element there; an element forced by two columns leaves
+    one of them empty (the lone e fills one).  A column of the A half is an option only of words
+    ending at it or starting just after it, so a single-option column sits next to a word
+    boundary of ``words`` where no word starts or ends (an *empty boundary*); those boundaries,
+    in ``words``' own columns, are returned sorted.
+    """
+    _, options = doubling_options(words, d, rotation, reversed_in_time)
+    width = 2 ** (d - 1)
+    degree = Counter(column for kinds in options for column in kinds)
+    starts = Counter(start for start, _ in words)
+    count, boundaries = 0, set()
+    for kinds in options:
+        single = [column for column in kinds if degree[column] == 1]
+        if len(single) < 2:
+            continue
+        count += 1
+        for column in single:
+            if column < width:
+                near = (column, column + 1)
+            else:  # B half: copy B's boundaries, mapped back through the time reversal
+                local = column - width
+                near = (width - local, width - local - 1) if reversed_in_time else (local, local + 1)
+            boundaries.update(b for b in near if 1 <= b < width and starts[b] == 0)
+    return count, sorted(boundaries)
+
+
+#: alternating-search size per repair (elements visited); rounds of repairs per step
+REPAIR_LIMIT = 200_000
+REPAIR_ROUNDS = 6
+
+
+def repair_matching(pairs: list[tuple[PlacedWord, PlacedWord]], options: list[dict[int, int]], match: list[int],
+                    d: int, next_transform: tuple[int, bool]) -> list[int]:
+    """The matching changed along alternating cycles until the next step forces no element twice.
+
+    The empty word boundaries of the doubled table behind the next step's doubly forced elements
+    (:func:`forced_twice`) are refilled one by one: the word whose ``e`` emptied boundary ``b``
+    (its e at column b - 1 as a prefix, or at column b as a suffix) gives that column up to
+    another element along an alternating cycle (breadth-first, options in their fixed order),
+    accepted only if no other boundary becomes empty.  Every element keeps one of its own
+    options and no column is used twice, so the result is again a saturating matching and
+    Lemma 4 (docs/proofs/hypercube.md) applies unchanged.  Deterministic; stops when nothing
+    is forced twice, when a round repairs nothing, or after REPAIR_ROUNDS rounds.
+    """
+    width = 2 ** (d - 1)
+    columns = 2 * width
+    match = list(match)
+    for _ in range(REPAIR_ROUNDS):
+        doubled = apply_matching(pairs, options, match, d)
+        count, targets = forced_twice(doubled, d + 1, *next_transform)
+        if count <= 1 or not _refill(pairs, options, match, columns, targets):
+            break
+    return match
+
+
+def _refill(pairs, options, match: list[int], columns: int, targets: list[int]) -> int:
+    """Refill the empty boundaries ``targets`` of the doubled table by alternating cycles; how many."""
+    owner = [-1] * columns
+    for element, column in enumerate(match):
+        owner[column] = element
+    starts_at: list[list[int]] = [[] for _ in range(columns + 1)]
+    ends_at: list[list[int]] = [[] for _ in range(columns + 1)]
+    for element, ((start_a, word_a), (start_b, word_b)) in enumerate(pairs):
+        starts_at[start_a].append(element)
+        ends_at[start_a + len(word_a)].append(element)
+        starts_at[start_b].append(element)
+        ends_at[start_b + len(word_b)].append(element)
+
+    def starts_of(element: int, column: int) -> tuple[int, int]:
+        """Where the element's two words start in the doubled table when its e is at ``column``."""
+        (start_a, _), (start_b, _) = pairs[element]
+        kind = options[element][column]
+        return (start_a - 1 if kind == 0 else start_a, start_b - 1 if kind == 2 else start_b)
+
+    starts = Counter()
+    for element, column in enumerate(match):
+        starts.update(starts_of(element, column))
+    lone = owner.index(-1)
+    starts[lone] += 1
+    half = columns // 2
+    fixed = 0
+    for b in targets:
+        if starts[b] >= 1:
+            continue
+        roots = ([(u, b - 1) for u in starts_at[b] if match[u] == b - 1]
+                 + [(u, b) for u in ends_at[b] if match[u] == b])
+        for root, column in roots:
+            chain = _alternating_cycle(options, match, owner, root, column)
+            if chain is None:
+                continue
+            delta = Counter()
+            for element, new_column in chain:
+                delta.subtract(starts_of(element, match[element]))
+                delta.update(starts_of(element, new_column))
+            if starts[b] + delta[b] < 1 or any(starts[p] + v < 1 for p, v in delta.items()
+                                               if v < 0 and 1 <= p < columns and p != half):
+                continue
+            starts.update(delta)
+            for element, new_column in chain:
+                match[element] = new_column
+                owner[new_column] = element
+            fixed += 1
+            break
+    return fixed
+
+
+def _alternating_cycle(options, match: list[int], owner: list[int], root: int, column: int
+                       ) -> list[tuple[int, int]] | None:
+    """Moves (element, new column) that hand ``column`` from ``root`` to another element, or None.
+
+    Breadth-first from ``root`` over the options it does not hold: an element reached through a
+    column takes that column, its own column goes on to the next; the cycle closes at an element
+    that has ``column`` among its options.
+    """
+    previous = {root: None}
+    queue = deque([root])
+    seen = set()
+    while queue and len(previous) < REPAIR_LIMIT:
+        u = queue.popleft()
+        for c in options[u]:
+            if c == match[u] or (u == root and c == column):
+                continue
+            if c == column:
+                chain = [(u, c)]
+                x = u
+                while previous[x] is not None:
+                    chain.append((previous[x], match[x]))
+                    x = previous[x]
+                return chain
+            if c in seen:
+                continue
+            seen.add(c)
+            w = owner[c]
+            if w != -1 and w not in previous:
+                previous[w] = u
+                queue.append(w)
+    return None
 
 
 def column_check(words: list[PlacedWord], d: int) -> None:
@@ -252,15 +410,19 @@ def column_check(words: list[PlacedWord], d: int) -> None:
         raise ConstructionError("some column misses a letter or holds it twice")
 
 
-def perfect_words(d: int, recipe: tuple[tuple[int, bool], ...] | None = None) -> list[PlacedWord]:
-    """Placed words of the perfect d-cube table obtained by replaying the recipe."""
+def perfect_words(d: int, recipe: tuple[tuple, ...] | None = None) -> list[PlacedWord]:
+    """Placed words of the perfect d-cube table obtained by replaying the recipe.
+
+    A recipe entry is (rotation, reversed) or (rotation, reversed, next rotation, next reversed):
+    the second form repairs its matching toward the next step's transform (:func:`repair_matching`).
+    """
     recipe = RECIPE if recipe is None else recipe
     if not 1 <= d <= len(recipe) + 1:
         raise ConstructionError(f"hypercube-{d}: the recipe covers d = 1..{len(recipe) + 1}")
     words: list[PlacedWord] = [(0, (0,))]
     for step in range(1, d):
-        rotation, reversed_in_time = recipe[step - 1]
-        doubled = double(words, step, rotation, reversed_in_time)
+        rotation, reversed_in_time, *toward = recipe[step - 1]
+        doubled = double(words, step, rotation, reversed_in_time, tuple(toward) if toward else None)
         if doubled is None:
             raise ConstructionError(f"step {step} -> {step + 1}: no saturating matching for {recipe[step - 1]}")
         words = doubled
