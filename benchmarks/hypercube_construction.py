@@ -3,10 +3,10 @@
 For each d: build (``hypercube_table``), the prover's Theorem 1 (``verify_table``), the kernel's
 Theorem 1 (its own loader, BFS and numpy pass), the size of the table as JSON and as ``.json.gz``,
 and the process's peak resident memory so far (``resource.getrusage``; run one d per process,
-``--only D``, for a per-size figure).  Sizes the recipe does not reach (d = 18..20) are reported
-as such: the construction raises ConstructionError there (docs/proofs/hypercube.md).
+``--only D``, for a per-size figure).  Sizes the recipe does not reach are reported
+as such: the construction raises ConstructionError there (d = 20 today; docs/proofs/hypercube.md).
 
-Run: .venv/bin/python benchmarks/hypercube_construction.py [MAX_D] [--only D]   (default 17)
+Run: .venv/bin/python benchmarks/hypercube_construction.py [MAX_D] [--only D]   (default 20)
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def measure(d: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("max_d", nargs="?", type=int, default=17)
+    parser.add_argument("max_d", nargs="?", type=int, default=20)
     parser.add_argument("--only", type=int, help="measure this d alone")
     args = parser.parse_args()
     print(f"{'d':>3} {'words':>8} {'T':>7} {'build_s':>8} {'verify_s':>9} {'kernel_s':>9} {'json_MB':>8} "

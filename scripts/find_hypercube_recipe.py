@@ -3,12 +3,14 @@
 For each doubling step d -> d + 1 it tries the 2d transforms of copy B (letter rotation k, time
 reversal) in a fixed order and keeps the first whose saturating matching exists, backtracking when a
 later step has none.  `python scripts/find_hypercube_recipe.py 16` printed the first 15 steps (15 s);
-`python scripts/find_hypercube_recipe.py 17` prints the committed recipe (the same 15 steps, then
+`python scripts/find_hypercube_recipe.py 17` prints the first 16 steps (the same 15, then
 (2, False) for 16 -> 17).  ``--extend`` keeps the committed recipe fixed and searches only the steps
-after it, so the tables already committed do not change; beyond d = 17 every transform was tried
-from both d = 17 tables it finds and none extends (docs/proofs/hypercube.md, "What is not proved").
+after it.  Beyond d = 17 no plain transform extends; the steps from 16 -> 17 on are *repaired*
+toward the next step's transform (``--repair``, :func:`extend_with_repairs`;
+docs/proofs/hypercube.md, "Why the plain recipe stops at 17").
 
     python scripts/find_hypercube_recipe.py MAX_D [--budget N] [--extend]
+    python scripts/find_hypercube_recipe.py 19 --repair --keep 16 [--candidates 8]
 """
 
 from __future__ import annotations
@@ -48,14 +50,17 @@ def find_recipe(max_d: int, budget: int = 2000, prefix: tuple[tuple[int, bool], 
 
 
 
-def extend_with_repairs(max_d: int, prefix: tuple, candidates: int = 6, tries: int = 4) -> tuple:
+def extend_with_repairs(max_d: int, prefix: tuple, candidates: int = 8, tries: int = 6) -> tuple:
     """Extend ``prefix`` (whose last entry names its repair target) to ``max_d`` with repaired steps.
 
     Step s -> s + 1 uses the transform the previous entry repaired toward; its own repair target is
     the first transform (rotations 0..candidates-1, both reversals, fewest elements forced twice in
     the unrepaired doubled table first) whose repair leaves at most one element forced twice (the
-    lone e absorbs one), trying ``tries`` of them and else keeping the best.  The last step is not
-    repaired; the caller builds the table to check it.  Prints each step; returns the recipe.
+    lone e absorbs one) and after which the next step has a saturating matching, trying ``tries``
+    of them.  The last step is not repaired.  Prints each step; returns the recipe (cut short
+    where no target works).  ``--repair 19 --keep 16`` printed the committed entries for
+    17 -> 18 and 18 -> 19; the target of 16 -> 17, (2, False), was the fewest-forced of
+    rotations 0..4 (8 elements forced twice, 0 after repair).
     """
     recipe = list(prefix)
     s = len(recipe) + 1
@@ -78,14 +83,19 @@ def extend_with_repairs(max_d: int, prefix: tuple, candidates: int = 6, tries: i
         for before, k, r in sorted(scores, key=lambda t: t[0])[:tries]:  # the fewest first, then the fixed order
             repaired = double(words, s, rotation, reversed_in_time, (k, r))
             left = forced_twice(repaired, s + 1, k, r)[0]
-            print(f"  step {s} -> {s + 1} toward {(k, r)}: forced twice {before}, after repair {left}", flush=True)
-            if best is None or left < best[0]:
-                best = (left, k, r, repaired)
-            if left <= 1:
+            works = left <= 1 and double(repaired, s + 1, k, r) is not None
+            print(f"  step {s} -> {s + 1} toward {(k, r)}: forced twice {before}, after repair {left}; "
+                  f"next step {'saturates' if works else 'fails'}", flush=True)
+            if best is None or (works, -left) > (best[0], -best[1]):
+                best = (works, left, k, r, repaired)
+            if works:
                 break
-        left, k, r, words = best
+        works, left, k, r, words = best
         recipe.append((rotation, reversed_in_time, k, r))
-        print(f"step {s} -> {s + 1}: {recipe[-1]}; after repair {left}", flush=True)
+        print(f"step {s} -> {s + 1}: {recipe[-1]}; after repair {left}"
+              f"{'' if works else '; NO target makes the next step saturate'}", flush=True)
+        if not works:
+            return tuple(recipe)
         rotation, reversed_in_time = k, r
         s += 1
     return tuple(recipe)
@@ -98,9 +108,12 @@ def main() -> int:
     parser.add_argument("--extend", action="store_true", help="keep the committed RECIPE; search only beyond it")
     parser.add_argument("--repair", action="store_true",
                         help="extend the committed RECIPE by repaired steps (its last entry names the next transform)")
+    parser.add_argument("--keep", type=int, default=None,
+                        help="with --repair: keep only the first KEEP entries of RECIPE and search the rest")
+    parser.add_argument("--candidates", type=int, default=8, help="with --repair: rotations tried as targets")
     args = parser.parse_args()
     if args.repair:
-        print(extend_with_repairs(args.max_d, RECIPE))
+        print(extend_with_repairs(args.max_d, RECIPE[:args.keep] if args.keep else RECIPE, args.candidates))
         return 0
     recipe = find_recipe(args.max_d, args.budget, RECIPE if args.extend else ())
     if recipe is None:

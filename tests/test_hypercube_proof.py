@@ -27,7 +27,7 @@ from tesearch.replay import replay_data
 from tesearch.verify import verify_table
 
 SMALL = range(1, 13)
-MAX_D = 18  # the recipe reaches hypercube-18
+MAX_D = 19  # the recipe reaches hypercube-19
 
 
 def popcount(x: int) -> int:
@@ -238,7 +238,7 @@ def test_recipe_evidence_is_recorded():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("d", [16, 17])
+@pytest.mark.parametrize("d", [16, 17, 18, 19])
 def test_recipe_evidence_large(d):
     words = perfect_words(d)
     column_check(words, d)

@@ -2,7 +2,7 @@
 
 Result.  ``hypercube_table(d)`` builds a table for ``hypercube-d`` with
 ``T = 2^(d-1)`` columns and no blank (the counting bound, so optimal) for
-d = 1..17, deterministically and without a solver.  The proof of everything
+d = 1..19, deterministically and without a solver.  The proof of everything
 but the existence of the matching, lemma by lemma with the function and test
 for each, is docs/proofs/hypercube.md.
 
@@ -80,7 +80,7 @@ PlacedWord = tuple[int, tuple[int, ...]]
 RECIPE: tuple[tuple, ...] = (
     (0, False), (0, False), (0, False), (0, False), (0, False), (1, False), (1, False), (1, False),
     (1, False), (0, False), (1, False), (1, False), (3, True), (1, False), (3, False), (2, False, 2, False),
-    (2, False, 5, False),
+    (2, False, 5, True), (5, True),
 )
 
 MAX_DIMENSION = len(RECIPE) + 1
@@ -340,33 +340,38 @@ def _refill(pairs, options, match: list[int], columns: int, targets: list[int]) 
         roots = ([(u, b - 1) for u in starts_at[b] if match[u] == b - 1]
                  + [(u, b) for u in ends_at[b] if match[u] == b])
         for root, column in roots:
-            chain = _alternating_cycle(options, match, owner, root, column)
-            if chain is None:
-                continue
-            delta = Counter()
-            for element, new_column in chain:
-                delta.subtract(starts_of(element, match[element]))
-                delta.update(starts_of(element, new_column))
-            if starts[b] + delta[b] < 1 or any(starts[p] + v < 1 for p, v in delta.items()
-                                               if v < 0 and 1 <= p < columns and p != half):
-                continue
-            starts.update(delta)
-            for element, new_column in chain:
-                match[element] = new_column
-                owner[new_column] = element
-            fixed += 1
-            break
+            for chain in _alternating_cycles(options, match, owner, root, column):
+                delta = Counter()
+                for element, new_column in chain:
+                    delta.subtract(starts_of(element, match[element]))
+                    delta.update(starts_of(element, new_column))
+                if starts[b] + delta[b] < 1 or any(starts[p] + v < 1 for p, v in delta.items()
+                                                   if v < 0 and 1 <= p < columns and p != half):
+                    continue  # it would empty another boundary: try the next cycle
+                starts.update(delta)
+                for element, new_column in chain:
+                    match[element] = new_column
+                    owner[new_column] = element
+                fixed += 1
+                break
+            if starts[b] >= 1:
+                break
     return fixed
 
 
-def _alternating_cycle(options, match: list[int], owner: list[int], root: int, column: int
-                       ) -> list[tuple[int, int]] | None:
-    """Moves (element, new column) that hand ``column`` from ``root`` to another element, or None.
+#: alternating cycles tried per emptied boundary before giving it up
+REPAIR_CYCLES = 64
+
+
+def _alternating_cycles(options, match: list[int], owner: list[int], root: int, column: int):
+    """Moves [(element, new column), ...] that hand ``column`` from ``root`` to another element.
 
     Breadth-first from ``root`` over the options it does not hold: an element reached through a
-    column takes that column, its own column goes on to the next; the cycle closes at an element
-    that has ``column`` among its options.
+    column takes that column, its own column goes on to the next; a cycle closes at an element
+    that has ``column`` among its options.  Yields the cycles in the order found, at most
+    REPAIR_CYCLES of them.
     """
+    found = 0
     previous = {root: None}
     queue = deque([root])
     seen = set()
@@ -381,7 +386,11 @@ def _alternating_cycle(options, match: list[int], owner: list[int], root: int, c
                 while previous[x] is not None:
                     chain.append((previous[x], match[x]))
                     x = previous[x]
-                return chain
+                yield chain
+                found += 1
+                if found >= REPAIR_CYCLES:
+                    return
+                continue
             if c in seen:
                 continue
             seen.add(c)
@@ -389,7 +398,6 @@ def _alternating_cycle(options, match: list[int], owner: list[int], root: int, c
             if w != -1 and w not in previous:
                 previous[w] = u
                 queue.append(w)
-    return None
 
 
 def column_check(words: list[PlacedWord], d: int) -> None:
