@@ -58,9 +58,10 @@ def extend_with_repairs(max_d: int, prefix: tuple, candidates: int = 8, tries: i
     the unrepaired doubled table first) whose repair leaves at most one element forced twice (the
     lone e absorbs one) and after which the next step has a saturating matching, trying ``tries``
     of them.  The last step is not repaired.  Prints each step; returns the recipe (cut short
-    where no target works).  ``--repair 19 --keep 16`` printed the committed entries for
-    17 -> 18 and 18 -> 19; the target of 16 -> 17, (2, False), was the fewest-forced of
-    rotations 0..4 (8 elements forced twice, 0 after repair).
+    where no target works).  The committed entries for 17 -> 18 and 18 -> 19 were found by this
+    same search, run as a one-off script (``--repair 19 --keep 16`` implements it; it was not
+    rerun in this form); the target of 16 -> 17, (2, False), was the fewest-forced of rotations
+    0..4 (8 elements forced twice, 0 after repair).
     """
     recipe = list(prefix)
     s = len(recipe) + 1
