@@ -31,6 +31,7 @@ no entry.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import re
@@ -335,15 +336,19 @@ def main() -> None:
                             "depends_on": [rel.removesuffix(".drat") + ".smt2"],
                             "note": f"the DRAT proof written by the certify run of {cert} (a SAT solver's proof "
                                     f"for the CNF form of the encoding; regenerating it rewrites {cert} too)"})
-        elif rel.endswith(".json") or rel.endswith(".txt"):
-            data = (json.loads(path.read_text()) if rel.endswith(".json") else
-                    {"network": "ring-6", "exchange": "total", "T": 5})
+        elif rel.endswith(".json") or rel.endswith(".txt") or rel.endswith(".json.gz"):
+            if rel.endswith(".json.gz"):  # a large table, gzip-compressed (read_table reads it as it is)
+                data = json.loads(gzip.decompress(path.read_bytes()))
+            else:
+                data = (json.loads(path.read_text()) if rel.endswith(".json") else
+                        {"network": "ring-6", "exchange": "total", "T": 5})
             if rel.endswith(".json") and data.get("format") != "tesearch-table":
                 raise SystemExit(f"{rel}: neither a table nor a known record")
             commands, depends, note = table_entry(rel, data, suite, runs, lifts)
             prefix = "frontier-" if rel.startswith("results/frontier/") else \
                 ("proofs-tables-" if rel.startswith("proofs/tables/") else "")
-            entry = {"name": f"table:{prefix}{Path(rel).stem}", "path": rel, "kind": "table",
+            stem = Path(rel).name.removesuffix(".json.gz") if rel.endswith(".json.gz") else Path(rel).stem
+            entry = {"name": f"table:{prefix}{stem}", "path": rel, "kind": "table",
                      "command": commands[0], "depends_on": depends, "network": data["network"],
                      "exchange": data["exchange"], "T": data["T"], "note": note}
             entries.append(entry)

@@ -267,8 +267,13 @@ def letter_bound(cg: CayleyGraph, target_set: np.ndarray, rotation: Rotation | N
     """The per-letter bound for a set of target elements (see the module doc)."""
     total = int(cg.dist[target_set].sum())
     counting = counting_bound(total, cg.degree)
-    mins = min_letter_counts(cg)[target_set].sum(axis=0)
+    per_target = min_letter_counts(cg)[target_set]
+    mins = per_target.sum(axis=0)
     lower = max(counting, int(mins.max()))
+    if cg.order > PARIKH_LIMIT and (per_target.sum(axis=1) == cg.dist[target_set]).all():
+        # the least counts add up to the distance, so every shortest word of a target has exactly
+        # these letter counts: no choice of words changes the load (hypercubes, odd tori)
+        return LetterBound(lower, True, lower, "letter counts forced (one letter-count vector per target)")
 
     if cg.network.family == "star":
         balance = star_letter_balance(cg.elements[target_set], lower)

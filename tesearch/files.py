@@ -8,7 +8,10 @@ parse, nests too deeply or holds NaN/Infinity.  Writers
 it over the target, so a reader (or an interrupted run) sees the old file or
 the new one, never half of one; the file gets the mode the umask gives (as
 ``open`` would), and the target's directory must exist: nothing is created
-silently.  Paths recorded inside certificates are relative and confined to
+silently.  Readers asked to (``gzip_ok=True``: tables, as tesearch.table and the
+kernel's loader read them) accept a gzip-compressed file, recognised by its magic
+bytes, and decompress it under the same size limit (:func:`gunzip_limited`);
+:func:`gzip_bytes` writes one reproducibly (no name, no time stamp).  Paths recorded inside certificates are relative and confined to
 their tree (:func:`confined_path`).
 
 This module imports only the standard library and :mod:`tesearch.errors`.
@@ -17,11 +20,13 @@ This module imports only the standard library and :mod:`tesearch.errors`.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import os
 import re
 import stat
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Iterator
 
@@ -70,6 +75,37 @@ def read_bytes(path: str | Path, error: type[TesearchError] = FormatError, *, ma
     return data
 
 
+#: the first two bytes of every gzip stream
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def gunzip_limited(data: bytes, where: str, error: type[TesearchError] = FormatError, *,
+                   max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes a gzip stream holds, refused (SizeLimitError) past ``max_bytes``: no decompression bomb."""
+    out = bytearray()
+    rest = data
+    try:
+        while rest:
+            inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip header and trailer; one member
+            chunk = inflater.decompress(rest, max_bytes + 1 - len(out))
+            out += chunk
+            if len(out) > max_bytes:
+                raise SizeLimitError(f"decompresses to more than {max_bytes} bytes (the limit)", where=where)
+            if inflater.unconsumed_tail:
+                raise SizeLimitError(f"decompresses to more than {max_bytes} bytes (the limit)", where=where)
+            if not inflater.eof:
+                raise error("not a complete gzip file (truncated)", where=where)
+            rest = inflater.unused_data
+    except zlib.error as exc:
+        raise error(f"not a valid gzip file ({exc})", where=where) from None
+    return bytes(out)
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """``data`` gzip-compressed reproducibly: the same bytes give the same file (mtime 0, no file name)."""
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
 def decode_utf8(data: bytes, where: str, error: type[TesearchError] = FormatError) -> str:
     """UTF-8 text, or ``error`` naming the byte offset of the first bad byte."""
     try:
@@ -79,9 +115,12 @@ def decode_utf8(data: bytes, where: str, error: type[TesearchError] = FormatErro
 
 
 def read_text_file(path: str | Path, error: type[TesearchError] = FormatError, *,
-                   max_bytes: int = MAX_INPUT_BYTES) -> str:
-    """A file's UTF-8 text, or ``error`` naming the file."""
-    return decode_utf8(read_bytes(path, error, max_bytes=max_bytes), str(path), error)
+                   max_bytes: int = MAX_INPUT_BYTES, gzip_ok: bool = False) -> str:
+    """A file's UTF-8 text, or ``error`` naming the file (``gzip_ok``: a gzip file is decompressed first)."""
+    data = read_bytes(path, error, max_bytes=max_bytes)
+    if gzip_ok and data[:2] == GZIP_MAGIC:
+        data = gunzip_limited(data, str(path), error, max_bytes=max_bytes)
+    return decode_utf8(data, str(path), error)
 
 
 def _no_constant(name: str):
@@ -101,9 +140,9 @@ def parse_json_text(text: str, where: str, error: type[TesearchError] = FormatEr
 
 
 def read_json_file(path: str | Path, error: type[TesearchError] = FormatError, *,
-                   max_bytes: int = MAX_INPUT_BYTES) -> object:
+                   max_bytes: int = MAX_INPUT_BYTES, gzip_ok: bool = False) -> object:
     """:func:`read_text_file` then :func:`parse_json_text`, errors naming the file."""
-    return parse_json_text(read_text_file(path, error, max_bytes=max_bytes), str(path), error)
+    return parse_json_text(read_text_file(path, error, max_bytes=max_bytes, gzip_ok=gzip_ok), str(path), error)
 
 
 def writable_target(path: str | Path) -> Path:

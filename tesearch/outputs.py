@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tesearch.errors import OptionError, TesearchError
-from tesearch.files import write_atomically
-from tesearch.table import Table, read_table
+from tesearch.table import Table, read_table, write_table
 
 
 @dataclass(frozen=True)
@@ -70,5 +69,5 @@ def save_table(table: Table, path: str | Path, *, force: bool = False) -> Saved:
         if old.T <= table.T:
             return Saved(path, False, kept_T=old.T)
         replaced = old.T
-    write_atomically(path, table.to_text() if path.suffix == ".txt" else table.dumps())
+    write_table(table, path)  # JSON, text for .txt, gzip-compressed JSON for .gz
     return Saved(path, True, replaced_T=replaced)

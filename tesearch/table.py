@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from tesearch.errors import FormatError
-from tesearch.files import parse_json_text, read_text_file, write_atomically
+from tesearch.files import gzip_bytes, parse_json_text, read_text_file, write_atomically
 from tesearch.terms import Exchange
 
 FORMAT = "tesearch-table"
@@ -147,9 +147,16 @@ class Table:
 
 
 def write_table(table: Table, path: str | Path) -> None:
-    """Write a table (JSON, or text for a .txt path) atomically; no keep-better check (see tesearch.outputs)."""
+    """Write a table atomically: JSON, text for a .txt path, gzip-compressed JSON for a .gz path.
+
+    No keep-better check here (see tesearch.outputs).  A ``.json.gz`` file holds exactly the
+    tesearch-table v1 text :meth:`Table.dumps` gives, compressed reproducibly (no time stamp).
+    """
     path = Path(path)
-    write_atomically(path, table.to_text() if path.suffix == ".txt" else table.dumps())
+    if path.suffix == ".gz":
+        write_atomically(path, gzip_bytes(table.dumps().encode("utf-8")))
+    else:
+        write_atomically(path, table.to_text() if path.suffix == ".txt" else table.dumps())
 
 
 # -------------------------------------------------------------------- reading
@@ -334,12 +341,12 @@ Segmenter = Callable[[Table, TextTable], Table]
 
 
 def read_table(path: str | Path, *, segmenter: Segmenter | None = None) -> Table:
-    """Read a table file: ``.json`` (tesearch-table v1) or text.
+    """Read a table file: ``.json`` (tesearch-table v1), ``.json.gz`` (the same, gzip-compressed) or text.
 
     Text rows printed without word boundaries need ``segmenter`` (``tesearch.segment.segment_table``).
     """
     path = Path(path)
-    text = read_text_file(path)
-    if path.suffix == ".json" or text.lstrip().startswith("{"):
+    text = read_text_file(path, gzip_ok=True)
+    if path.suffix in (".json", ".gz") or text.lstrip().startswith("{"):
         return table_from_json(parse_json_text(text, str(path)), str(path))
     return table_from_text(parse_text(text, str(path)), segmenter=segmenter)

@@ -15,10 +15,12 @@ from tesearch.terms import ExitCode
 @click.command()
 @input_file()
 @click.option("--partial", is_flag=True, help="Check a core: words must be valid and distinct, targets may be missing.")
+@click.option("--kernel", is_flag=True,
+              help="Also check Theorem 1 with the independent checking kernel (JSON tables, up to 2^21 nodes).")
 @JSON_OPTION
 @limit_options(timeout_default=None)
-def verify(file, partial, as_json, limits, quiet):
-    """Check FILE (tesearch-table JSON or text) against seed 003 Theorem 1."""
+def verify(file, partial, kernel, as_json, limits, quiet):
+    """Check FILE (tesearch-table JSON, .json.gz or text) against seed 003 Theorem 1."""
     from tesearch.segment import segmented
     from tesearch.supervise import supervise
     from tesearch.table import read_table
@@ -27,10 +29,27 @@ def verify(file, partial, as_json, limits, quiet):
     table = read_table(file, segmenter=segmented)
     result = supervise(lambda: verify_table(table, complete=not partial), limits=limits, quiet=quiet)
     if not partial:
-        emit(result.to_json(), as_json, result.summary())
+        data, text = result.to_json(), result.summary()
     else:
-        emit(partial_json(result), as_json, partial_summary(result))
-    return ExitCode.OK if result.ok else ExitCode.FAILED
+        data, text = partial_json(result), partial_summary(result)
+    ok = result.ok
+    if kernel:
+        report = supervise(lambda: kernel_theorem1(file, complete=not partial), limits=limits, quiet=quiet)
+        data["kernel"] = {"valid": report.ok, "summary": report.summary(),
+                          "violations": [v.to_json() for v in report.violations]}
+        text += "\nkernel: " + report.summary()
+        ok = ok and report.ok
+    emit(data, as_json, text)
+    return ExitCode.OK if ok else ExitCode.FAILED
+
+
+def kernel_theorem1(file, *, complete: bool = True):
+    """The checking kernel's Theorem-1 report on a table file: its own loader, BFS and check."""
+    from tesearch.kernel import MAX_CHECK_NODES, build_network, check_theorem1, load_input
+
+    inp = load_input(file)
+    net = build_network(inp.letters, inp.generators, max_nodes=MAX_CHECK_NODES, where=str(file))
+    return check_theorem1(inp, net, complete=complete)
 
 
 def partial_json(result) -> dict:

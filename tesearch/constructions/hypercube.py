@@ -2,7 +2,9 @@
 
 Result.  ``hypercube_table(d)`` builds a table for ``hypercube-d`` with
 ``T = 2^(d-1)`` columns and no blank (the counting bound, so optimal) for
-d = 1..16, deterministically and without a solver.
+d = 1..19, deterministically and without a solver.  The proof of everything
+but the existence of the matching, lemma by lemma with the function and test
+for each, is docs/proofs/hypercube.md.
 
 Construction (doubling).  A *perfect* table for the d-cube is a set of
 placed words, one per non-zero element x (any ordering of the letters of
@@ -34,27 +36,31 @@ at most one e, and with the lone e exactly one.  Every word lies in
 ``0..2T-1`` (options outside are never offered).  So every column holds all
 d+1 letters once: a perfect table of width 2T = 2^d.
 
+Repair (steps from 16 -> 17 on).  Beyond d = 16 the matching Hopcroft-Karp
+happens to pick leaves word boundaries where nothing starts or ends; next to
+them a column is the option of one element only, and an element forced by two
+such columns makes the next step fail (for d = 17 -> 18 every copy transform
+failed).  A recipe entry (k, reversed, k', reversed') therefore repairs its
+matching toward the next step's transform (k', reversed'): ``repair_matching``
+refills those boundaries along alternating cycles (every element keeps one of
+its own options, so the result is again a saturating matching and the
+validity argument above is unchanged).  The repair is deterministic and uses
+no solver; ``scripts/find_hypercube_recipe.py --repair`` chose the targets.
+
 What is not proved.  That the saturating matching exists.  With copy B = P
-itself it does not: this matching finds none at step 6 -> 7.  The word
-boundaries of a recursively doubled table pile up at the dyadic columns
-(every row has a boundary where the two copies meet), which leaves
-stretches where few words end, and Hall's condition fails there.  The
-transform of copy B (rotation k, reversal) changes which words sit next to
-which boundaries; the recipe ``RECIPE`` (one (k, reversed) per step) was
-found by ``scripts/find_hypercube_recipe.py``, a depth-first search over the 2d transforms
-per step in a fixed order (15 s), and is replayed here without search.
-Every step checks that its matching saturates and raises
-``ConstructionError`` otherwise, and ``column_check`` re-checks the
-result.  So each delivered table is established by verification, not by a
-general proof; existence for d > 16 by this route is open (the script
-may or may not extend the recipe).
+itself it does not: this matching finds none at step 6 -> 7.  The transforms
+of copy B and the repairs were found by search and are replayed here without
+search.  Every step checks that its matching saturates and raises
+``ConstructionError`` otherwise, and ``column_check`` re-checks the result.
+So each delivered table is established by verification, not by a general
+proof (docs/proofs/hypercube.md says exactly what is proved).
 
 Run logs (sizes verified and replayed, times) are in docs/notes/hypercube.md.
 """
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from typing import Iterable
 
 import numpy as np
@@ -68,14 +74,16 @@ from tesearch.table import Placement, Table
 #: placed word: (first column, letter indices)
 PlacedWord = tuple[int, tuple[int, ...]]
 
-#: (letter rotation k, time-reversed) of copy B for the step d -> d + 1, d = 1, 2, ...
-#: Found by ``scripts/find_hypercube_recipe.py``; replayed by ``perfect_words``.
-RECIPE: tuple[tuple[int, bool], ...] = (
+#: (letter rotation k, time-reversed) of copy B for the step d -> d + 1, d = 1, 2, ...; from step
+#: 16 -> 17 on also the next step's transform, toward which the matching is repaired.
+#: Found by ``scripts/find_hypercube_recipe.py`` (``--repair`` beyond 17); replayed by ``perfect_words``.
+RECIPE: tuple[tuple, ...] = (
     (0, False), (0, False), (0, False), (0, False), (0, False), (1, False), (1, False), (1, False),
-    (1, False), (0, False), (1, False), (1, False), (3, True), (1, False), (3, False),
+    (1, False), (0, False), (1, False), (1, False), (3, True), (1, False), (3, False), (2, False, 2, False),
+    (2, False, 5, True), (5, True),
 )
 
-MAX_DIMENSION = 16
+MAX_DIMENSION = len(RECIPE) + 1
 
 
 def transform(words: Iterable[PlacedWord], d: int, rotation: int, reversed_in_time: bool) -> list[PlacedWord]:
@@ -95,6 +103,16 @@ def _saturating_matching(adjacency: list[list[int]], right_size: int) -> list[in
     """Hopcroft-Karp; returns match[left] = right, or None when some left vertex stays free.
 
     Deterministic: vertices and edges are visited in list order.
+    """
+    match = maximum_matching(adjacency, right_size)
+    return None if -1 in match else match
+
+
+def maximum_matching(adjacency: list[list[int]], right_size: int) -> list[int]:
+    """Hopcroft-Karp: a maximum matching, match[left] = right or -1 (left vertex unmatched).
+
+    Deterministic: vertices and edges are visited in list order.  The number of -1 entries is
+    the deficiency max |X| - |N(X)| (Konig); scripts/hypercube_obstruction.py reports it.
     """
     left_size = len(adjacency)
     free = -1
@@ -149,37 +167,56 @@ def _saturating_matching(adjacency: list[list[int]], right_size: int) -> list[in
                     stack.append(w)
             if not path_found:
                 layer[root] = infinity
-    if free in match_left:
-        return None
     return match_left
 
 
-def double(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool) -> list[PlacedWord] | None:
-    """One doubling step d -> d + 1 (see the module notes); None when no saturating matching exists."""
+#: the four places for the new letter e next to an element's two copies, in the order offered
+OPTION_KINDS = ("A-prefix", "A-suffix", "B-prefix", "B-suffix")
+
+
+def doubling_options(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool
+                     ) -> tuple[list[tuple[PlacedWord, PlacedWord]], list[dict[int, int]]]:
+    """The bipartite graph of one doubling step: each element's two copies and its e-columns.
+
+    Returns, per word of ``words`` (copy A), the pair (copy-A word, copy-B word shifted to columns
+    T..2T-1) and a dict column -> option kind (index into OPTION_KINDS) of the columns in 0..2T-1
+    where e may go, in the fixed order A-prefix, A-suffix, B-prefix, B-suffix (a column offered
+    twice keeps its first kind).
+    """
     width = 2 ** (d - 1)
-    new_letter = d
     copy_b = transform(words, d, rotation, reversed_in_time)
     in_b = {frozenset(word): (start, word) for start, word in copy_b}
-    # options, in a fixed order: A-prefix, A-suffix, B-prefix, B-suffix
-    adjacency: list[list[int]] = []
-    option_kind: list[dict[int, int]] = []
-    pairs = []
+    pairs: list[tuple[PlacedWord, PlacedWord]] = []
+    options: list[dict[int, int]] = []
     for start_a, word_a in words:
         start_b, word_b = in_b[frozenset(word_a)]
         start_b += width
         columns = (start_a - 1, start_a + len(word_a), start_b - 1, start_b + len(word_b))
-        kinds = {}
+        kinds: dict[int, int] = {}
         for kind, column in enumerate(columns):
             if 0 <= column < 2 * width and column not in kinds:
                 kinds[column] = kind
-        adjacency.append(list(kinds))
-        option_kind.append(kinds)
+        options.append(kinds)
         pairs.append(((start_a, word_a), (start_b, word_b)))
-    match = _saturating_matching(adjacency, 2 * width)
-    if match is None:
-        return None
+    return pairs, options
+
+
+def apply_matching(pairs: list[tuple[PlacedWord, PlacedWord]], options: list[dict[int, int]], match: list[int],
+                   d: int) -> list[PlacedWord]:
+    """The doubled words for a saturating matching (element i -> column match[i], one of its options).
+
+    The element whose e sits next to its copy becomes (x, 1), its other copy stays (x, 0); the
+    lone word e takes the one column no element uses.  ConstructionError if ``match`` is not an
+    injective choice of offered columns covering all but one of the 2T columns.
+    """
+    width = 2 ** (d - 1)
+    new_letter = d
+    if len(match) != len(pairs) or len(set(match)) != len(match) or len(match) != 2 * width - 1:
+        raise ConstructionError("not a saturating matching: elements and columns do not pair off")
     out: list[PlacedWord] = []
-    for (a, b), kinds, column in zip(pairs, option_kind, match):
+    for (a, b), kinds, column in zip(pairs, options, match):
+        if column not in kinds:
+            raise ConstructionError(f"column {column} is not an option of its element")
         kind = kinds[column]
         (start_a, word_a), (start_b, word_b) = a, b
         if kind == 0:
@@ -194,6 +231,173 @@ def double(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: boo
     (lone_column,) = [c for c in range(2 * width) if c not in used]
     out.append((lone_column, (new_letter,)))
     return out
+
+
+def double(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool,
+           repair_toward: tuple[int, bool] | None = None) -> list[PlacedWord] | None:
+    """One doubling step d -> d + 1 (see the module notes); None when no saturating matching exists.
+
+    ``repair_toward``: the next step's copy transform; the matching is then changed by
+    :func:`repair_matching` so that the next step has no element forced twice.
+    """
+    pairs, options = doubling_options(words, d, rotation, reversed_in_time)
+    match = _saturating_matching([list(kinds) for kinds in options], 2 ** d)
+    if match is None:
+        return None
+    if repair_toward is not None:
+        match = repair_matching(pairs, options, match, d, repair_toward)
+    return apply_matching(pairs, options, match, d)
+
+
+def forced_twice(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool) -> tuple[int, list[int]]:
+    """(elements that are the only option of two or more columns, the empty boundaries behind those columns).
+
+    In the step d -> d + 1 from the perfect ``words`` with this copy transform, a column that is the
+    option of a single element forces that element there; an element forced by two columns leaves
+    one of them empty (the lone e fills one).  A column of the A half is an option only of words
+    ending at it or starting just after it, so a single-option column sits next to a word
+    boundary of ``words`` where no word starts or ends (an *empty boundary*); those boundaries,
+    in ``words``' own columns, are returned sorted.
+    """
+    _, options = doubling_options(words, d, rotation, reversed_in_time)
+    width = 2 ** (d - 1)
+    degree = Counter(column for kinds in options for column in kinds)
+    starts = Counter(start for start, _ in words)
+    count, boundaries = 0, set()
+    for kinds in options:
+        single = [column for column in kinds if degree[column] == 1]
+        if len(single) < 2:
+            continue
+        count += 1
+        for column in single:
+            if column < width:
+                near = (column, column + 1)
+            else:  # B half: copy B's boundaries, mapped back through the time reversal
+                local = column - width
+                near = (width - local, width - local - 1) if reversed_in_time else (local, local + 1)
+            boundaries.update(b for b in near if 1 <= b < width and starts[b] == 0)
+    return count, sorted(boundaries)
+
+
+#: alternating-search size per repair (elements visited); rounds of repairs per step
+REPAIR_LIMIT = 200_000
+REPAIR_ROUNDS = 6
+
+
+def repair_matching(pairs: list[tuple[PlacedWord, PlacedWord]], options: list[dict[int, int]], match: list[int],
+                    d: int, next_transform: tuple[int, bool]) -> list[int]:
+    """The matching changed along alternating cycles until the next step forces no element twice.
+
+    The empty word boundaries of the doubled table behind the next step's doubly forced elements
+    (:func:`forced_twice`) are refilled one by one: the word whose ``e`` emptied boundary ``b``
+    (its e at column b - 1 as a prefix, or at column b as a suffix) gives that column up to
+    another element along an alternating cycle (breadth-first, options in their fixed order),
+    accepted only if no other boundary becomes empty.  Every element keeps one of its own
+    options and no column is used twice, so the result is again a saturating matching and
+    Lemma 4 (docs/proofs/hypercube.md) applies unchanged.  Deterministic; stops when nothing
+    is forced twice, when a round repairs nothing, or after REPAIR_ROUNDS rounds.
+    """
+    width = 2 ** (d - 1)
+    columns = 2 * width
+    match = list(match)
+    for _ in range(REPAIR_ROUNDS):
+        doubled = apply_matching(pairs, options, match, d)
+        count, targets = forced_twice(doubled, d + 1, *next_transform)
+        if count <= 1 or not _refill(pairs, options, match, columns, targets):
+            break
+    return match
+
+
+def _refill(pairs, options, match: list[int], columns: int, targets: list[int]) -> int:
+    """Refill the empty boundaries ``targets`` of the doubled table by alternating cycles; how many."""
+    owner = [-1] * columns
+    for element, column in enumerate(match):
+        owner[column] = element
+    starts_at: list[list[int]] = [[] for _ in range(columns + 1)]
+    ends_at: list[list[int]] = [[] for _ in range(columns + 1)]
+    for element, ((start_a, word_a), (start_b, word_b)) in enumerate(pairs):
+        starts_at[start_a].append(element)
+        ends_at[start_a + len(word_a)].append(element)
+        starts_at[start_b].append(element)
+        ends_at[start_b + len(word_b)].append(element)
+
+    def starts_of(element: int, column: int) -> tuple[int, int]:
+        """Where the element's two words start in the doubled table when its e is at ``column``."""
+        (start_a, _), (start_b, _) = pairs[element]
+        kind = options[element][column]
+        return (start_a - 1 if kind == 0 else start_a, start_b - 1 if kind == 2 else start_b)
+
+    starts = Counter()
+    for element, column in enumerate(match):
+        starts.update(starts_of(element, column))
+    lone = owner.index(-1)
+    starts[lone] += 1
+    half = columns // 2
+    fixed = 0
+    for b in targets:
+        if starts[b] >= 1:
+            continue
+        roots = ([(u, b - 1) for u in starts_at[b] if match[u] == b - 1]
+                 + [(u, b) for u in ends_at[b] if match[u] == b])
+        for root, column in roots:
+            for chain in _alternating_cycles(options, match, owner, root, column):
+                delta = Counter()
+                for element, new_column in chain:
+                    delta.subtract(starts_of(element, match[element]))
+                    delta.update(starts_of(element, new_column))
+                if starts[b] + delta[b] < 1 or any(starts[p] + v < 1 for p, v in delta.items()
+                                                   if v < 0 and 1 <= p < columns and p != half):
+                    continue  # it would empty another boundary: try the next cycle
+                starts.update(delta)
+                for element, new_column in chain:
+                    match[element] = new_column
+                    owner[new_column] = element
+                fixed += 1
+                break
+            if starts[b] >= 1:
+                break
+    return fixed
+
+
+#: alternating cycles tried per emptied boundary before giving it up
+REPAIR_CYCLES = 64
+
+
+def _alternating_cycles(options, match: list[int], owner: list[int], root: int, column: int):
+    """Moves [(element, new column), ...] that hand ``column`` from ``root`` to another element.
+
+    Breadth-first from ``root`` over the options it does not hold: an element reached through a
+    column takes that column, its own column goes on to the next; a cycle closes at an element
+    that has ``column`` among its options.  Yields the cycles in the order found, at most
+    REPAIR_CYCLES of them.
+    """
+    found = 0
+    previous = {root: None}
+    queue = deque([root])
+    seen = set()
+    while queue and len(previous) < REPAIR_LIMIT:
+        u = queue.popleft()
+        for c in options[u]:
+            if c == match[u] or (u == root and c == column):
+                continue
+            if c == column:
+                chain = [(u, c)]
+                x = u
+                while previous[x] is not None:
+                    chain.append((previous[x], match[x]))
+                    x = previous[x]
+                yield chain
+                found += 1
+                if found >= REPAIR_CYCLES:
+                    return
+                continue
+            if c in seen:
+                continue
+            seen.add(c)
+            w = owner[c]
+            if w != -1 and w not in previous:
+                previous[w] = u
+                queue.append(w)
 
 
 def column_check(words: list[PlacedWord], d: int) -> None:
@@ -214,15 +418,19 @@ def column_check(words: list[PlacedWord], d: int) -> None:
         raise ConstructionError("some column misses a letter or holds it twice")
 
 
-def perfect_words(d: int, recipe: tuple[tuple[int, bool], ...] | None = None) -> list[PlacedWord]:
-    """Placed words of the perfect d-cube table obtained by replaying the recipe."""
+def perfect_words(d: int, recipe: tuple[tuple, ...] | None = None) -> list[PlacedWord]:
+    """Placed words of the perfect d-cube table obtained by replaying the recipe.
+
+    A recipe entry is (rotation, reversed) or (rotation, reversed, next rotation, next reversed):
+    the second form repairs its matching toward the next step's transform (:func:`repair_matching`).
+    """
     recipe = RECIPE if recipe is None else recipe
     if not 1 <= d <= len(recipe) + 1:
         raise ConstructionError(f"hypercube-{d}: the recipe covers d = 1..{len(recipe) + 1}")
     words: list[PlacedWord] = [(0, (0,))]
     for step in range(1, d):
-        rotation, reversed_in_time = recipe[step - 1]
-        doubled = double(words, step, rotation, reversed_in_time)
+        rotation, reversed_in_time, *toward = recipe[step - 1]
+        doubled = double(words, step, rotation, reversed_in_time, tuple(toward) if toward else None)
         if doubled is None:
             raise ConstructionError(f"step {step} -> {step + 1}: no saturating matching for {recipe[step - 1]}")
         words = doubled

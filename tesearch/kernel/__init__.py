@@ -23,13 +23,14 @@ side, and a test mutates tables and requires both to agree.
 """
 
 from tesearch.kernel.bounds import KernelBounds, SetBound, kernel_bounds
-from tesearch.kernel.graph import RebuiltNetwork, build_network, element_of, inverse_letters
+from tesearch.kernel.graph import MAX_CHECK_NODES, RebuiltNetwork, build_network, element_of, inverse_letters
 from tesearch.kernel.loader import (InputFormat, LoadedInput, LoadedMessage, PortModel, check_generators,
                                     input_from_json, load_input)
-from tesearch.kernel.theorem1 import KernelViolation, Rule, Theorem1Report, check_theorem1, target_mask
+from tesearch.kernel.theorem1 import (KernelViolation, Rule, Theorem1Report, all_rules_hold, check_theorem1,
+                                      target_mask)
 
 __all__ = [
-    "InputFormat", "KernelBounds", "KernelViolation", "LoadedInput", "LoadedMessage", "PortModel", "RebuiltNetwork",
-    "Rule", "SetBound", "Theorem1Report", "build_network", "check_generators", "check_theorem1", "element_of",
+    "MAX_CHECK_NODES", "InputFormat", "KernelBounds", "KernelViolation", "LoadedInput", "LoadedMessage", "PortModel", "RebuiltNetwork",
+    "Rule", "SetBound", "Theorem1Report", "all_rules_hold", "build_network", "check_generators", "check_theorem1", "element_of",
     "input_from_json", "inverse_letters", "kernel_bounds", "load_input", "target_mask",
 ]

@@ -22,6 +22,8 @@ Perm = tuple[int, ...]
 
 #: Largest network the checking side rebuilds (the replay's streaming engine keeps N x |S| arrays).
 MAX_REPLAY_NODES = 200_000
+#: Largest network rebuilt for a Theorem-1 check alone (``tesearch verify --kernel``): hypercube-21 fits
+MAX_CHECK_NODES = 1 << 21
 
 
 @dataclass(frozen=True)

@@ -214,4 +214,4 @@ def input_from_json(data: object, where: str = "input") -> LoadedInput:
 def load_input(path: str | Path) -> LoadedInput:
     """Read and validate a tesearch-table or tesearch-schedule JSON file."""
     path = Path(path)
-    return input_from_json(read_json_file(path), str(path))
+    return input_from_json(read_json_file(path, gzip_ok=True), str(path))
