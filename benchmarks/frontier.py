@@ -40,7 +40,7 @@ ROWS = [
     ("star-7", "odd-distance", "split (cpsat)", ["search", "star-7", "--exchange", "odd-distance", "--strategy",
                                                 "split", "--backend", "cpsat", "--word-cap", "64"], 900),
     ("star-8", "total", "rotation, patient (z3; earlier)", ["search", "star-8", "--core-schedule", "patient"], 900),
-    ("star-8", "total", "rotation, escalating (z3)", ["search", "star-8"], 900),
+    ("star-8", "total", "rotation, escalating (z3)", ["search", "star-8"], 600),
     ("star-8", "total", "rotation, escalating (cpsat)", ["search", "star-8", "--backend", "cpsat"], 900),
     ("star-8", "odd-distance", "rotation, patient (z3; earlier)",
      ["search", "star-8", "--exchange", "odd-distance", "--core-schedule", "patient"], 900),
