@@ -549,15 +549,17 @@ class Searcher:
                     return Status.UNKNOWN, None
                 # a group that finds no sub-core merges with the next one (or, the last, with the one
                 # before it, whose sub-core is undone): a bigger sub-core has more ways to fill its rectangle
-                if pending:
+                with_next = bool(pending)
+                if with_next:
                     other = pending.pop(0)
                 else:
                     other, _, undone, _ = found_cores.pop()
                     free |= set(undone)
                 merged = OrbitGroup(tuple(sorted(group.orbits + other.orbits)), group.letters + other.letters,
                                     group.blanks + other.blanks)
-                self.log(f"{part} not found within {MAX_SUBCORE_BUDGET_S:g} s per attempt: merged with the next "
-                         f"group ({len(merged.orbits)} orbits, {merged.letters} letters)")
+                self.log(f"{part} not found within {MAX_SUBCORE_BUDGET_S:g} s per attempt: merged with the "
+                         f"{'next' if with_next else 'previous'} group "
+                         f"({len(merged.orbits)} orbits, {merged.letters} letters)")
                 self.stop_reason = None
                 pending.insert(0, merged)
                 continue
