@@ -43,7 +43,8 @@ from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, ta
 
 #: how many further core widths and filler plans the rotation strategy tries
 MAX_EXTRA_CORE_COLUMNS = 30
-#: the split strategy tries fewer widths per sub-core, so that its budgets escalate sooner
+#: the split strategy tries fewer widths per sub-core, so that its budgets escalate sooner (a group
+#: left alone, all groups merged into one, gets MAX_EXTRA_CORE_COLUMNS like the rotation search's core)
 MAX_EXTRA_SUBCORE_COLUMNS = 10
 #: ... and escalates no further than this before merging the group with the next one
 MAX_SUBCORE_BUDGET_S = 32.0
@@ -542,7 +543,8 @@ class Searcher:
             part = f"core-{len(found_cores) + 1}-of-{len(found_cores) + 1 + len(pending)}"
             last_chance = not pending and not found_cores
             with limits.phase(f"sub-core {len(found_cores) + 1} of {len(found_cores) + 1 + len(pending)}"):
-                found = self.find_core(part, self.split_candidates(max(base, longest), base, lengths, free),
+                extra = MAX_EXTRA_CORE_COLUMNS if last_chance else MAX_EXTRA_SUBCORE_COLUMNS
+                found = self.find_core(part, self.split_candidates(max(base, longest), base, lengths, free, extra),
                                        elements, full, None if last_chance else MAX_SUBCORE_BUDGET_S)
             if found is None:
                 if self.clock.left <= 0 or last_chance:
@@ -591,10 +593,10 @@ class Searcher:
         return list(out.values())
 
     @staticmethod
-    def split_candidates(start_width: int, base: int, lengths: list[int], free: set[int]):
-        """(width, filler plan) for one sub-core: widths ascending, fillers from the orbits still free,
-        plans with the shortest longest filler first at each width."""
-        for width in range(start_width, start_width + MAX_EXTRA_SUBCORE_COLUMNS + 1):
+    def split_candidates(start_width: int, base: int, lengths: list[int], free: set[int], extra: int):
+        """(width, filler plan) for one sub-core: ``extra`` + 1 widths ascending, fillers from the orbits
+        still free, plans with the shortest longest filler first at each width."""
+        for width in range(start_width, start_width + extra + 1):
             fitting = {j: lengths[j] for j in free if lengths[j] <= width}
             plans = filler_plans(fitting, width - base, MAX_PLANS_PER_WIDTH)
             plans.sort(key=lambda plan: (max((lengths[j] for j in plan), default=0), len(plan)))
