@@ -238,7 +238,9 @@ def test_recipe_evidence_is_recorded():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("d", [16, 17, 18, 19])
+@pytest.mark.parametrize("d", [16, 17])
 def test_recipe_evidence_large(d):
+    """d = 18 and 19 (42 s and 59 s here) are checked, by both Theorem-1 checkers, by
+    benchmarks/hypercube_construction.py 19, which keeps the whole suite under ten minutes."""
     words = perfect_words(d)
     column_check(words, d)
