@@ -536,6 +536,11 @@ class Searcher:
         found_cores: list[tuple[OrbitGroup, int, list[int], list]] = []  # group, width, plan, placement
         pending = list(groups)
         while pending:
+            if len(pending) == 1 and not found_cores:
+                # one group holding every short orbit is the rotation search's core, which also
+                # takes the flexible fillers that the letter balance needs
+                self.log("one group holds every short orbit: the rotation search's core")
+                return self.rotation_search()
             group = pending.pop(0)
             elements = [g for i in group.orbits for g in short[i]]
             base = (group.letters + group.blanks) // S
