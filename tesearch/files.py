@@ -89,9 +89,7 @@ def gunzip_limited(data: bytes, where: str, error: type[TesearchError] = FormatE
             inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip header and trailer; one member
             chunk = inflater.decompress(rest, max_bytes + 1 - len(out))
             out += chunk
-            if len(out) > max_bytes:
-                raise SizeLimitError(f"decompresses to more than {max_bytes} bytes (the limit)", where=where)
-            if inflater.unconsumed_tail:
+            if len(out) > max_bytes or inflater.unconsumed_tail:
                 raise SizeLimitError(f"decompresses to more than {max_bytes} bytes (the limit)", where=where)
             if not inflater.eof:
                 raise error("not a complete gzip file (truncated)", where=where)

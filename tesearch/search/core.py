@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,8 +44,8 @@ from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, ta
 
 #: how many further core widths and filler plans the rotation strategy tries
 MAX_EXTRA_CORE_COLUMNS = 30
-#: the split strategy tries fewer widths per sub-core, so that its budgets escalate sooner (a group
-#: left alone, all groups merged into one, gets MAX_EXTRA_CORE_COLUMNS like the rotation search's core)
+#: the split strategy tries fewer widths per sub-core, so that its budgets escalate sooner (groups
+#: merged into one run the rotation search's core instead)
 MAX_EXTRA_SUBCORE_COLUMNS = 10
 #: ... and escalates no further than this before merging the group with the next one
 MAX_SUBCORE_BUDGET_S = 32.0
@@ -163,6 +164,12 @@ class SearchOutcome:
 
 
 Progress = Callable[[str], None]
+
+
+def shortest_fillers_first(lengths: list[int]) -> Callable[[list[int]], tuple[int, int]]:
+    """Sort key for filler plans (lists of full-orbit indices): the shortest longest filler first,
+    then the fewest orbits; such cores have complete words and small models, and decide fast."""
+    return lambda plan: (max((lengths[j] for j in plan), default=0), len(plan))
 
 
 def _quiet(_: str) -> None:
@@ -425,26 +432,35 @@ class Searcher:
             return Status.UNKNOWN, None
         return Status.INFEASIBLE, None
 
+    @functools.cached_property
+    def orbit_classes(self) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[int], int]:
+        """The targets' sigma-orbits, computed once per search: the full ones (by word length, then
+        first element), the short ones (the exceptional elements), the full orbits' word lengths,
+        and the blank cells the counting bound allows."""
+        S = self.cg.degree
+        with limits.phase("orbits"):
+            orbit_list = self.rotation.orbits(self.targets)
+        full = [o for o in orbit_list if len(o) == S]
+        full.sort(key=lambda o: (int(self.cg.dist[o[0]]), o[0]))
+        short = [o for o in orbit_list if len(o) < S]
+        lengths = [int(self.cg.dist[o[0]]) for o in full]
+        return full, short, lengths, self.bounds.counting * S - self.bounds.target_letters
+
     def rotation_search(self) -> tuple[Status, Table | None]:
         """Exceptional elements and filler orbits in a searched core, every other full orbit a rotation block.
 
         The assembled table is always as wide as the counting bound (the core is filled exactly).
         """
         rot, S = self.rotation, self.cg.degree
-        with limits.phase("orbits"):
-            orbit_list = rot.orbits(self.targets)
-        full = [o for o in orbit_list if len(o) == S]
-        exceptional = [g for o in orbit_list if len(o) < S for g in o]
-        full.sort(key=lambda o: (int(self.cg.dist[o[0]]), o[0]))
+        full, short, lengths, blanks = self.orbit_classes
+        exceptional = [g for o in short for g in o]
         exc_letters = int(self.cg.dist[exceptional].sum()) if exceptional else 0
-        blanks = self.bounds.counting * S - self.bounds.target_letters
         base, rem = divmod(exc_letters + blanks, S)
         if rem:
             raise AssertionError("exceptional letters and blanks must fill whole columns")
         longest_exc = max((int(self.cg.dist[g]) for g in exceptional), default=0)
         self.log(f"rotation {rot}: {len(full)} full orbits, {len(exceptional)} exceptional elements "
                  f"({exc_letters} letters), {blanks} blanks allowed")
-        lengths = [int(self.cg.dist[o[0]]) for o in full]
         start_width = max(base, longest_exc)
         balance = self.core_balance(exceptional, full, lengths, blanks)
         if balance is not None and balance.result is SolveResult.UNSAT:
@@ -520,13 +536,7 @@ class Searcher:
         (:mod:`tesearch.search.split`), each searched like the rotation search's one core and fixed
         once found; the fillers one sub-core takes are not offered to the next."""
         rot, S = self.rotation, self.cg.degree
-        with limits.phase("orbits"):
-            orbit_list = rot.orbits(self.targets)
-        full = [o for o in orbit_list if len(o) == S]
-        full.sort(key=lambda o: (int(self.cg.dist[o[0]]), o[0]))
-        short = [o for o in orbit_list if len(o) < S]
-        lengths = [int(self.cg.dist[o[0]]) for o in full]
-        blanks = self.bounds.counting * S - self.bounds.target_letters
+        full, short, lengths, blanks = self.orbit_classes
         profiles = [self.orbit_profiles(o) for o in short]
         groups = group_orbits([len(o) * int(self.cg.dist[o[0]]) for o in short], S, blanks,
                               self.params.group_columns * S, profiles)
@@ -546,13 +556,11 @@ class Searcher:
             base = (group.letters + group.blanks) // S
             longest = max((int(self.cg.dist[g]) for g in elements), default=0)
             part = f"core-{len(found_cores) + 1}-of-{len(found_cores) + 1 + len(pending)}"
-            last_chance = not pending and not found_cores
             with limits.phase(f"sub-core {len(found_cores) + 1} of {len(found_cores) + 1 + len(pending)}"):
-                extra = MAX_EXTRA_CORE_COLUMNS if last_chance else MAX_EXTRA_SUBCORE_COLUMNS
-                found = self.find_core(part, self.split_candidates(max(base, longest), base, lengths, free, extra),
-                                       elements, full, None if last_chance else MAX_SUBCORE_BUDGET_S)
+                found = self.find_core(part, self.split_candidates(max(base, longest), base, lengths, free),
+                                       elements, full, MAX_SUBCORE_BUDGET_S)
             if found is None:
-                if self.clock.left <= 0 or last_chance:
+                if self.clock.left <= 0:
                     return Status.UNKNOWN, None
                 # a group that finds no sub-core merges with the next one (or, the last, with the one
                 # before it, whose sub-core is undone): a bigger sub-core has more ways to fill its rectangle
@@ -598,13 +606,13 @@ class Searcher:
         return list(out.values())
 
     @staticmethod
-    def split_candidates(start_width: int, base: int, lengths: list[int], free: set[int], extra: int):
-        """(width, filler plan) for one sub-core: ``extra`` + 1 widths ascending, fillers from the orbits
-        still free, plans with the shortest longest filler first at each width."""
-        for width in range(start_width, start_width + extra + 1):
+    def split_candidates(start_width: int, base: int, lengths: list[int], free: set[int]):
+        """(width, filler plan) for one sub-core: widths ascending, fillers from the orbits still free,
+        plans with the shortest longest filler first at each width."""
+        for width in range(start_width, start_width + MAX_EXTRA_SUBCORE_COLUMNS + 1):
             fitting = {j: lengths[j] for j in free if lengths[j] <= width}
             plans = filler_plans(fitting, width - base, MAX_PLANS_PER_WIDTH)
-            plans.sort(key=lambda plan: (max((lengths[j] for j in plan), default=0), len(plan)))
+            plans.sort(key=shortest_fillers_first(lengths))
             for plan in plans:
                 yield width, plan
 
@@ -641,7 +649,7 @@ class Searcher:
                 if self.plan_balanceable(exceptional, full, plan, core_width):
                     fresh.append(plan)
             if self.params.core_schedule is CoreSchedule.ESCALATING:
-                fresh.sort(key=lambda plan: (max((lengths[j] for j in plan), default=0), len(plan)))
+                fresh.sort(key=shortest_fillers_first(lengths))
             for plan in fresh:
                 yield core_width, plan
 
