@@ -142,6 +142,18 @@ def test_stratified_tables_are_valid_and_optimal(spec):
     assert table.extra["search"]["strategy"] == "symmetry stratification"
 
 
+def test_stratified_table_with_cpsat_parts():
+    """--backend cpsat: every part decided by CP-SAT, the assembled table verified and named by its solver."""
+    pytest.importorskip("ortools")
+    from tesearch.backends import Backend
+
+    table, _ = stratified_table(network_from_spec("star-5"), Exchange.TOTAL, timeout_s=60, backend=Backend.CPSAT)
+    assert table is not None
+    result = verify_table(table)
+    assert result.ok and result.optimal, result.summary()
+    assert table.extra["search"]["solver"].startswith("cpsat ")
+
+
 def filler_plans(lengths, need, limit):
     """The stratified search's filler plans: greedy orders with lengths 2 and 3 first, then every multiset."""
     return layout_filler_plans(lengths, need, limit, preferred=(2, 3), exhaustive=True)

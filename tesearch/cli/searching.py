@@ -133,17 +133,20 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
 @click.option("--attempt-timeout", "attempt_s", type=SECONDS, default=120.0, show_default=True,
               help="Seconds for one solver call (one part, width and filler plan).")
 @click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True)
+@click.option("--backend", type=click.Choice(BACKEND_CHOICES), default="z3", show_default=True,
+              help="Solver for each part; cpsat needs the cpsat extra (it builds the wide cores Z3 stalls on).")
 @JSON_OPTION
 @limit_options(timeout_default=600.0)
-def stratify(network, exchange, out, force, attempt_s, seed, as_json, limits, quiet):
+def stratify(network, exchange, out, force, attempt_s, seed, backend, as_json, limits, quiet):
     """Symmetry-stratified search for networks with a rotation: one part per divisor of its order."""
+    from tesearch.backends import Backend
     from tesearch.limits import log
     from tesearch.search.stratify import stratified_table
 
     net = _network(network, limits)
     table, summary = _supervised(
         lambda: stratified_table(net, exchange, timeout_s=limits.timeout_s, attempt_s=attempt_s, seed=seed,
-                                 progress=log), limits, quiet, out, force)
+                                 progress=log, backend=Backend(backend)), limits, quiet, out, force)
     if table is None:
         emit({"network": net.spec, "exchange": exchange, "status": "unknown"}, as_json,
              f"{net.spec} {exchange}: unknown: a part stayed unsolved within the time")
