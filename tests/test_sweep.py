@@ -169,6 +169,7 @@ def test_portfolio_asks_the_network():
     names = lambda net, ex="total", cpsat=True: [str(e) for e in portfolio(net, ex, cpsat=cpsat)]
     assert names(star)[:3] == ["rotation z3 seed=0", "rotation z3 seed=1", "rotation cpsat seed=0"]
     assert "stratify z3 seed=0" in names(star) and "rotation cpsat seed=0" not in names(star, cpsat=False)
+    assert "stratify cpsat seed=0" in names(star) and "stratify cpsat seed=0" not in names(star, cpsat=False)
     assert not any(n.startswith(("rotation", "stratify", "lift")) for n in names(pancake))
     assert "lift z3 seed=0" in names(torus) and "lift cpsat seed=0" in names(torus)
     assert not any("cpsat" in n for n in names(torus, cpsat=False))

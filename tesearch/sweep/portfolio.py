@@ -98,6 +98,8 @@ def portfolio(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, se
         entries.append(Entry("full", backend="cpsat"))
     if rotation:
         entries.append(Entry("stratify"))
+        if cpsat:  # CP-SAT builds the wide parts Z3 stalls encoding (torus-12x12x24:twisted's width-22 core)
+            entries.append(Entry("stratify", backend="cpsat"))
     if cpsat and exchange is Exchange.TOTAL:
         entries.append(Entry("repack", backend="cpsat"))
     if network.is_product and exchange is Exchange.TOTAL and cpsat:
@@ -121,7 +123,7 @@ def _table_of(entry: Entry, network: Network, exchange: Exchange, budget: float)
         from tesearch.search.stratify import stratified_table
 
         table, summary = stratified_table(network, exchange, timeout_s=budget, attempt_s=min(120.0, budget),
-                                          seed=entry.seed)
+                                          seed=entry.seed, backend=backend)
         return (Status.FOUND, table, None) if table is not None else (Status.UNKNOWN, None, summary)
     if entry.strategy == "repack":
         from tesearch.search.improve import improve_greedy
