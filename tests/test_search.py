@@ -143,3 +143,18 @@ def test_rotation_core_schedule_escalates_and_never_retries_a_refuted_core(monke
     assert all(width > 9 for width, _, _ in again)
     assert again[0][:2] == next(c for c in first if c[0] > 9)[:2]
     assert all(b == core_module.FIRST_CORE_BUDGET_S * core_module.CORE_BUDGET_GROWTH for _, _, b in again)
+
+
+def test_rotation_search_keeps_its_greedy_core_table_when_no_core_is_found(monkeypatch):
+    """Every core answers unknown: the search still returns a verified table, the exceptional elements
+    packed by greedy first fit and the full orbits as rotation blocks, wider than the bound and saying so."""
+    from tesearch.search import core as core_module
+
+    monkeypatch.setattr(core_module.Searcher, "run_problem", lambda self, part, problem, timeout_s:
+                        (SolveResult.UNKNOWN, None))
+    outcome = search(network_from_spec("star-5"), SearchParams("star-5", timeout_s=2))
+    assert outcome.status is Status.FOUND and outcome.T > 111 and not outcome.optimal
+    assert outcome.table.extra["search"]["method"] == "greedy first-fit core + rotation blocks"
+    check = verify_table(outcome.table)
+    assert check.ok and not check.optimal, check.summary()
+    assert outcome.stop_reason  # why no core was found is still said

@@ -473,12 +473,36 @@ class Searcher:
             self.log(f"letter balance needs {len(required)} flexible filler orbit(s) of total length "
                      f"{required_length} in the core")
             start_width = max(start_width, base + required_length, max(lengths[j] for j in required))
+        fallback = self.greedy_core_table(exceptional, full)
+        if fallback is not None and fallback.T <= self.bounds.best:
+            return Status.FOUND, fallback
         fresh = self.core_candidates(start_width, base, lengths, required, required_length, exceptional, full)
         found = self.find_core("core", fresh, exceptional, full)
         if found is None:
-            return Status.UNKNOWN, None
+            if fallback is None:
+                return Status.UNKNOWN, None
+            self.log(f"no core at the bound; keeping the greedy-core table T={fallback.T} (not shown optimal)")
+            fallback.extra["search"]["seconds"] = round(self.clock.elapsed, 3)
+            return Status.FOUND, fallback
         core_width, plan, placed = found
         return Status.FOUND, self.assemble(placed, core_width, full, plan)
+
+    def greedy_core_table(self, exceptional: list[int], full: list[tuple[int, ...]]) -> Table | None:
+        """The fallback of the rotation search: the exceptional elements packed by greedy first fit (blanks
+        allowed) and every full orbit a rotation block; verified, offered to the supervisor (so a timeout or
+        Ctrl-C still keeps it), and None when it is wider than --max-width or there is no exceptional element
+        (then the core is empty and the first candidate is the table)."""
+        if not exceptional:
+            return None
+        with limits.phase("greedy core"):
+            width, placed = first_fit(self.items(exceptional), self.cg.degree)
+        total = width + sum(int(self.cg.dist[o[0]]) for o in full)
+        if self.params.max_width is not None and total > self.params.max_width:
+            return None
+        table = self.assemble(placed, width, full, [], method="greedy first-fit core + rotation blocks")
+        self.log(f"greedy-core table: T={table.T} (core width {width}, bound {self.bounds.best})")
+        limits.offer(table)
+        return table
 
     def find_core(self, part: str, fresh, exceptional: list[int], full: list[tuple[int, ...]],
                   max_budget: float | None = None) -> tuple[int, list[int], list] | None:
@@ -683,7 +707,8 @@ class Searcher:
         return True
 
     def assemble(self, core: list, core_width: int, full: list[tuple[int, ...]], plan: list[int], *,
-                 sections: list[dict] | None = None, strategy: str = "rotation") -> Table:
+                 sections: list[dict] | None = None, strategy: str = "rotation", method: str | None = None
+                 ) -> Table:
         """Core rows by interval colouring, then every unused full orbit as a rotation block."""
         used = set(plan)
         with limits.phase("assemble"):
@@ -692,8 +717,8 @@ class Searcher:
             blocks, column = rotation_blocks(words, self.rotation, core_width)
         sections = (sections or [{"name": "core", "start": 0, "end": core_width}]) + \
             [{"name": "rotation blocks", "start": core_width, "end": column}]
-        meta = self.meta(strategy, f"{self.params.backend.value} "
-                                   + ("sub-cores" if strategy == "split" else "core") + " + rotation blocks")
+        meta = self.meta(strategy, method or (f"{self.params.backend.value} "
+                                              + ("sub-cores" if strategy == "split" else "core") + " + rotation blocks"))
         meta["sections"] = sections
         meta["search"]["rotation"] = list(self.rotation.cycle)
         meta["search"]["filler_orbits"] = [[list(to_letters(self.cg, canonical_word(self.cg, full[j][0])))] for j in plan]
