@@ -199,18 +199,35 @@ def lift(network, out, force, ring, modes, factor, backend, solver_s, as_json, l
 @click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
               help="Candidate shortest words per element.")
 @click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True)
+@click.option("--rotation-core", is_flag=True,
+              help="Narrow the rotation search's greedy-core table instead: only its core (the exceptional "
+                   "elements) is modelled, round by round, so it reaches star-9, star-10 and large tori.")
+@EXCHANGE_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=300.0)
-def repack(network, out, force, tail, round_s, workers, word_cap, seed, as_json, limits, quiet):
+def repack(network, out, force, tail, round_s, workers, word_cap, seed, rotation_core, exchange, as_json, limits,
+           quiet):
     """The greedy table of NETWORK narrowed by CP-SAT (needs the cpsat extra; its bound is no certificate)."""
     from tesearch.limits import log
-    from tesearch.search.improve import improve_greedy
 
+    if rotation_core and tail is not None:
+        raise OptionError("--tail repacks the full greedy table; --rotation-core narrows the rotation core: "
+                          "choose one")
+    if not rotation_core and exchange != "total":
+        raise OptionError(f"--exchange {exchange} needs --rotation-core (the full greedy repack is for total "
+                          f"exchange)")
     net = _network(network, limits)
-    table, summary = _supervised(
-        lambda: improve_greedy(net, timeout_s=limits.timeout_s, word_cap=word_cap, seed=seed,
-                               workers=workers, tail=tail, round_s=round_s, progress=log),
-        limits, quiet, out, force)
+    if rotation_core:
+        from tesearch.search.narrow import narrowed_core_table
+
+        work = lambda: narrowed_core_table(net, exchange, timeout_s=limits.timeout_s, round_s=round_s,  # noqa: E731
+                                           word_cap=word_cap, seed=seed, workers=workers, progress=log)
+    else:
+        from tesearch.search.improve import improve_greedy
+
+        work = lambda: improve_greedy(net, timeout_s=limits.timeout_s, word_cap=word_cap, seed=seed,  # noqa: E731
+                                      workers=workers, tail=tail, round_s=round_s, progress=log)
+    table, summary = _supervised(work, limits, quiet, out, force)
     if table is None:
         emit({"network": net.spec, "status": "unknown"}, as_json, summary)
         return ExitCode.UNKNOWN
