@@ -1,6 +1,6 @@
 """Search, verify, replay and certify one twisted torus, recording every step in results/twisted/runs.json.
 
-    python scripts/twisted_runs.py torus-4x4x8:twisted --timeout 600 [--command search|stratify]
+    python scripts/twisted_runs.py torus-4x4x8:twisted --timeout 600 [--command search|stratify|repack] [--extra "..."]
 
 Each step is one ``tesearch`` command run under ``nice -n 10``; its row in runs.json holds the
 command, exit code, outcome, T, bound and seconds.  Later steps run only if the table exists.
@@ -62,7 +62,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("spec")
     parser.add_argument("--timeout", type=float, default=600.0)
-    parser.add_argument("--command", choices=("search", "stratify"), default="search")
+    parser.add_argument("--command", choices=("search", "stratify", "repack"), default="search")
     parser.add_argument("--extra", default="", help="more options for the search command, one string")
     args = parser.parse_args()
     TWISTED.mkdir(parents=True, exist_ok=True)
