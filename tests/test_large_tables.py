@@ -114,3 +114,21 @@ def test_gzip_limits_and_damage_are_refused(tmp_path):
     # readers not asked to decompress see binary data
     with pytest.raises(FormatError):
         read_json_file(tmp_path / "cut.json.gz")
+
+
+def test_the_kernel_check_and_the_certificate_check_name_their_own_node_limit(monkeypatch, tmp_path):
+    """Above MAX_CHECK_NODES the kernel refuses with one line naming itself (not 'the replay'), exit 2;
+    star-10 (3628800 nodes) is below the limit."""
+    from conftest import run_cli
+    import tesearch.certificate.check as certificate_check
+    import tesearch.kernel as kernel
+
+    assert kernel.MAX_CHECK_NODES >= 3628800
+    monkeypatch.setattr(kernel, "MAX_CHECK_NODES", 50)
+    result = run_cli("verify", "--kernel", HYPERCUBE_8)
+    assert result.exit_code == 2 and "too large for the checking kernel's Theorem-1 check" in result.stderr
+    assert "Traceback" not in result.stderr
+    monkeypatch.setattr(certificate_check, "MAX_CHECK_NODES", 50)
+    proof = ROOT / "proofs" / "hypercube-8.json"
+    result = run_cli("check-proof", proof)
+    assert result.exit_code == 2 and "too large for the certificate check" in result.stderr, result.output

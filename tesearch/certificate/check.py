@@ -26,8 +26,8 @@ from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S
                                          repository_root, table_sha256)
 from tesearch.errors import FormatError, GeneratorsError, TesearchError
 from tesearch.files import confined_path, read_bytes, read_text_file
-from tesearch.kernel import (InputFormat, KernelBounds, LoadedInput, build_network, check_theorem1, input_from_json,
-                             kernel_bounds, target_mask)
+from tesearch.kernel import (MAX_CHECK_NODES, InputFormat, KernelBounds, LoadedInput, build_network, check_theorem1,
+                             input_from_json, kernel_bounds, target_mask)
 from tesearch.terms import SolveResult, Verdict
 
 # ---------------------------------------------------------------- verdicts and the report
@@ -213,7 +213,8 @@ def check_certificate(path: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S,
     inp = input_from_json(content, f"{where}: table.content")
     if inp.source_format is not InputFormat.TABLE:
         raise FormatError("'table.content' must be a tesearch-table, not a schedule", where=where)
-    net = build_network(inp.letters, inp.generators, where=f"{where}: table.content")
+    net = build_network(inp.letters, inp.generators, max_nodes=MAX_CHECK_NODES, where=f"{where}: table.content",
+                        purpose="the certificate check")
     is_target = target_mask(net, inp.exchange)
     verdicts = [_network_verdict(data, inp, net, is_target, where)]
 

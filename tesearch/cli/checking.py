@@ -48,7 +48,8 @@ def kernel_theorem1(file, *, complete: bool = True):
     from tesearch.kernel import MAX_CHECK_NODES, build_network, check_theorem1, load_input
 
     inp = load_input(file)
-    net = build_network(inp.letters, inp.generators, max_nodes=MAX_CHECK_NODES, where=str(file))
+    net = build_network(inp.letters, inp.generators, max_nodes=MAX_CHECK_NODES, where=str(file),
+                        purpose="the checking kernel's Theorem-1 check")
     return check_theorem1(inp, net, complete=complete)
 
 

@@ -22,8 +22,9 @@ Perm = tuple[int, ...]
 
 #: Largest network the checking side rebuilds (the replay's streaming engine keeps N x |S| arrays).
 MAX_REPLAY_NODES = 200_000
-#: Largest network rebuilt for a Theorem-1 check alone (``tesearch verify --kernel``): hypercube-21 fits
-MAX_CHECK_NODES = 1 << 21
+#: Largest network rebuilt for a Theorem-1 check alone (``tesearch verify --kernel``): star-10 (3628800 nodes)
+#: and hypercube-22 fit
+MAX_CHECK_NODES = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class RebuiltNetwork:
 
 
 def build_network(letters: Sequence[str], generators: Sequence[Perm], *, max_nodes: int = MAX_REPLAY_NODES,
-                  where: str = "input") -> RebuiltNetwork:
+                  where: str = "input", purpose: str = "the replay") -> RebuiltNetwork:
     """BFS from the identity permutation; node g -> g*s with (p*q)[i] = q[p[i]].
 
     Level by level: the products of a whole level with every generator are one numpy gather, and new
@@ -98,7 +99,7 @@ def build_network(letters: Sequence[str], generators: Sequence[Perm], *, max_nod
             if j is None:
                 j = len(parent)
                 if j >= max_nodes:
-                    raise TesearchError(f"the network has more than {max_nodes} nodes; too large for the replay",
+                    raise TesearchError(f"the network has more than {max_nodes} nodes; too large for {purpose}",
                                         where=where)
                 key_index[key] = j
                 g, k = divmod(c, len(gens))
