@@ -226,7 +226,8 @@ def with_out(command: str, out: str) -> str:
 def twisted_command(rel: str) -> str:
     """The command results/twisted/runs.json records as having written a twisted-torus table."""
     runs = json.loads((ROOT / "results" / "twisted" / "runs.json").read_text())
-    written = [r["command"] for r in runs if r.get("step") == "search" and r.get("outcome") == f"written to {rel}"]
+    written = [r["command"] for r in runs if r.get("step") == "search"
+               and (r.get("outcome") == f"written to {rel}" or r.get("outcome", "").startswith(f"written to {rel} ("))]
     if not written:
         raise SystemExit(f"{rel}: results/twisted/runs.json records no search that wrote it")
     return written[-1]

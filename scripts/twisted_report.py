@@ -107,17 +107,20 @@ def markdown(table_rows: list[dict]) -> str:
 
 
 def attempts_markdown(table_rows: list[dict]) -> str:
-    """Every search run of a shape still open, from runs.json: what was tried and what came of it."""
+    """Every search run of a shape not settled (no table, or a table above the bound), from runs.json:
+    what was tried and what came of it."""
     runs = TWISTED / "runs.json"
     rows = json.loads(runs.read_text()) if runs.exists() else []
     lines = []
     for r in table_rows:
-        if r["T_twisted"] is not None:
+        if r["T_twisted"] is not None and r["T_twisted"] <= r["twisted"]["bound"]:
             continue
         tried = [x for x in rows if x["network"] == r["spec"] and x["step"] == "search"]
-        lines.append(f"- {r['spec']} (bound {r['twisted']['bound']}): "
+        best = "" if r["T_twisted"] is None else f", best table T = {r['T_twisted']}"
+        lines.append(f"- {r['spec']} (bound {r['twisted']['bound']}{best}): "
                      + ("; ".join(f"`{x['command']}` exit {x['exit_code']} after {x['seconds']} s ({x['outcome']})"
-                                  for x in tried) + ". Nothing refuted: exit 4 means unknown."
+                                  for x in tried) + ". Nothing refuted: exit 4 means unknown (with a table written: the best verified table "
+                                    "before the limit, above the bound)."
                         if tried else "not attempted in this round."))
     return ("\n**Open twisted shapes** (from runs.json):\n\n" + "\n".join(lines) + "\n") if lines else ""
 
