@@ -4,7 +4,7 @@ For each d: build (``hypercube_table``), the prover's Theorem 1 (``verify_table`
 Theorem 1 (its own loader, BFS and numpy pass), the size of the table as JSON and as ``.json.gz``,
 and the process's peak resident memory so far (``resource.getrusage``; run one d per process,
 ``--only D``, for a per-size figure).  Sizes the recipe does not reach are reported
-as such: the construction raises ConstructionError there (d = 20 today; docs/proofs/hypercube.md).
+as such: the construction raises ConstructionError there (d = 21 today; docs/proofs/hypercube.md).
 
 Run: .venv/bin/python benchmarks/hypercube_construction.py [MAX_D] [--only D]   (default 20)
 """

@@ -53,10 +53,10 @@ def test_independent_column_and_element_check(tables, d):
         assert sorted(column_letters[column]) == list(letters)  # every letter exactly once: no blank
 
 
-def test_recipe_covers_nineteen_dimensions():
-    assert len(RECIPE) == 18
+def test_recipe_covers_twenty_dimensions():
+    assert len(RECIPE) == 19
     with pytest.raises(ConstructionError):
-        perfect_words(20)
+        perfect_words(21)
 
 
 def test_plain_doubling_fails_where_the_notes_say():

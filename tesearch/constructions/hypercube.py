@@ -2,7 +2,7 @@
 
 Result.  ``hypercube_table(d)`` builds a table for ``hypercube-d`` with
 ``T = 2^(d-1)`` columns and no blank (the counting bound, so optimal) for
-d = 1..19, deterministically and without a solver.  The proof of everything
+d = 1..20, deterministically and without a solver.  The proof of everything
 but the existence of the matching, lemma by lemma with the function and test
 for each, is docs/proofs/hypercube.md.
 
@@ -46,11 +46,17 @@ refills those boundaries along alternating cycles (every element keeps one of
 its own options, so the result is again a saturating matching and the
 validity argument above is unchanged).  The repair is deterministic and uses
 no solver; ``scripts/find_hypercube_recipe.py --repair`` chose the targets.
+That heuristic does not carry step 18 -> 19 far enough for step 19 -> 20, so that
+entry instead records its changes (``MOVES_18_19``: element, option kind), found
+by the free-column search ``scripts/find_hypercube_recipe.py 18 --free-columns``
+(alternating paths that each lower the next step's deficiency, measured by a
+max flow); ``reassign_matching`` replays them and ``apply_matching`` re-checks
+that the result is a saturating matching.
 
 What is not proved.  That the saturating matching exists.  With copy B = P
 itself it does not: this matching finds none at step 6 -> 7.  The transforms
-of copy B and the repairs were found by search and are replayed here without
-search.  Every step checks that its matching saturates and raises
+of copy B, the repairs and the recorded reassignments were found by search and
+are replayed here without search.  Every step checks that its matching saturates and raises
 ``ConstructionError`` otherwise, and ``column_check`` re-checks the result.
 So each delivered table is established by verification, not by a general
 proof (docs/proofs/hypercube.md says exactly what is proved).
@@ -74,13 +80,48 @@ from tesearch.table import Placement, Table
 #: placed word: (first column, letter indices)
 PlacedWord = tuple[int, tuple[int, ...]]
 
+#: The free-column repair of step 18 -> 19 toward the step 19 -> 20 copy transform (5, True): the
+#: elements (bit masks in the 18-cube) whose e moves away from Hopcroft-Karp's column, each with the
+#: option kind (index into OPTION_KINDS) it takes.  Found by ``scripts/find_hypercube_recipe.py
+#: 18 --free-columns --toward 5 1`` (19 alternating paths, each lowering the deficiency of step
+#: 19 -> 20 from 23 to 0); replayed by ``reassign_matching``, checked by ``apply_matching`` (Lemma 4c).
+MOVES_18_19: tuple[tuple[int, int], ...] = (
+    (603, 2), (987, 3), (4731, 3), (7483, 1), (7518, 0), (10639, 1), (16505, 0), (16953, 2), (16955, 2),
+    (17437, 3), (17697, 1), (20160, 1), (21654, 3), (22264, 0), (23616, 0), (24761, 3), (28703, 3), (29107, 3),
+    (31180, 1), (31494, 0), (32489, 1), (36576, 1), (36577, 2), (40570, 2), (42867, 2), (43368, 2), (43939, 0),
+    (44545, 0), (44602, 3), (45354, 3), (46274, 2), (46276, 0), (46279, 3), (50381, 0), (52103, 1), (53933, 0),
+    (54096, 1), (55518, 3), (56751, 3), (59431, 1), (59483, 1), (60009, 0), (61312, 0), (61621, 3), (61971, 2),
+    (62282, 1), (62705, 1), (63073, 1), (69250, 1), (70575, 3), (71333, 3), (71787, 0), (73437, 2), (73899, 1),
+    (75186, 1), (76057, 3), (76186, 2), (77731, 3), (78358, 1), (78779, 0), (79988, 2), (83480, 3), (85004, 1),
+    (85628, 0), (87845, 1), (88754, 2), (90734, 1), (92461, 0), (93514, 1), (93787, 1), (93884, 0), (94955, 2),
+    (97261, 1), (99064, 1), (101330, 3), (102233, 3), (102759, 3), (103409, 0), (103508, 3), (105597, 3),
+    (106484, 1), (109377, 3), (111309, 1), (112100, 3), (113742, 1), (113800, 1), (116487, 1), (117510, 0),
+    (121207, 1), (121923, 1), (121956, 2), (122082, 0), (125033, 3), (126634, 1), (128024, 3), (129709, 3),
+    (133143, 1), (133941, 1), (138203, 3), (140177, 1), (142203, 2), (142976, 3), (144032, 3), (144588, 1),
+    (145705, 3), (146012, 1), (146417, 1), (147775, 0), (148103, 1), (148177, 0), (148695, 3), (152232, 2),
+    (152337, 0), (154051, 1), (154278, 3), (157801, 0), (158184, 1), (158822, 1), (160067, 1), (161840, 1),
+    (165565, 1), (167662, 0), (168567, 1), (169832, 2), (170202, 0), (170323, 2), (170675, 1), (171518, 3),
+    (172224, 3), (173110, 1), (174870, 1), (177716, 1), (178156, 1), (178717, 1), (179798, 3), (179932, 1),
+    (180451, 3), (180743, 2), (182085, 1), (185447, 0), (186829, 0), (188395, 1), (188805, 0), (188813, 3),
+    (189100, 2), (191459, 1), (191876, 2), (193802, 1), (194045, 0), (195209, 3), (197217, 0), (197451, 1),
+    (197790, 2), (197807, 2), (198109, 3), (198226, 1), (198307, 3), (199395, 1), (200731, 0), (201581, 3),
+    (202915, 2), (203360, 0), (203645, 1), (204040, 1), (204175, 2), (209391, 1), (210832, 0), (212715, 2),
+    (213763, 2), (214956, 0), (216564, 1), (217130, 0), (218010, 0), (218148, 3), (222008, 2), (222157, 3),
+    (222186, 3), (224413, 2), (226959, 0), (229412, 1), (230390, 0), (230792, 2), (231437, 1), (232329, 1),
+    (233690, 0), (235138, 3), (235799, 3), (236623, 2), (241865, 3), (244028, 1), (244641, 1), (244692, 3),
+    (245141, 1), (245376, 3), (245504, 1), (246443, 3), (246503, 1), (246723, 1), (246971, 1), (247003, 1),
+    (249346, 3), (249770, 1), (249900, 0), (250577, 2), (250970, 3), (253727, 1), (255899, 2), (258282, 0),
+    (259379, 0),
+)
+
 #: (letter rotation k, time-reversed) of copy B for the step d -> d + 1, d = 1, 2, ...; from step
-#: 16 -> 17 on also the next step's transform, toward which the matching is repaired.
-#: Found by ``scripts/find_hypercube_recipe.py`` (``--repair`` beyond 17); replayed by ``perfect_words``.
+#: 16 -> 17 on also the next step's transform, toward which the matching is repaired (for 18 -> 19
+#: by the recorded reassignments MOVES_18_19).  Found by ``scripts/find_hypercube_recipe.py``
+#: (``--repair`` beyond 17, ``--free-columns`` for 18 -> 19); replayed by ``perfect_words``.
 RECIPE: tuple[tuple, ...] = (
     (0, False), (0, False), (0, False), (0, False), (0, False), (1, False), (1, False), (1, False),
     (1, False), (0, False), (1, False), (1, False), (3, True), (1, False), (3, False), (2, False, 2, False),
-    (2, False, 5, True), (5, True),
+    (2, False, 5, True), (5, True, 5, True, MOVES_18_19), (5, True),
 )
 
 MAX_DIMENSION = len(RECIPE) + 1
@@ -234,19 +275,48 @@ def apply_matching(pairs: list[tuple[PlacedWord, PlacedWord]], options: list[dic
 
 
 def double(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool,
-           repair_toward: tuple[int, bool] | None = None) -> list[PlacedWord] | None:
+           repair_toward: tuple[int, bool] | None = None,
+           moves: tuple[tuple[int, int], ...] | None = None) -> list[PlacedWord] | None:
     """One doubling step d -> d + 1 (see the module notes); None when no saturating matching exists.
 
     ``repair_toward``: the next step's copy transform; the matching is then changed by
-    :func:`repair_matching` so that the next step has no element forced twice.
+    :func:`repair_matching` so that the next step has no element forced twice.  ``moves``: recorded
+    reassignments (:func:`reassign_matching`) applied to Hopcroft-Karp's matching *instead of* that
+    heuristic repair (the free-column repair of step 18 -> 19, found by
+    ``scripts/find_hypercube_recipe.py --free-columns``).
     """
     pairs, options = doubling_options(words, d, rotation, reversed_in_time)
     match = _saturating_matching([list(kinds) for kinds in options], 2 ** d)
     if match is None:
         return None
-    if repair_toward is not None:
+    if moves is not None:
+        match = reassign_matching(pairs, options, match, moves)
+    elif repair_toward is not None:
         match = repair_matching(pairs, options, match, d, repair_toward)
     return apply_matching(pairs, options, match, d)
+
+
+def reassign_matching(pairs: list[tuple[PlacedWord, PlacedWord]], options: list[dict[int, int]], match: list[int],
+                      moves: Iterable[tuple[int, int]]) -> list[int]:
+    """The matching with each listed element moved to its option of the listed kind.
+
+    ``moves``: (element, kind) pairs; the element is the bit mask of its letters in the d-cube
+    (``sum(1 << letter)``), the kind an index into OPTION_KINDS.  ConstructionError if an element
+    is not in the step or does not offer that kind.  Whether the result is still a matching (no
+    column used twice, one column left for the lone e) is checked by :func:`apply_matching`, which
+    every caller runs next (Lemma 4c in docs/proofs/hypercube.md).
+    """
+    index = {sum(1 << letter for letter in word_a): i for i, ((_, word_a), _) in enumerate(pairs)}
+    match = list(match)
+    for element, kind in moves:
+        i = index.get(element)
+        if i is None:
+            raise ConstructionError(f"reassignment: element {element} is not in this step")
+        columns = [column for column, k in options[i].items() if k == kind]
+        if not columns:
+            raise ConstructionError(f"reassignment: element {element} offers no {OPTION_KINDS[kind]} column")
+        match[i] = columns[0]
+    return match
 
 
 def forced_twice(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool) -> tuple[int, list[int]]:
@@ -421,16 +491,20 @@ def column_check(words: list[PlacedWord], d: int) -> None:
 def perfect_words(d: int, recipe: tuple[tuple, ...] | None = None) -> list[PlacedWord]:
     """Placed words of the perfect d-cube table obtained by replaying the recipe.
 
-    A recipe entry is (rotation, reversed) or (rotation, reversed, next rotation, next reversed):
-    the second form repairs its matching toward the next step's transform (:func:`repair_matching`).
+    A recipe entry is (rotation, reversed), (rotation, reversed, next rotation, next reversed) or
+    (rotation, reversed, next rotation, next reversed, moves): the second form repairs its matching
+    toward the next step's transform (:func:`repair_matching`), the third applies the recorded
+    reassignments ``moves`` instead (:func:`reassign_matching`; found toward that transform).
     """
     recipe = RECIPE if recipe is None else recipe
     if not 1 <= d <= len(recipe) + 1:
         raise ConstructionError(f"hypercube-{d}: the recipe covers d = 1..{len(recipe) + 1}")
     words: list[PlacedWord] = [(0, (0,))]
     for step in range(1, d):
-        rotation, reversed_in_time, *toward = recipe[step - 1]
-        doubled = double(words, step, rotation, reversed_in_time, tuple(toward) if toward else None)
+        rotation, reversed_in_time, *rest = recipe[step - 1]
+        toward = tuple(rest[:2]) if rest else None
+        moves = rest[2] if len(rest) > 2 else None
+        doubled = double(words, step, rotation, reversed_in_time, toward, moves)
         if doubled is None:
             raise ConstructionError(f"step {step} -> {step + 1}: no saturating matching for {recipe[step - 1]}")
         words = doubled
