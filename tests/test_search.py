@@ -50,6 +50,29 @@ def test_full_search_threshold(graph, spec, exchange, T):
     assert len({(r, c) for r, c, _ in rows}) == len(rows)
 
 
+def test_direct_pb_terms_are_z3s_own_terms():
+    """encode's pb_eq, pb_le and at_most (one Z3 call each) build the very terms (the same hash-consed
+    AST) that z3.PbEq, z3.PbLe and z3.AtMost build, and refuse a bound that does not fit in an int."""
+    import random
+
+    import z3
+
+    from tesearch.encode import at_most, pb_eq, pb_le
+
+    xs = [z3.Bool(f"pb_term_{i}") for i in range(60)]
+    rng = random.Random(0)
+    for _ in range(200):
+        vs = rng.sample(xs, rng.randint(1, 25))
+        pairs = [(v, rng.randint(1, 9)) for v in vs]
+        k = rng.randint(-3, 60)
+        assert pb_eq(pairs, k).get_id() == z3.PbEq(pairs, k).get_id()
+        assert pb_le(pairs, k).get_id() == z3.PbLe(pairs, k).get_id()
+        assert at_most(vs, abs(k)).get_id() == z3.AtMost(*vs, abs(k)).get_id()
+    assert pb_eq([], 1).eq(z3.PbEq([], 1)) and pb_le([], 0).eq(z3.PbLe([], 0))
+    with pytest.raises(z3.Z3Exception):
+        pb_le([(xs[0], 1)], 2 ** 40)
+
+
 def test_counting_section_refutes_at_once(graph):
     cg = graph("star-5")
     items = [candidate_words(cg, int(g), 4) for g in targets(cg, "total")]
