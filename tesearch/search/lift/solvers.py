@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import z3
 
+from tesearch.encode import at_most, pb_eq
 from tesearch.errors import LiftError, SolverUnavailable
 from tesearch.search.lift.model import HWord, LiftModel
 from tesearch.terms import SolveResult
@@ -30,16 +31,16 @@ def z3_solver(model: LiftModel) -> z3.Solver:
     solver.set("random_seed", model.params.seed)
     solver.set("timeout", int(model.params.timeout_s * 1000))
     for i, opts in enumerate(model.options):
-        solver.add(z3.PbEq([(option_var(i, o), 1) for o in range(len(opts))], 1))
+        solver.add(pb_eq([(option_var(i, o), 1) for o in range(len(opts))], 1))
     for group in model.latin:
-        solver.add(z3.PbEq([(option_var(i, o), 1) for i, o in group], 1))
+        solver.add(pb_eq([(option_var(i, o), 1) for i, o in group], 1))
     for group in model.column:
-        solver.add(z3.AtMost(*[option_var(i, o) for i, o in group], 1))
+        solver.add(at_most([option_var(i, o) for i, o in group], 1))
     for h, by_shift in enumerate(model.shifts):
-        solver.add(z3.PbEq([(shift_var(h, t), 1) for t in range(len(by_shift))], 1))
+        solver.add(pb_eq([(shift_var(h, t), 1) for t in range(len(by_shift))], 1))
         for t, per_copy in enumerate(by_shift):
             for group in per_copy:  # copy k agrees with shift t exactly when t is h's shift
-                solver.add(shift_var(h, t) == z3.PbEq([(option_var(i, o), 1) for i, o in group], 1)
+                solver.add(shift_var(h, t) == pb_eq([(option_var(i, o), 1) for i, o in group], 1)
                            if group else z3.Not(shift_var(h, t)))
     return solver
 
