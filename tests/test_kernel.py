@@ -118,3 +118,22 @@ def test_the_certificate_checker_imports_no_solver_and_no_prover_module():
             "bad = [m for m in %r if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)" % forbidden)
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("spec", ["star-5", "torus-3x4", "pancake-4"])
+def test_set_bounds_in_chunks_equal_the_whole_programme(spec, monkeypatch):
+    """The set bounds taken a few sets at a time (as star-10 needs) sum to the same needs as all at once."""
+    import numpy as np
+
+    from tesearch.kernel import bounds as kernel_bounds_module
+    from tesearch.networks import network_from_spec
+
+    net_spec = network_from_spec(spec)
+    generators = [tuple(int(x) for x in net_spec.generators[s]) for s in net_spec.letters]
+    net = build_network(list(net_spec.letters), generators)
+    sets = kernel_bounds_module.letter_sets(net, generators)
+    targets = np.arange(1, net.order)
+    whole = kernel_bounds_module.fewest_letters(net, generators, sets)[targets].sum(axis=0)
+    monkeypatch.setattr(kernel_bounds_module, "SET_BOUNDS_MEMORY", 3 * net.order * 4 * 3)  # 3 sets per chunk
+    chunked = kernel_bounds_module.set_needs(net, generators, sets, targets)
+    assert len(sets) > 3 and chunked.tolist() == whole.tolist()

@@ -183,6 +183,27 @@ def fewest_letters(net: RebuiltNetwork, generators: list[tuple[int, ...]], sets:
     return fewest
 
 
+#: memory the set bounds' dynamic programme may hold at once; the sets are taken in chunks that fit
+SET_BOUNDS_MEMORY = 1 << 30
+
+
+def set_needs(net: RebuiltNetwork, generators: list[tuple[int, ...]], sets: list[frozenset[int]],
+              targets: np.ndarray) -> np.ndarray:
+    """(len(sets),): the sum over ``targets`` of the fewest letters of each set on a shortest word.
+
+    The same dynamic programme as :func:`fewest_letters`, over as many sets at a time as fit in
+    ``SET_BOUNDS_MEMORY`` (star-10's 511 sets at once would need about 21 GiB)."""
+    chunk = max(1, SET_BOUNDS_MEMORY // (3 * net.order * 4))
+    needed = np.zeros(len(sets), dtype=np.int64)
+    with limits.phase("the kernel's set bounds", total=-(-len(sets) // chunk)):
+        for first in range(0, len(sets), chunk):
+            part = fewest_letters(net, generators, sets[first:first + chunk])
+            needed[first:first + chunk] = part[targets].sum(axis=0, dtype=np.int64)
+            del part
+            limits.advance()
+    return needed
+
+
 # ---------------------------------------------------------------- the exact per-letter optimum
 
 def letter_vectors(net: RebuiltNetwork, generators: list[tuple[int, ...]]) -> list[frozenset] | None:
@@ -280,8 +301,7 @@ def kernel_bounds(net: RebuiltNetwork, generators: list[tuple[int, ...]], is_tar
     total = int(net.depth[targets].sum())
     counting = _ceil_div(total, degree)
     sets = letter_sets(net, generators)
-    fewest = fewest_letters(net, generators, sets)
-    needed = fewest[targets].sum(axis=0, dtype=np.int64)
+    needed = set_needs(net, generators, sets, targets)
     best_set = None
     for s, need in zip(sets, needed.tolist()):
         bound = SetBound(tuple(net.letters[k] for k in sorted(s)), int(need), _ceil_div(int(need), len(s)))
