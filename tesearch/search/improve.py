@@ -17,7 +17,7 @@ import time
 from typing import Callable
 
 from tesearch import limits
-from tesearch.backends import Backend, cpsat
+from tesearch.backends import Backend, CpsatModel, cpsat, intervals
 from tesearch.encode import TableProblem
 from tesearch.layout import assign_rows, first_fit
 from tesearch.networks import Network
@@ -68,10 +68,12 @@ def repack_tail(problem: TableProblem, chosen: Placement, *, tail: int, round_s:
 def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
                    workers: int = cpsat.DEFAULT_WORKERS, log: bool = False,
                    progress: Callable[[str], None] | None = None, tail: int | None = None,
-                   round_s: float = 60.0) -> tuple[Table | None, str]:
+                   round_s: float = 60.0, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS
+                   ) -> tuple[Table | None, str]:
     """The full search's greedy table narrowed by CP-SAT: (the verified table or None, a summary line).
 
-    Without ``tail``: one whole-model width minimisation; with ``tail``: :func:`repack_tail` rounds.
+    Without ``tail``: one whole-model width minimisation, with the placement model or the interval
+    model (``cpsat_model``); with ``tail``: :func:`repack_tail` rounds (placement model).
     """
     params = SearchParams(network.spec, Exchange.TOTAL, Strategy.FULL, timeout_s, seed, word_cap,
                           backend=Backend.CPSAT)
@@ -98,13 +100,15 @@ def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int =
                                     on_better=lambda p, w: limits.offer(table_of(p, w, how)))
         table = table_of(chosen, width, how)
         return table, f"{network.spec}: T = {width} (best bound {bound}) after repacking; verified"
-    with limits.phase("minimise width (cpsat)"):
-        outcome = cpsat.minimize_width(problem, lower=bound, hint=hint, seed=seed,
-                                       timeout_s=max(searcher.clock.left, 0.05), workers=workers, log=log)
+    backend = intervals if cpsat_model is CpsatModel.INTERVALS else cpsat
+    model = "" if cpsat_model is CpsatModel.PLACEMENTS else f" {cpsat_model.value}"
+    with limits.phase(f"minimise width (cpsat{model})"):
+        outcome = backend.minimize_width(problem, lower=bound, hint=hint, seed=seed,
+                                         timeout_s=max(searcher.clock.left, 0.05), workers=workers, log=log)
     searcher.log(f"cpsat: {outcome.status}, width {outcome.width}, CP-SAT bound {outcome.bound} "
                  f"(not a certificate), {outcome.seconds:.1f}s")
     if outcome.result is not SolveResult.SAT:
         return None, f"{network.spec}: no table ({outcome.status})"
-    table = table_of(outcome.chosen, outcome.width, "cpsat: width minimised from the greedy first-fit table")
+    table = table_of(outcome.chosen, outcome.width, f"cpsat{model}: width minimised from the greedy first-fit table")
     return table, (f"{network.spec}: T = {table.T} (best bound {bound}, CP-SAT bound {outcome.bound}, "
                    f"not a certificate); verified")
