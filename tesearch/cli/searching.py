@@ -205,9 +205,12 @@ def lift(network, out, force, ring, modes, factor, backend, solver_s, as_json, l
 @click.option("--cpsat-model", type=click.Choice(["placements", "intervals"]), default="placements",
               show_default=True,
               help="The whole-model minimisation's CP-SAT model (as search's --cpsat-model); not with --tail.")
+@click.option("--start", type=click.Path(path_type=Path), default=None,
+              help="Start from this table of NETWORK (total exchange; it must verify) instead of the greedy one.")
 @JSON_OPTION
 @limit_options(timeout_default=300.0)
-def repack(network, out, force, tail, round_s, workers, word_cap, seed, cpsat_model, as_json, limits, quiet):
+def repack(network, out, force, tail, round_s, workers, word_cap, seed, cpsat_model, start, as_json, limits,
+           quiet):
     """The greedy table of NETWORK narrowed by CP-SAT (needs the cpsat extra; its bound is no certificate)."""
     from tesearch.backends import CpsatModel
     from tesearch.limits import log
@@ -216,10 +219,22 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, cpsat_mo
     if tail is not None and cpsat_model != "placements":
         raise OptionError(f"--cpsat-model {cpsat_model} is for the whole model: leave out --tail")
     net = _network(network, limits)
+    first = None
+    if start is not None:
+        from tesearch.table import read_table
+        from tesearch.verify import verify_table
+
+        first = read_table(start)
+        check = verify_table(first)
+        if not check.ok:
+            raise TesearchError(f"the starting table does not verify ({len(check.violations)} violation(s)); "
+                                f"first: {check.violations[0]}", where=str(start))
+        if first.network != net.spec or first.exchange != "total":
+            raise OptionError(f"{start}: a {first.exchange} table of {first.network}, not a total table of {net.spec}")
     table, summary = _supervised(
         lambda: improve_greedy(net, timeout_s=limits.timeout_s, word_cap=word_cap, seed=seed,
                                workers=workers, tail=tail, round_s=round_s, progress=log,
-                               cpsat_model=CpsatModel(cpsat_model)),
+                               cpsat_model=CpsatModel(cpsat_model), start=first),
         limits, quiet, out, force)
     if table is None:
         emit({"network": net.spec, "status": "unknown"}, as_json, summary)
