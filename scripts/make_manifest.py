@@ -56,14 +56,19 @@ OVERRIDES: dict[str, tuple[str, str]] = {
         "CP-SAT narrowing rounds were unknown (round 1: 268 s, no narrower core), so the time limit wrote the "
         "greedy-core table (2026-11-25, 25 min wall, 12.3 GB peak). Written to /tmp and gzipped by hand."),
     "results/pancake-5.json": (
-        "tesearch search pancake-5 --backend cpsat --from-width 109 --max-width 109 --timeout 300 "
+        "tesearch search pancake-5 --backend cpsat --cpsat-model intervals --timeout 600 "
         "--out results/pancake-5.json",
-        "CP-SAT, sat at T = 109 in 266 s (commit 0041c3b); it replaced the suite's Z3 table (T = 118, the "
-        "suite.json record). CP-SAT within a time limit: a rerun may not reach 109."),
+        "CP-SAT's interval model (tesearch/backends/intervals.py), sat at T = 107 = the counting bound in 8.7 s "
+        "of solving (12.0 s in all, 2026-11-25, machine loaded): optimal. It replaced the T = 109 table of the "
+        "placement model (266 s, commit 0041c3b), which had replaced the suite's Z3 table (T = 118, the "
+        "suite.json record). CP-SAT within a time limit: not deterministic in time."),
     "results/bubblesort-5.json": (
-        "tesearch repack bubblesort-5 --timeout 400 --out results/bubblesort-5.json",
-        "whole-model CP-SAT width minimisation from the greedy table, 399 s (commit 97d5821; was "
-        "`python -m tesearch.backends.cpsat bubblesort-5 --timeout 400`). Not deterministic in time."),
+        "tesearch repack bubblesort-5 --start results/bubblesort-5.json --cpsat-model intervals --timeout 600 "
+        "--out results/bubblesort-5.json",
+        "CP-SAT's interval model minimising the width from the T = 168 table this file held, 596 s (2026-11-25, "
+        "machine loaded): T = 166. That table came from `tesearch repack bubblesort-5 --timeout 400 --out "
+        "results/bubblesort-5.json` (placement model from the greedy table, 399 s, commit 97d5821). "
+        "Not deterministic in time."),
     "results/frontier/pancake-6.json": (
         "tesearch repack pancake-6 --tail 60 --round 40 --timeout 300 --out results/frontier/pancake-6.json",
         "CP-SAT repack of the last columns (commit 97d5821; was `python -m tesearch.backends.cpsat`)."

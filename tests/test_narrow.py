@@ -24,6 +24,17 @@ def test_the_narrowed_core_table_is_verified_and_narrower_than_the_greedy_one():
     assert f"T = {table.T}" in summary and "not a certificate" in summary
 
 
+def test_the_interval_model_narrows_the_core_too():
+    from tesearch.backends import CpsatModel
+
+    lines = []
+    table, _ = narrowed_core_table(network_from_spec("star-5"), timeout_s=60, progress=lines.append,
+                                   cpsat_model=CpsatModel.INTERVALS)
+    greedy_T = int(next(line for line in lines if "greedy core width" in line).split("T = ")[1].split(",")[0])
+    assert verify_table(table).ok and 111 <= table.T < greedy_T
+    assert table.extra["search"]["method"].startswith("cpsat intervals: greedy first-fit core")
+
+
 def test_odd_distance_too(tmp_path):
     out = tmp_path / "t.json"
     result = run_cli("repack", "star-5", "--rotation-core", "--exchange", "odd-distance", "--timeout", "60",
@@ -35,6 +46,7 @@ def test_odd_distance_too(tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (["star-5", "--rotation-core", "--tail", "3"], "choose one"),
+    (["star-5", "--rotation-core", "--start", "results/star-5.json"], "choose one"),
     (["pancake-4", "--rotation-core"], "has no rotation"),
     (["star-5", "--exchange", "odd-distance"], "needs --rotation-core"),
 ])

@@ -4,6 +4,9 @@ Z3 (:mod:`tesearch.encode`) is the default and the one whose refutations become
 certificates.  :mod:`tesearch.backends.cpsat` builds the same model for Google
 OR-Tools CP-SAT (optional: ``pip install tesearch[cpsat]``); it builds and
 solves much larger models, but its INFEASIBLE is not a certificate here.
+:mod:`tesearch.backends.intervals` is a second CP-SAT model of the same problem
+(a start and letters per item, unit intervals per letter cell, one no-overlap per
+letter), chosen with ``--cpsat-model intervals``.
 """
 
 from __future__ import annotations
@@ -16,3 +19,10 @@ class Backend(str, enum.Enum):
 
     Z3 = "z3"
     CPSAT = "cpsat"
+
+
+class CpsatModel(str, enum.Enum):
+    """Which CP-SAT model the cpsat backend builds."""
+
+    PLACEMENTS = "placements"  # one Boolean per (item, word, first column): tesearch.backends.cpsat
+    INTERVALS = "intervals"  # one start per item, unit intervals per letter: tesearch.backends.intervals

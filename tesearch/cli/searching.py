@@ -94,12 +94,16 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
               default=None, help="Write the SMT-LIB2 encoding of every refuted width into this directory.")
 @click.option("--backend", type=click.Choice(BACKEND_CHOICES), default="z3", show_default=True,
               help="Solver for each width; cpsat needs the cpsat extra and its unsat is not a certificate.")
+@click.option("--cpsat-model", type=click.Choice(["placements", "intervals"]), default="placements",
+              show_default=True,
+              help="With --backend cpsat: one Boolean per (item, word, first column) (placements), or one start "
+                   "per item with a unit interval per letter cell and a no-overlap per letter (intervals).")
 @JSON_OPTION
 @limit_options(timeout_default=300.0)
 def search(network, exchange, out, force, strategy, seed, word_cap, sampling, core_schedule, max_width, from_width,
-           keep_encodings, backend, as_json, limits, quiet):
+           keep_encodings, backend, cpsat_model, as_json, limits, quiet):
     """Search NETWORK for a valid table of the smallest width (exit 0 found, 3 refuted, 4 unknown)."""
-    from tesearch.backends import Backend
+    from tesearch.backends import Backend, CpsatModel
     from tesearch.limits import log
     from tesearch.report import outcome_json, outcome_text
     from tesearch.search import CoreSchedule, SearchParams, Status, Strategy, WordSampling, search as run_search
@@ -107,11 +111,13 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
 
     if max_width is not None and from_width is not None and from_width > max_width:
         raise OptionError(f"--from-width {from_width} is above --max-width {max_width}")
+    if cpsat_model != "placements" and backend != "cpsat":
+        raise OptionError(f"--cpsat-model {cpsat_model} needs --backend cpsat")
     net = _network(network, limits)
     params = SearchParams(net.spec, Exchange(exchange), Strategy(strategy), limits.timeout_s, seed,
                           word_cap, max_width=max_width, min_width=from_width,
                           backend=Backend(backend), sampling=WordSampling(sampling),
-                          core_schedule=CoreSchedule(core_schedule))
+                          core_schedule=CoreSchedule(core_schedule), cpsat_model=CpsatModel(cpsat_model))
     outcome = _supervised(lambda: run_search(net, params, progress=log, encodings_dir=keep_encodings),
                           limits, quiet, out, force)
     data = outcome_json(outcome)
@@ -199,20 +205,29 @@ def lift(network, out, force, ring, modes, factor, backend, solver_s, as_json, l
 @click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
               help="Candidate shortest words per element.")
 @click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True)
+@click.option("--cpsat-model", type=click.Choice(["placements", "intervals"]), default="placements",
+              show_default=True,
+              help="The minimisation's CP-SAT model (as search's --cpsat-model; also with --rotation-core); "
+                   "not with --tail.")
+@click.option("--start", type=click.Path(path_type=Path), default=None,
+              help="Start from this table of NETWORK (total exchange; it must verify) instead of the greedy one.")
 @click.option("--rotation-core", is_flag=True,
               help="Narrow the rotation search's greedy-core table instead: only its core (the exceptional "
                    "elements) is modelled, round by round, so it reaches star-9, star-10 and large tori.")
 @EXCHANGE_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=300.0)
-def repack(network, out, force, tail, round_s, workers, word_cap, seed, rotation_core, exchange, as_json, limits,
-           quiet):
+def repack(network, out, force, tail, round_s, workers, word_cap, seed, cpsat_model, start, rotation_core, exchange,
+           as_json, limits, quiet):
     """The greedy table of NETWORK narrowed by CP-SAT (needs the cpsat extra; its bound is no certificate)."""
+    from tesearch.backends import CpsatModel
     from tesearch.limits import log
 
-    if rotation_core and tail is not None:
-        raise OptionError("--tail repacks the full greedy table; --rotation-core narrows the rotation core: "
-                          "choose one")
+    if tail is not None and cpsat_model != "placements":
+        raise OptionError(f"--cpsat-model {cpsat_model} is for the whole model: leave out --tail")
+    if rotation_core and (tail is not None or start is not None):
+        raise OptionError("--rotation-core narrows the rotation search's core: leave out --tail and --start "
+                          "(they are for the full greedy table): choose one")
     if not rotation_core and exchange != "total":
         raise OptionError(f"--exchange {exchange} needs --rotation-core (the full greedy repack is for total "
                           f"exchange)")
@@ -221,12 +236,27 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, rotation
         from tesearch.search.narrow import narrowed_core_table
 
         work = lambda: narrowed_core_table(net, exchange, timeout_s=limits.timeout_s, round_s=round_s,  # noqa: E731
-                                           word_cap=word_cap, seed=seed, workers=workers, progress=log)
+                                           word_cap=word_cap, seed=seed, workers=workers, progress=log,
+                                           cpsat_model=CpsatModel(cpsat_model))
     else:
         from tesearch.search.improve import improve_greedy
 
+        first = None
+        if start is not None:
+            from tesearch.table import read_table
+            from tesearch.verify import verify_table
+
+            first = read_table(start)
+            check = verify_table(first)
+            if not check.ok:
+                raise TesearchError(f"the starting table does not verify ({len(check.violations)} violation(s)); "
+                                    f"first: {check.violations[0]}", where=str(start))
+            if first.network != net.spec or first.exchange != "total":
+                raise OptionError(f"{start}: a {first.exchange} table of {first.network}, not a total table of "
+                                  f"{net.spec}")
         work = lambda: improve_greedy(net, timeout_s=limits.timeout_s, word_cap=word_cap, seed=seed,  # noqa: E731
-                                      workers=workers, tail=tail, round_s=round_s, progress=log)
+                                      workers=workers, tail=tail, round_s=round_s, progress=log,
+                                      cpsat_model=CpsatModel(cpsat_model), start=first)
     table, summary = _supervised(work, limits, quiet, out, force)
     if table is None:
         emit({"network": net.spec, "status": "unknown"}, as_json, summary)

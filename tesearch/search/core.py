@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from tesearch import limits
-from tesearch.backends import Backend, cpsat
+from tesearch.backends import Backend, CpsatModel, cpsat, intervals
 from tesearch.bounds import PARIKH_LIMIT, Bounds, compute_bounds, letter_vectors
 from tesearch.errors import ConstructionError
 from tesearch.encode import EncodingOptions, Item, TableProblem, encode, solve, z3_version
@@ -102,6 +102,7 @@ class SearchParams:
     sampling: WordSampling = WordSampling.SPREAD
     core_schedule: CoreSchedule = CoreSchedule.ESCALATING
     group_columns: int = DEFAULT_GROUP_COLUMNS  # split strategy: exceptional letters per sub-core / |S|
+    cpsat_model: CpsatModel = CpsatModel.PLACEMENTS  # which CP-SAT model decides each width (cpsat backend)
 
     def __str__(self) -> str:
         return (f"{self.network} {self.exchange.value} {self.strategy.value} cap={self.word_cap} "
@@ -109,7 +110,8 @@ class SearchParams:
                 + ("" if self.backend is Backend.Z3 else f" backend={self.backend.value}")
                 + ("" if self.sampling is WordSampling.SPREAD else f" sampling={self.sampling.value}")
                 + ("" if self.core_schedule is CoreSchedule.ESCALATING else f" schedule={self.core_schedule.value}")
-                + (f" group={self.group_columns}" if self.strategy is Strategy.SPLIT else ""))
+                + (f" group={self.group_columns}" if self.strategy is Strategy.SPLIT else "")
+                + ("" if self.cpsat_model is CpsatModel.PLACEMENTS else f" model={self.cpsat_model.value}"))
 
 
 @dataclass
@@ -291,7 +293,16 @@ class Searcher:
         """Solve one width with the chosen backend; record the attempt; keep the encoding of an unsat."""
         t0 = time.monotonic()
         timeout_s = max(timeout_s, 0.05)
-        if self.params.backend is Backend.CPSAT:
+        if self.params.backend is Backend.CPSAT and self.params.cpsat_model is CpsatModel.INTERVALS:
+            enc = None
+            with limits.phase(f"encode {part} T={problem.width} (cpsat intervals)"):
+                built = intervals.build(problem)
+            with limits.phase(f"solve {part} T={problem.width} (cpsat intervals)"):
+                trivial = cpsat.counting_refutation(problem)
+                result, chosen = ((SolveResult.UNSAT, None) if trivial is not None else
+                                  intervals.solve_model(built, seed=self.params.seed, timeout_s=timeout_s))
+            detail = trivial or f"cpsat intervals {built.stats['intervals']} letter intervals"
+        elif self.params.backend is Backend.CPSAT:
             enc = None
             with limits.phase(f"encode {part} T={problem.width} (cpsat)"):
                 built = cpsat.build(problem)
@@ -727,7 +738,8 @@ class Searcher:
     def meta(self, strategy: str, how: str) -> dict:
         """The table's "search" record: strategy, method, run, seed, solver and seconds."""
         if self.params.backend is Backend.CPSAT:
-            solver = f"cpsat (OR-Tools {cpsat.ortools_version()})"
+            model = "" if self.params.cpsat_model is CpsatModel.PLACEMENTS else f" {self.params.cpsat_model.value}"
+            solver = f"cpsat{model} (OR-Tools {cpsat.ortools_version()})"
         else:
             solver = f"z3 {z3_version()}"
         return {"search": {"tool": "tesearch", "strategy": strategy, "method": how, "run": str(self.params),

@@ -17,8 +17,8 @@ import time
 from typing import Callable
 
 from tesearch import limits
-from tesearch.backends import Backend, cpsat
-from tesearch.encode import TableProblem
+from tesearch.backends import Backend, CpsatModel, cpsat, intervals
+from tesearch.encode import Item, TableProblem
 from tesearch.layout import assign_rows, first_fit
 from tesearch.networks import Network
 from tesearch.search.core import SearchParams, Searcher, Strategy
@@ -68,18 +68,33 @@ def repack_tail(problem: TableProblem, chosen: Placement, *, tail: int, round_s:
 def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
                    workers: int = cpsat.DEFAULT_WORKERS, log: bool = False,
                    progress: Callable[[str], None] | None = None, tail: int | None = None,
-                   round_s: float = 60.0) -> tuple[Table | None, str]:
+                   round_s: float = 60.0, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS,
+                   start: Table | None = None) -> tuple[Table | None, str]:
     """The full search's greedy table narrowed by CP-SAT: (the verified table or None, a summary line).
 
-    Without ``tail``: one whole-model width minimisation; with ``tail``: :func:`repack_tail` rounds.
+    Without ``tail``: one whole-model width minimisation, with the placement model or the interval
+    model (``cpsat_model``); with ``tail``: :func:`repack_tail` rounds (placement model).  ``start``
+    (a verified table of the network, total exchange) replaces the greedy table as the first
+    placement and the upper width; its words join their messages' candidate words.
     """
     params = SearchParams(network.spec, Exchange.TOTAL, Strategy.FULL, timeout_s, seed, word_cap,
-                          backend=Backend.CPSAT)
+                          backend=Backend.CPSAT, cpsat_model=cpsat_model)
     searcher = Searcher(network, params, **({"progress": progress} if progress else {}))
     items = searcher.items(searcher.targets)
-    with limits.phase("greedy first fit"):
-        upper, greedy = first_fit(items, searcher.cg.degree)
+    if start is None:
+        with limits.phase("greedy first fit"):
+            upper, greedy = first_fit(items, searcher.cg.degree)
+    else:
+        upper = start.T
+        greedy = []
+        for p in start.placements:
+            word = tuple(searcher.cg.letter_index[s] for s in p.word)
+            greedy.append((searcher.cg.element_of(word), p.column, word))
     index = {it.element: i for i, it in enumerate(items)}
+    for e, _, w in greedy:  # a starting table's word may lie outside the capped candidates
+        if w not in items[index[e]].words:
+            item = items[index[e]]
+            items[index[e]] = Item(item.element, item.words + (w,), item.complete)
     hint = [(index[e], items[index[e]].words.index(w), c) for e, c, w in greedy]
     problem = searcher.problem(f"{network.spec} total", upper, items)
     bound = searcher.bounds.best
@@ -88,23 +103,26 @@ def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int =
         rows = assign_rows(searcher.placed(problem, placement), searcher.cg.degree)
         return searcher.make_table(rows, width, searcher.meta("full", how))
 
-    limits.offer(table_of(hint, upper, "cpsat: greedy first-fit table (not yet narrowed)"))
-    searcher.log(f"greedy first-fit table: T={upper}; narrowing it (CP-SAT, {workers} workers)")
+    first = "greedy first-fit table" if start is None else "starting table"
+    limits.offer(table_of(hint, upper, f"cpsat: {first} (not yet narrowed)"))
+    searcher.log(f"{first}: T={upper}; narrowing it (CP-SAT, {workers} workers)")
     if tail is not None:
-        how = f"cpsat: greedy first-fit table, then the last {tail}+ columns repacked"
+        how = f"cpsat: {first}, then the last {tail}+ columns repacked"
         chosen, width = repack_tail(problem, hint, tail=tail, round_s=round_s,
                                     timeout_s=max(searcher.clock.left, 0.05), lower=bound, seed=seed,
                                     workers=workers, progress=searcher.log,
                                     on_better=lambda p, w: limits.offer(table_of(p, w, how)))
         table = table_of(chosen, width, how)
         return table, f"{network.spec}: T = {width} (best bound {bound}) after repacking; verified"
-    with limits.phase("minimise width (cpsat)"):
-        outcome = cpsat.minimize_width(problem, lower=bound, hint=hint, seed=seed,
-                                       timeout_s=max(searcher.clock.left, 0.05), workers=workers, log=log)
+    backend = intervals if cpsat_model is CpsatModel.INTERVALS else cpsat
+    model = "" if cpsat_model is CpsatModel.PLACEMENTS else f" {cpsat_model.value}"
+    with limits.phase(f"minimise width (cpsat{model})"):
+        outcome = backend.minimize_width(problem, lower=bound, hint=hint, seed=seed,
+                                         timeout_s=max(searcher.clock.left, 0.05), workers=workers, log=log)
     searcher.log(f"cpsat: {outcome.status}, width {outcome.width}, CP-SAT bound {outcome.bound} "
                  f"(not a certificate), {outcome.seconds:.1f}s")
     if outcome.result is not SolveResult.SAT:
         return None, f"{network.spec}: no table ({outcome.status})"
-    table = table_of(outcome.chosen, outcome.width, "cpsat: width minimised from the greedy first-fit table")
+    table = table_of(outcome.chosen, outcome.width, f"cpsat{model}: width minimised from the {first}")
     return table, (f"{network.spec}: T = {table.T} (best bound {bound}, CP-SAT bound {outcome.bound}, "
                    f"not a certificate); verified")

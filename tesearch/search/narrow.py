@@ -19,7 +19,7 @@ import time
 from typing import Callable
 
 from tesearch import limits
-from tesearch.backends import Backend, cpsat
+from tesearch.backends import Backend, CpsatModel, cpsat, intervals
 from tesearch.errors import ConstructionError
 from tesearch.layout import first_fit
 from tesearch.networks import Network
@@ -34,11 +34,13 @@ MAX_STALE_ROUNDS = 3
 
 def narrowed_core_table(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None,
                         round_s: float = 60.0, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
-                        workers: int = cpsat.DEFAULT_WORKERS, progress: Callable[[str], None] | None = None
-                        ) -> tuple[Table, str]:
-    """The greedy-core table of ``network`` with its core narrowed by CP-SAT: (verified table, summary line)."""
+                        workers: int = cpsat.DEFAULT_WORKERS, progress: Callable[[str], None] | None = None,
+                        cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> tuple[Table, str]:
+    """The greedy-core table of ``network`` with its core narrowed by CP-SAT (the placement or the interval
+    model, ``cpsat_model``): (verified table, summary line)."""
     params = SearchParams(network.spec, Exchange(exchange), Strategy.ROTATION, timeout_s, seed, word_cap,
-                          backend=Backend.CPSAT)
+                          backend=Backend.CPSAT, cpsat_model=CpsatModel(cpsat_model))
+    backend = intervals if params.cpsat_model is CpsatModel.INTERVALS else cpsat
     searcher = Searcher(network, params, **({"progress": progress} if progress else {}))
     if searcher.rotation is None:
         raise ConstructionError(f"{network.spec} has no rotation; narrow its greedy table with "
@@ -57,7 +59,8 @@ def narrowed_core_table(network: Network, exchange: Exchange | str = Exchange.TO
     index = {it.element: i for i, it in enumerate(items)}
     best = [(index[g], items[index[g]].words.index(w), c) for g, c, w in greedy]
     problem = searcher.problem(f"{network.spec} {params.exchange.value} core", width, items)
-    how = "cpsat: greedy first-fit core, width minimised, + rotation blocks"
+    how = (f"cpsat{'' if backend is cpsat else ' ' + params.cpsat_model.value}: greedy first-fit core, "
+           f"width minimised, + rotation blocks")
 
     def table_of(placement, core_width: int) -> Table:
         return searcher.assemble(searcher.placed(problem, placement), core_width, full, [], method=how)
@@ -69,7 +72,7 @@ def narrowed_core_table(network: Network, exchange: Exchange | str = Exchange.TO
     cpsat_bound = exact
     with limits.phase("narrow core (cpsat)"):
         while width > exact and stale < MAX_STALE_ROUNDS and searcher.clock.left > 0:
-            outcome = cpsat.minimize_width(problem, lower=exact, hint=best, seed=seed + rounds,
+            outcome = backend.minimize_width(problem, lower=exact, hint=best, seed=seed + rounds,
                                            timeout_s=min(round_s, searcher.clock.left), workers=workers)
             rounds += 1
             cpsat_bound = max(cpsat_bound, outcome.bound)
