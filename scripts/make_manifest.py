@@ -65,9 +65,12 @@ OVERRIDES: dict[str, tuple[str, str]] = {
         "results/bubblesort-5.json` (placement model from the greedy table, 399 s, commit 97d5821). "
         "Not deterministic in time."),
     "results/frontier/pancake-6.json": (
-        "tesearch repack pancake-6 --tail 60 --round 40 --timeout 300 --out results/frontier/pancake-6.json",
-        "CP-SAT repack of the last columns (commit 97d5821; was `python -m tesearch.backends.cpsat`)."
-        " Time-limited CP-SAT: a rerun may end at a different width."),
+        "tesearch repack pancake-6 --start results/frontier/pancake-6.json --cpsat-model intervals --timeout 600 "
+        "--out results/frontier/pancake-6.json",
+        "CP-SAT's interval model minimising the width from the T = 713 table this file held, 555 s of CP-SAT "
+        "(2026-11-25, machine loaded): T = 710. That table came from `tesearch repack pancake-6 --tail 60 --round 40 "
+        "--timeout 300 --out results/frontier/pancake-6.json` (commit 97d5821). Time-limited CP-SAT: a rerun may "
+        "end at a different width."),
     "results/frontier/bubblesort-6.json": (
         "tesearch repack bubblesort-6 --tail 40 --round 40 --timeout 300 --out results/frontier/bubblesort-6.json",
         "CP-SAT repack of the last columns (commit 97d5821; was `python -m tesearch.backends.cpsat`)."
