@@ -106,24 +106,23 @@ def _ints(values) -> ctypes.Array:
     return (ctypes.c_int * len(values))(*values)
 
 
-def pb_eq(pairs, k: int) -> z3.BoolRef:
-    """``z3.PbEq(pairs, k)`` for (Boolean variable, int) pairs of one context, built in one call."""
+def _pseudo_boolean(make, fallback, pairs, k: int) -> z3.BoolRef:
+    """``fallback(pairs, k)`` built by the C API function ``make`` in one call (see above)."""
     if not pairs:
-        return z3.PbEq(pairs, k)
+        return fallback(pairs, k)
     variables, coefficients = zip(*pairs)
     ctx = variables[0].ctx
-    return z3.BoolRef(z3.Z3_mk_pbeq(ctx.ref(), len(variables), _asts(variables), _ints(coefficients),
-                                    _ints([k])[0]), ctx)
+    return z3.BoolRef(make(ctx.ref(), len(variables), _asts(variables), _ints(coefficients), _ints([k])[0]), ctx)
+
+
+def pb_eq(pairs, k: int) -> z3.BoolRef:
+    """``z3.PbEq(pairs, k)`` for (Boolean variable, int) pairs of one context, built in one call."""
+    return _pseudo_boolean(z3.Z3_mk_pbeq, z3.PbEq, pairs, k)
 
 
 def pb_le(pairs, k: int) -> z3.BoolRef:
     """``z3.PbLe(pairs, k)`` for (Boolean variable, int) pairs of one context, built in one call."""
-    if not pairs:
-        return z3.PbLe(pairs, k)
-    variables, coefficients = zip(*pairs)
-    ctx = variables[0].ctx
-    return z3.BoolRef(z3.Z3_mk_pble(ctx.ref(), len(variables), _asts(variables), _ints(coefficients),
-                                    _ints([k])[0]), ctx)
+    return _pseudo_boolean(z3.Z3_mk_pble, z3.PbLe, pairs, k)
 
 
 def at_most(variables, k: int) -> z3.BoolRef:

@@ -26,3 +26,15 @@ class CpsatModel(str, enum.Enum):
 
     PLACEMENTS = "placements"  # one Boolean per (item, word, first column): tesearch.backends.cpsat
     INTERVALS = "intervals"  # one start per item, unit intervals per letter: tesearch.backends.intervals
+
+
+def cpsat_module(model: CpsatModel):
+    """The module that builds and solves ``model``: :mod:`tesearch.backends.intervals` or
+    :mod:`tesearch.backends.cpsat` (both offer ``minimize_width`` and ``solve_model``)."""
+    if CpsatModel(model) is CpsatModel.INTERVALS:
+        from tesearch.backends import intervals
+
+        return intervals
+    from tesearch.backends import cpsat
+
+    return cpsat

@@ -84,27 +84,32 @@ def build(problem: TableProblem) -> IntervalModel:
                          {"intervals": sum(len(c) for c in cells), "items": len(problem.items)})
 
 
+def _add_hint(built: IntervalModel, hint: list[tuple[int, int, int]] | None) -> None:
+    """Hint each hinted item's start column and the letters of its word."""
+    for i, w, c in hint or ():
+        built.model.AddHint(built.starts[i], c)
+        for x, s in zip(built.letters[i], built.problem.items[i].words[w]):
+            built.model.AddHint(x, s)
+
+
+def _chosen(built: IntervalModel, solver) -> list[tuple[int, int, int]]:
+    """The (item, word, first column) triples of a solution, sorted."""
+    return sorted((i, item.words.index(tuple(solver.Value(x) for x in built.letters[i])), solver.Value(built.starts[i]))
+                  for i, item in enumerate(built.problem.items))
+
+
 def solve_model(built: IntervalModel, *, seed: int = 0, timeout_s: float | None = None,
                 workers: int = DEFAULT_WORKERS, hint: list[tuple[int, int, int]] | None = None
                 ) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
     """Run CP-SAT once on a built interval model: (result, chosen (item, word, first column) if sat)."""
     cp_model = _cp_model()
-    problem = built.problem
-    if hint:
-        for i, w, c in hint:
-            built.model.AddHint(built.starts[i], c)
-            for x, s in zip(built.letters[i], problem.items[i].words[w]):
-                built.model.AddHint(x, s)
+    _add_hint(built, hint)
     solver = _solver(seed=seed, timeout_s=timeout_s, workers=workers, log=False)
     t0 = time.monotonic()
     status = solver.Solve(built.model)
     built.stats.update(solve_seconds=time.monotonic() - t0, status=solver.StatusName(status))
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        chosen = []
-        for i, item in enumerate(problem.items):
-            word = tuple(solver.Value(x) for x in built.letters[i])
-            chosen.append((i, item.words.index(word), solver.Value(built.starts[i])))
-        return SolveResult.SAT, sorted(chosen)
+        return SolveResult.SAT, _chosen(built, solver)
     if status == cp_model.INFEASIBLE:
         return SolveResult.UNSAT, None
     return SolveResult.UNKNOWN, None
@@ -135,19 +140,13 @@ def minimize_width(problem: TableProblem, *, lower: int = 0, hint: list[tuple[in
     for start, item in zip(built.starts, problem.items):
         model.Add(start + item.length <= makespan)
     model.Minimize(makespan)
-    if hint:
-        for i, w, c in hint:
-            model.AddHint(built.starts[i], c)
-            for x, s in zip(built.letters[i], problem.items[i].words[w]):
-                model.AddHint(x, s)
+    _add_hint(built, hint)
     solver = _solver(seed=seed, timeout_s=timeout_s, workers=workers, log=log)
     t0 = time.monotonic()
     status = solver.Solve(model)
     seconds = time.monotonic() - t0
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        chosen = sorted((i, item.words.index(tuple(solver.Value(x) for x in built.letters[i])),
-                         solver.Value(built.starts[i])) for i, item in enumerate(problem.items))
-        return WidthResult(SolveResult.SAT, chosen, int(solver.Value(makespan)), int(solver.BestObjectiveBound()),
-                           solver.StatusName(status), seconds)
+        return WidthResult(SolveResult.SAT, _chosen(built, solver), int(solver.Value(makespan)),
+                           int(solver.BestObjectiveBound()), solver.StatusName(status), seconds)
     result = SolveResult.UNSAT if status == cp_model.INFEASIBLE else SolveResult.UNKNOWN
     return WidthResult(result, None, None, int(solver.BestObjectiveBound()), solver.StatusName(status), seconds)

@@ -505,8 +505,7 @@ class Searcher:
         (then the core is empty and the first candidate is the table)."""
         if not exceptional:
             return None
-        with limits.phase("greedy core"):
-            width, placed = first_fit(self.items(exceptional), self.cg.degree)
+        _, width, placed = self.greedy_core(exceptional)
         total = width + sum(int(self.cg.dist[o[0]]) for o in full)
         if self.params.max_width is not None and total > self.params.max_width:
             return None
@@ -514,6 +513,14 @@ class Searcher:
         self.log(f"greedy-core table: T={table.T} (core width {width}, bound {self.bounds.best})")
         limits.offer(table)
         return table
+
+    def greedy_core(self, exceptional: list[int]) -> tuple[list[Item], int, list[tuple[int, int, tuple[int, ...]]]]:
+        """The exceptional elements' items, packed by greedy first fit: (items, core width, (element, first
+        column, word) per item)."""
+        items = self.items(exceptional)
+        with limits.phase("greedy core"):
+            width, placed = first_fit(items, self.cg.degree)
+        return items, width, placed
 
     def find_core(self, part: str, fresh, exceptional: list[int], full: list[tuple[int, ...]],
                   max_budget: float | None = None) -> tuple[int, list[int], list] | None:

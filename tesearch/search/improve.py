@@ -17,7 +17,7 @@ import time
 from typing import Callable
 
 from tesearch import limits
-from tesearch.backends import Backend, CpsatModel, cpsat, intervals
+from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_module
 from tesearch.encode import Item, TableProblem
 from tesearch.layout import assign_rows, first_fit
 from tesearch.networks import Network
@@ -114,7 +114,7 @@ def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int =
                                     on_better=lambda p, w: limits.offer(table_of(p, w, how)))
         table = table_of(chosen, width, how)
         return table, f"{network.spec}: T = {width} (best bound {bound}) after repacking; verified"
-    backend = intervals if cpsat_model is CpsatModel.INTERVALS else cpsat
+    backend = cpsat_module(cpsat_model)
     model = "" if cpsat_model is CpsatModel.PLACEMENTS else f" {cpsat_model.value}"
     with limits.phase(f"minimise width (cpsat{model})"):
         outcome = backend.minimize_width(problem, lower=bound, hint=hint, seed=seed,

@@ -15,13 +15,11 @@ certificate; a core at its exact width is a table at the bound, and then it is o
 
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 from tesearch import limits
-from tesearch.backends import Backend, CpsatModel, cpsat, intervals
+from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_module
 from tesearch.errors import ConstructionError
-from tesearch.layout import first_fit
 from tesearch.networks import Network
 from tesearch.search.core import SearchParams, Searcher, Strategy
 from tesearch.table import Table
@@ -40,7 +38,7 @@ def narrowed_core_table(network: Network, exchange: Exchange | str = Exchange.TO
     model, ``cpsat_model``): (verified table, summary line)."""
     params = SearchParams(network.spec, Exchange(exchange), Strategy.ROTATION, timeout_s, seed, word_cap,
                           backend=Backend.CPSAT, cpsat_model=CpsatModel(cpsat_model))
-    backend = intervals if params.cpsat_model is CpsatModel.INTERVALS else cpsat
+    backend = cpsat_module(params.cpsat_model)
     searcher = Searcher(network, params, **({"progress": progress} if progress else {}))
     if searcher.rotation is None:
         raise ConstructionError(f"{network.spec} has no rotation; narrow its greedy table with "
@@ -53,9 +51,7 @@ def narrowed_core_table(network: Network, exchange: Exchange | str = Exchange.TO
     S = searcher.cg.degree
     exact = -(-(int(searcher.cg.dist[exceptional].sum()) + blanks) // S)
     searcher.core_balance(exceptional, full, lengths, blanks)  # adds the words of every letter-count vector
-    items = searcher.items(exceptional)
-    with limits.phase("greedy core"):
-        width, greedy = first_fit(items, S)
+    items, width, greedy = searcher.greedy_core(exceptional)
     index = {it.element: i for i, it in enumerate(items)}
     best = [(index[g], items[index[g]].words.index(w), c) for g, c, w in greedy]
     problem = searcher.problem(f"{network.spec} {params.exchange.value} core", width, items)
