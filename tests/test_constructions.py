@@ -4,8 +4,9 @@ from collections import defaultdict
 
 import pytest
 
-from tesearch.constructions.hypercube import RECIPE, double, hypercube_table, perfect_words
+from tesearch.constructions.hypercube import MAX_DIMENSION, hypercube_table, perfect_words
 from tesearch.errors import ConstructionError
+from tesearch.kernel import MAX_CHECK_NODES
 from tesearch.verify import verify_table
 
 DIMENSIONS = range(1, 11)
@@ -53,17 +54,8 @@ def test_independent_column_and_element_check(tables, d):
         assert sorted(column_letters[column]) == list(letters)  # every letter exactly once: no blank
 
 
-def test_recipe_covers_twenty_dimensions():
-    assert len(RECIPE) == 19
+def test_construct_stops_where_the_checkers_stop():
+    """construct builds what both checkers can rebuild: 2^MAX_DIMENSION nodes is the kernel's limit."""
+    assert 2 ** MAX_DIMENSION == MAX_CHECK_NODES
     with pytest.raises(ConstructionError):
-        perfect_words(21)
-
-
-def test_plain_doubling_fails_where_the_notes_say():
-    """Copy B = P untransformed stops finding a saturating matching by d = 8 (why the recipe exists)."""
-    words = [(0, (0,))]
-    for d in range(1, 8):
-        words = double(words, d, 0, False)
-        if words is None:
-            break
-    assert words is None
+        perfect_words(0)

@@ -11,7 +11,7 @@ verified before it is returned.
 from __future__ import annotations
 
 from tesearch import limits
-from tesearch.constructions.hypercube import RECIPE, hypercube_table
+from tesearch.constructions.hypercube import CONSTRUCTION_NAME, MAX_DIMENSION, hypercube_table
 from tesearch.errors import ConstructionError
 from tesearch.networks import HypercubeParams, Network, RingParams, SymmetricParams, TorusParams
 from tesearch.published import constructions as seeds
@@ -44,9 +44,10 @@ def constructed_table(network: Network, exchange: Exchange | str = Exchange.TOTA
     p = network.params
     with limits.phase("construct"):
         if isinstance(p, HypercubeParams) and exchange is Exchange.TOTAL:
-            if p.d > len(RECIPE) + 1:
-                raise ConstructionError(f"{network.spec}: the doubling recipe covers d = 1..{len(RECIPE) + 1}")
-            table, how = hypercube_table(p.d), "recursive doubling with a saturating matching"
+            if p.d > MAX_DIMENSION:
+                raise ConstructionError(f"{network.spec}: tesearch constructs hypercube-d for d = 1..{MAX_DIMENSION}, "
+                                        f"the largest its checkers rebuild (2^{MAX_DIMENSION} nodes)")
+            table, how = hypercube_table(p.d), CONSTRUCTION_NAME
         elif isinstance(p, SymmetricParams) and network.family == "star" and exchange is Exchange.ODD_DISTANCE:
             table, how = seeds.star_odd_by_rotation(p.n).table, "seed 004: odd-distance by rotation blocks"
         else:
