@@ -18,6 +18,7 @@ from tesearch.words import targets
 
 pytest.importorskip("ortools")
 from tesearch.backends import cpsat, intervals  # noqa: E402
+from tesearch.backends.decide import decide, solver_name  # noqa: E402
 
 
 def full_problem(cg, spec, width, pin=None):
@@ -82,6 +83,35 @@ def test_intervals_minimise_width_from_a_hint(graph):
     outcome = intervals.minimize_width(problem, lower=24, hint=hint, timeout_s=30)
     assert outcome.result is SolveResult.SAT and outcome.width == 24
     check_placement(cg, TableProblem("bubblesort-4", cg.degree, 24, problem.items), outcome.chosen)
+
+
+DECIDERS = [(Backend.Z3, CpsatModel.PLACEMENTS), (Backend.CPSAT, CpsatModel.PLACEMENTS),
+            (Backend.CPSAT, CpsatModel.INTERVALS)]
+
+
+@pytest.mark.parametrize("backend,model", DECIDERS)
+def test_decide_answers_alike_with_every_backend(graph, backend, model):
+    """tesearch.backends.decide.decide, the one dispatch of search and stratify: one column below
+    bubblesort-4's bound is unsat, the bound is sat with a valid placement; only Z3 leaves an encoding."""
+    cg = graph("bubblesort-4")
+    below = decide(full_problem(cg, "bubblesort-4", 23), backend, model, timeout_s=20, label="full")
+    assert below.result is SolveResult.UNSAT and below.chosen is None
+    problem = full_problem(cg, "bubblesort-4", 24)
+    found = decide(problem, backend, model, timeout_s=20)
+    assert found.result is SolveResult.SAT and found.problem is problem
+    check_placement(cg, problem, found.chosen)
+    assert (found.encoding is not None) == (backend is Backend.Z3)
+    assert found.outcome.startswith("sat (") and (", cpsat)" in found.outcome) == (backend is Backend.CPSAT)
+    assert solver_name(backend, model).startswith({Backend.Z3: "z3 ", Backend.CPSAT: "cpsat "}[backend])
+    assert ("intervals" in solver_name(backend, model)) == (model is CpsatModel.INTERVALS
+                                                              and backend is Backend.CPSAT)
+
+
+def test_decide_timeout_is_unknown_not_unsat(graph):
+    cg = graph("pancake-5")
+    decision = decide(full_problem(cg, "pancake-5", 107), Backend.CPSAT, CpsatModel.INTERVALS, timeout_s=0)
+    assert decision.result is SolveResult.UNKNOWN and decision.chosen is None
+    assert decision.outcome.startswith("unknown (")
 
 
 @pytest.mark.parametrize("spec,T", [("pancake-4", 20), ("star-4", 21)])

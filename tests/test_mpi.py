@@ -1,7 +1,8 @@
 """Runs on MPI: schedules match MPI_Alltoall; broken programs (late, wrong neighbour, dropped) are caught and named.
 
 Needs the mpi extra (mpi4py and an MPI library with mpiexec); skipped with the reason otherwise.
-Default runs use at most 24 ranks; the 120- and 128-rank runs are marked slow.
+The everyday run uses at most 16 ranks (a broken program on ring-8, 8 ranks); the 24-rank runs of star-4
+and the 120- and 128-rank runs are marked slow.
 """
 
 import json
@@ -49,10 +50,11 @@ def test_text_output_names_library_ranks_times_and_verdict():
         assert fragment in result.output
 
 
-def broken_programs(tmp_path, kind):
-    """star-4's programs with one hop of rank BROKEN_RANK at step BROKEN_STEP broken; returns (file, hop)."""
-    path = tmp_path / "star-4.jsonl"
-    assert run_cli("export", RESULTS / "star-4.json", "-o", path, "--quiet").exit_code == 0
+def broken_programs(tmp_path, kind, name="star-4.json"):
+    """The programs of table ``name`` with one hop of rank BROKEN_RANK at step BROKEN_STEP broken;
+    returns (file, hop)."""
+    path = tmp_path / name.replace(".json", ".jsonl")
+    assert run_cli("export", RESULTS / name, "-o", path, "--quiet").exit_code == 0
     lines = path.read_text().splitlines()
     record = json.loads(lines[1 + BROKEN_RANK])
     steps = {entry[0]: entry for entry in record["steps"]}
@@ -70,14 +72,15 @@ def broken_programs(tmp_path, kind):
     return path, hop
 
 
-@pytest.mark.parametrize("kind,fault,step_shown", [
-    ("late", "late", BROKEN_STEP + 1),
-    pytest.param("wrong", "wrong neighbour", BROKEN_STEP, marks=pytest.mark.slow),
-    pytest.param("dropped", "dropped", BROKEN_STEP, marks=pytest.mark.slow),
+@pytest.mark.parametrize("name,kind,fault,step_shown", [
+    ("ring-8.json", "late", "late", BROKEN_STEP + 1),  # the everyday run: 8 ranks
+    pytest.param("star-4.json", "late", "late", BROKEN_STEP + 1, marks=pytest.mark.slow),  # 24 ranks
+    pytest.param("star-4.json", "wrong", "wrong neighbour", BROKEN_STEP, marks=pytest.mark.slow),
+    pytest.param("star-4.json", "dropped", "dropped", BROKEN_STEP, marks=pytest.mark.slow),
 ])
-def test_broken_program_is_caught_and_named(tmp_path, kind, fault, step_shown):
-    path, (_, neighbour, origin, destination) = broken_programs(tmp_path, kind)
-    code, report = run_json(RESULTS / "star-4.json", "--programs", path)
+def test_broken_program_is_caught_and_named(tmp_path, name, kind, fault, step_shown):
+    path, (_, neighbour, origin, destination) = broken_programs(tmp_path, kind, name)
+    code, report = run_json(RESULTS / name, "--programs", path)
     assert code == 1 and report["verdict"] == "fault"
     first = report["faults"][0]
     assert first["kind"] == fault
@@ -86,7 +89,7 @@ def test_broken_program_is_caught_and_named(tmp_path, kind, fault, step_shown):
     assert f"rank {BROKEN_RANK}" in first["detail"] and f"{origin}->{destination}" in first["detail"]
     if kind == "late":
         assert "1 step(s) late" in first["detail"]
-    text = run_cli("run", RESULTS / "star-4.json", "--programs", path, "--mpi", "--quiet")
+    text = run_cli("run", RESULTS / name, "--programs", path, "--mpi", "--quiet")
     assert text.exit_code == 1 and f"{fault}: " in text.output
 
 

@@ -4,6 +4,7 @@ import itertools
 from collections import Counter, defaultdict
 
 import pytest
+from conftest import run_cli
 
 from tesearch.groups import cached_cayley_graph
 from tesearch.layout import filler_plans as layout_filler_plans
@@ -12,6 +13,7 @@ from tesearch.search.stratify import (Part, StarStratifier, expand, fits, letter
 from tesearch.terms import SolveResult
 from tesearch.networks import network_from_spec
 from tesearch.rotation import find_rotation
+from tesearch.table import read_table
 from tesearch.verify import verify_table
 from tesearch.words import canonical_word, targets
 from tesearch.terms import Exchange
@@ -152,6 +154,35 @@ def test_stratified_table_with_cpsat_parts():
     result = verify_table(table)
     assert result.ok and result.optimal, result.summary()
     assert table.extra["search"]["solver"].startswith("cpsat ")
+
+
+@pytest.mark.parametrize("spec", ["star-4", "star-5"])
+def test_cli_stratify_with_the_interval_model(tmp_path, spec):
+    """`stratify --backend cpsat --cpsat-model intervals`: every part decided by the interval model, the
+    written table accepted by the verifier and named by its model."""
+    pytest.importorskip("ortools")
+    out = tmp_path / f"{spec}.json"
+    result = run_cli("stratify", spec, "--backend", "cpsat", "--cpsat-model", "intervals", "--timeout", "60",
+                     "--out", out)
+    assert result.exit_code == 0, result.output
+    assert ", cpsat)" in result.stderr  # the progress lines: every part decided by CP-SAT
+    table = read_table(out)
+    check = verify_table(table)
+    assert check.ok, check.summary()
+    assert table.extra["search"]["solver"].startswith("cpsat intervals (OR-Tools ")
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--backend", "cpsat", "--cpsat-model", "interval"], "'interval' is not one of"),
+    (["--cpsat-model", "intervals"], "--cpsat-model intervals needs --backend cpsat"),
+])
+def test_cli_stratify_bad_cpsat_model_is_one_line_exit_2(tmp_path, args, fragment):
+    out = tmp_path / "t.json"
+    result = run_cli("stratify", "star-4", *args, "--out", out)
+    assert result.exit_code == 2, result.output
+    assert fragment in result.stderr and "Traceback" not in result.output
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert not out.exists()
 
 
 def filler_plans(lengths, need, limit):

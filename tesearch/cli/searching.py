@@ -23,6 +23,20 @@ from tesearch.words import DEFAULT_WORD_CAP
 OUT_OPTION = output_option("--out", help="Write the table to this file (JSON, or text for .txt). "
                                          "Without --out the table is printed and nothing is written.")
 BACKEND_CHOICES = ("z3", "cpsat")
+CPSAT_MODEL_CHOICES = ("placements", "intervals")
+CPSAT_MODEL_OPTION = click.option(
+    "--cpsat-model", type=click.Choice(CPSAT_MODEL_CHOICES), default="placements", show_default=True,
+    help="With --backend cpsat: one Boolean per (item, word, first column) (placements), or one start "
+         "per item with a unit interval per letter cell and a no-overlap per letter (intervals).")
+
+
+def _cpsat_model(cpsat_model: str, backend: str):
+    """The CP-SAT model chosen with --cpsat-model; a model other than placements needs --backend cpsat."""
+    from tesearch.backends import CpsatModel
+
+    if cpsat_model != "placements" and backend != "cpsat":
+        raise OptionError(f"--cpsat-model {cpsat_model} needs --backend cpsat")
+    return CpsatModel(cpsat_model)
 
 
 def _network(spec: str, limits):
@@ -94,16 +108,13 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
               default=None, help="Write the SMT-LIB2 encoding of every refuted width into this directory.")
 @click.option("--backend", type=click.Choice(BACKEND_CHOICES), default="z3", show_default=True,
               help="Solver for each width; cpsat needs the cpsat extra and its unsat is not a certificate.")
-@click.option("--cpsat-model", type=click.Choice(["placements", "intervals"]), default="placements",
-              show_default=True,
-              help="With --backend cpsat: one Boolean per (item, word, first column) (placements), or one start "
-                   "per item with a unit interval per letter cell and a no-overlap per letter (intervals).")
+@CPSAT_MODEL_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=300.0)
 def search(network, exchange, out, force, strategy, seed, word_cap, sampling, core_schedule, max_width, from_width,
            keep_encodings, backend, cpsat_model, as_json, limits, quiet):
     """Search NETWORK for a valid table of the smallest width (exit 0 found, 3 refuted, 4 unknown)."""
-    from tesearch.backends import Backend, CpsatModel
+    from tesearch.backends import Backend
     from tesearch.limits import log
     from tesearch.report import outcome_json, outcome_text
     from tesearch.search import CoreSchedule, SearchParams, Status, Strategy, WordSampling, search as run_search
@@ -111,13 +122,12 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
 
     if max_width is not None and from_width is not None and from_width > max_width:
         raise OptionError(f"--from-width {from_width} is above --max-width {max_width}")
-    if cpsat_model != "placements" and backend != "cpsat":
-        raise OptionError(f"--cpsat-model {cpsat_model} needs --backend cpsat")
+    model = _cpsat_model(cpsat_model, backend)
     net = _network(network, limits)
     params = SearchParams(net.spec, Exchange(exchange), Strategy(strategy), limits.timeout_s, seed,
                           word_cap, max_width=max_width, min_width=from_width,
                           backend=Backend(backend), sampling=WordSampling(sampling),
-                          core_schedule=CoreSchedule(core_schedule), cpsat_model=CpsatModel(cpsat_model))
+                          core_schedule=CoreSchedule(core_schedule), cpsat_model=model)
     outcome = _supervised(lambda: run_search(net, params, progress=log, encodings_dir=keep_encodings),
                           limits, quiet, out, force)
     data = outcome_json(outcome)
@@ -141,18 +151,21 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
 @click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True)
 @click.option("--backend", type=click.Choice(BACKEND_CHOICES), default="z3", show_default=True,
               help="Solver for each part; cpsat needs the cpsat extra (it builds the wide cores Z3 stalls on).")
+@CPSAT_MODEL_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=600.0)
-def stratify(network, exchange, out, force, attempt_s, seed, backend, as_json, limits, quiet):
+def stratify(network, exchange, out, force, attempt_s, seed, backend, cpsat_model, as_json, limits, quiet):
     """Symmetry-stratified search for networks with a rotation: one part per divisor of its order."""
     from tesearch.backends import Backend
     from tesearch.limits import log
     from tesearch.search.stratify import stratified_table
 
+    model = _cpsat_model(cpsat_model, backend)
     net = _network(network, limits)
     table, summary = _supervised(
         lambda: stratified_table(net, exchange, timeout_s=limits.timeout_s, attempt_s=attempt_s, seed=seed,
-                                 progress=log, backend=Backend(backend)), limits, quiet, out, force)
+                                 progress=log, backend=Backend(backend), cpsat_model=model),
+        limits, quiet, out, force)
     if table is None:
         emit({"network": net.spec, "exchange": exchange, "status": "unknown"}, as_json,
              f"{net.spec} {exchange}: unknown: a part stayed unsolved within the time")
@@ -205,7 +218,7 @@ def lift(network, out, force, ring, modes, factor, backend, solver_s, as_json, l
 @click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
               help="Candidate shortest words per element.")
 @click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True)
-@click.option("--cpsat-model", type=click.Choice(["placements", "intervals"]), default="placements",
+@click.option("--cpsat-model", type=click.Choice(CPSAT_MODEL_CHOICES), default="placements",
               show_default=True,
               help="The minimisation's CP-SAT model (as search's --cpsat-model; also with --rotation-core); "
                    "not with --tail.")

@@ -25,10 +25,11 @@ from typing import Callable
 import numpy as np
 
 from tesearch import limits
-from tesearch.backends import Backend, CpsatModel, cpsat, intervals
+from tesearch.backends import Backend, CpsatModel
+from tesearch.backends.decide import decide, solver_name
 from tesearch.bounds import PARIKH_LIMIT, Bounds, compute_bounds, letter_vectors
 from tesearch.errors import ConstructionError
-from tesearch.encode import EncodingOptions, Item, TableProblem, encode, solve, z3_version
+from tesearch.encode import EncodingOptions, Item, TableProblem, encode
 from tesearch.files import safe_name, write_atomically
 from tesearch.groups import CayleyGraph, cayley_graph
 from tesearch.layout import assign_rows, filler_plans, first_fit, rotation_blocks
@@ -291,41 +292,17 @@ class Searcher:
     def run_problem(self, part: str, problem: TableProblem, timeout_s: float
                     ) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
         """Solve one width with the chosen backend; record the attempt; keep the encoding of an unsat."""
-        t0 = time.monotonic()
-        timeout_s = max(timeout_s, 0.05)
-        if self.params.backend is Backend.CPSAT and self.params.cpsat_model is CpsatModel.INTERVALS:
-            enc = None
-            with limits.phase(f"encode {part} T={problem.width} (cpsat intervals)"):
-                built = intervals.build(problem)
-            with limits.phase(f"solve {part} T={problem.width} (cpsat intervals)"):
-                trivial = cpsat.counting_refutation(problem)
-                result, chosen = ((SolveResult.UNSAT, None) if trivial is not None else
-                                  intervals.solve_model(built, seed=self.params.seed, timeout_s=timeout_s))
-            detail = trivial or f"cpsat intervals {built.stats['intervals']} letter intervals"
-        elif self.params.backend is Backend.CPSAT:
-            enc = None
-            with limits.phase(f"encode {part} T={problem.width} (cpsat)"):
-                built = cpsat.build(problem)
-            with limits.phase(f"solve {part} T={problem.width} (cpsat)"):
-                result, chosen = cpsat.solve_model(built, seed=self.params.seed, timeout_s=timeout_s)
-            detail = built.trivially_unsat or f"cpsat {built.stats['variables']} variables"
-        else:
-            with limits.phase(f"encode {part} T={problem.width}"):
-                enc = encode(problem)
-            with limits.phase(f"solve {part} T={problem.width}"):
-                result, chosen = solve(enc, seed=self.params.seed, timeout_ms=int(timeout_s * 1000))
-            detail = enc.trivially_unsat or ""
-        seconds = time.monotonic() - t0
-        attempt = Attempt(part, problem.width, len(problem.items), problem.letter_count, result, seconds,
-                          problem.complete_words, detail)
+        decision = decide(problem, self.params.backend, self.params.cpsat_model, timeout_s=timeout_s,
+                          seed=self.params.seed, label=part)
+        result, chosen = decision.result, decision.chosen
+        attempt = Attempt(part, problem.width, len(problem.items), problem.letter_count, result, decision.seconds,
+                          problem.complete_words, decision.detail)
         if result is SolveResult.UNSAT and self.encodings_dir is not None:
             # a CP-SAT unsat keeps the same Z3 encoding, so that `tesearch certify` can re-check it
-            attempt.encoding = str(self.keep_encoding(part, problem, enc))
+            attempt.encoding = str(self.keep_encoding(part, problem, decision.encoding))
         self.attempts.append(attempt)
         self.log(f"{part} T={problem.width}: {len(problem.items)} items, {problem.letter_count} letters, "
-                 f"{problem.cells - problem.letter_count} blanks -> {result.value} ({seconds:.2f}s"
-                 + ("" if self.params.backend is Backend.Z3 else f", {self.params.backend.value}") + ")"
-                 + ("" if problem.complete_words else " [sampled words]"))
+                 f"{problem.cells - problem.letter_count} blanks -> {decision.outcome}")
         return result, chosen
 
     def keep_encoding(self, part: str, problem: TableProblem, enc) -> Path:
@@ -744,11 +721,7 @@ class Searcher:
 
     def meta(self, strategy: str, how: str) -> dict:
         """The table's "search" record: strategy, method, run, seed, solver and seconds."""
-        if self.params.backend is Backend.CPSAT:
-            model = "" if self.params.cpsat_model is CpsatModel.PLACEMENTS else f" {self.params.cpsat_model.value}"
-            solver = f"cpsat{model} (OR-Tools {cpsat.ortools_version()})"
-        else:
-            solver = f"z3 {z3_version()}"
+        solver = solver_name(self.params.backend, self.params.cpsat_model)
         return {"search": {"tool": "tesearch", "strategy": strategy, "method": how, "run": str(self.params),
                            "seed": self.params.seed, "solver": solver,
                            "seconds": round(self.clock.elapsed, 3)}}

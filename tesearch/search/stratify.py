@@ -75,9 +75,10 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from tesearch import limits
-from tesearch.backends import Backend, cpsat
+from tesearch.backends import Backend, CpsatModel
+from tesearch.backends.decide import decide, solver_name
 from tesearch.bounds import compute_bounds
-from tesearch.encode import EncodingOptions, Item, TableProblem, encode, solve, z3_version
+from tesearch.encode import EncodingOptions, Item, TableProblem
 from tesearch.errors import StratifyError
 from tesearch.groups import CayleyGraph, cached_cayley_graph
 from tesearch.layout import assign_rows, filler_plans, rotation_blocks
@@ -227,9 +228,11 @@ class StarStratifier:
 
     def __init__(self, network: Network, exchange: Exchange = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
                  attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
-                 options: EncodingOptions | None = None, backend: Backend = Backend.Z3):
+                 options: EncodingOptions | None = None, backend: Backend = Backend.Z3,
+                 cpsat_model: CpsatModel = CpsatModel.PLACEMENTS):
         self.network = network
         self.backend = Backend(backend)
+        self.cpsat_model = CpsatModel(cpsat_model)
         self.exchange = Exchange(exchange)
         self.cg = cached_cayley_graph(self.network)
         with limits.phase("rotation"):
@@ -265,23 +268,13 @@ class StarStratifier:
         reduced = [reduced_item(self.cg, sub[0], classes) for sub in part.items()]
         problem = TableProblem(f"{self.network.spec} {self.exchange.value} {part.name}", d, width,
                                tuple(r.item for r in reduced), None, self.options)
-        t0 = time.monotonic()
-        if self.backend is Backend.CPSAT:
-            with limits.phase(f"encode {part.name} T={width} (cpsat)"):
-                built = cpsat.build(problem)
-            with limits.phase(f"solve {part.name} T={width} (cpsat)"):
-                result, chosen = cpsat.solve_model(built, seed=self.seed, timeout_s=max(budget, 0.05))
-        else:
-            with limits.phase(f"encode {part.name} T={width}"):
-                enc = encode(problem)
-            with limits.phase(f"solve {part.name} T={width}"):
-                result, chosen = solve(enc, seed=self.seed, timeout_ms=int(max(budget, 0.05) * 1000))
-        part.seconds = time.monotonic() - t0
+        decision = decide(problem, self.backend, self.cpsat_model, timeout_s=budget, seed=self.seed, label=part.name)
+        result, chosen = decision.result, decision.chosen
+        part.seconds = decision.seconds
         part.result = result
         self.log(f"{part.name} T={width}: {len(problem.items)} items, {problem.letter_count} reduced letters, "
                  f"{problem.cells - problem.letter_count} blanks, fillers {self._lengths(part.fillers)} "
-                 f"-> {result.value} ({part.seconds:.2f}s"
-                 + ("" if self.backend is Backend.Z3 else f", {self.backend.value}") + ")" + ("" if problem.complete_words else " [sampled words]"))
+                 f"-> {decision.outcome}")
         if result is SolveResult.SAT:
             placed = [(reduced[i].item.element, c, reduced[i].real[reduced[i].item.words[w]]) for i, w, c in chosen]
             # colour on class letters: words overlapping a column hold distinct classes
@@ -357,8 +350,7 @@ class StarStratifier:
         extra = {"letter_bound": self.bounds.letter.value,
                  "search": {"tool": "tesearch", "strategy": "symmetry stratification",
                             "module": "tesearch.search.stratify", "rotation": list(rot.cycle),
-                            "solver": (f"z3 {z3_version()}" if self.backend is Backend.Z3
-                                       else f"cpsat {cpsat.ortools_version()}"), "seed": self.seed,
+                            "solver": solver_name(self.backend, self.cpsat_model), "seed": self.seed,
                             "seconds": round(time.monotonic() - self.start, 3)},
                  "sections": sections}
         table = Table(self.network.spec, self.exchange.value, self.network.generators_json(), column,
@@ -373,10 +365,11 @@ class StarStratifier:
 
 def stratified_table(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
                      attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
-                     backend: Backend = Backend.Z3) -> tuple[Table | None, str]:
+                     backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS
+                     ) -> tuple[Table | None, str]:
     """(a verified table built stratum by stratum, or None when a part stayed unsolved in time; a summary)."""
     stratifier = StarStratifier(network, Exchange(exchange), timeout_s=timeout_s, attempt_s=attempt_s, seed=seed,
-                                progress=progress, backend=backend)
+                                progress=progress, backend=backend, cpsat_model=cpsat_model)
     table = stratifier.run()
     if table is None:
         return None, f"{network.spec} {stratifier.exchange.value}: unknown: a part stayed unsolved within the time"
