@@ -157,7 +157,7 @@ def apply_matching(pairs: list[tuple[PlacedWord, PlacedWord]], options: list[dic
 
 def boundary_invariant(words: list[PlacedWord], d: int) -> None:
     """Raise unless the words containing the newest letter d-1 end one at each column 0..T-1 and the
-    other words start one at each column 1..T-1 (the hypothesis of Lemma 5, docs/proofs/hypercube.md)."""
+    other words start one at each column 1..T-1 (the hypothesis of Lemma 4b, docs/proofs/hypercube.md)."""
     width = 2 ** (d - 1)
     newest = d - 1
     ends = Counter(start + len(word) - 1 for start, word in words if newest in word)
@@ -170,7 +170,7 @@ def boundary_invariant(words: list[PlacedWord], d: int) -> None:
 
 
 def explicit_matching(pairs: list[tuple[PlacedWord, PlacedWord]], d: int) -> list[int]:
-    """Lemma 5's matching: e after the copy-A word of an element with the newest letter d-1, after
+    """Lemma 4b's matching: e after the copy-A word of an element with the newest letter d-1, after
     the copy-B word of the others (columns as in :func:`doubling_options`, copy B = COPY_B)."""
     newest = d - 1
     return [start_a + len(word_a) if newest in word_a else start_b + len(word_b)
@@ -178,7 +178,7 @@ def explicit_matching(pairs: list[tuple[PlacedWord, PlacedWord]], d: int) -> lis
 
 
 def double(words: list[PlacedWord], d: int) -> list[PlacedWord]:
-    """One doubling step d -> d + 1 (module notes; Lemmas 4 and 5): ConstructionError unless the
+    """One doubling step d -> d + 1 (module notes; Lemmas 4 and 4b): ConstructionError unless the
     words have the boundary invariant, and again unless the explicit matching saturates."""
     boundary_invariant(words, d)
     pairs, options = doubling_options(words, d, *COPY_B)
