@@ -1,8 +1,8 @@
 """Search, verify, replay and certify one twisted torus, recording every step in results/twisted/runs.json.
 
-    python scripts/twisted_runs.py torus-4x4x8:twisted --timeout 600 [--command search|stratify|repack] [--extra "..."]
+    python scripts/twisted_runs.py torus-4x4x8:twisted --timeout 600 [--command search|stratify|repack|lane-core] [--extra "..."]
 
-Each step is one ``tesearch`` command run under ``nice -n 10``; its row in runs.json holds the
+Each step is one ``tesearch`` command (``lane-core``: ``python scripts/lane_core.py``) run under ``nice -n 10``; its row in runs.json holds the
 command, exit code, outcome, T, bound and seconds.  Later steps run only if the table exists.
 """
 
@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TWISTED = ROOT / "results" / "twisted"
 RUNS = TWISTED / "runs.json"
 TESEARCH = str(Path(sys.executable).parent / "tesearch")
+#: search commands that are scripts of this repository rather than tesearch subcommands
+SCRIPTS = {"lane-core": "scripts/lane_core.py"}
 
 
 def table_path(spec: str) -> Path:
@@ -31,14 +33,17 @@ def proof_path(spec: str) -> Path:
     return ROOT / "proofs" / ("twisted-" + spec.removesuffix(":twisted") + ".json")
 
 
-def run_step(step: str, args: list[str]) -> dict:
-    """Run ``tesearch ARGS`` niced; the row to record (command, exit code, seconds, last output line)."""
+def run_step(step: str, args: list[str], script: str | None = None) -> dict:
+    """Run ``tesearch ARGS`` (or ``python SCRIPT ARGS``) niced; the row to record (command, exit code,
+    seconds, last output line)."""
     start = time.monotonic()
-    done = subprocess.run(["nice", "-n", "10", TESEARCH, *args], cwd=ROOT, capture_output=True, text=True)
+    program = [TESEARCH] if script is None else [sys.executable, script]
+    done = subprocess.run(["nice", "-n", "10", *program, *args], cwd=ROOT, capture_output=True, text=True)
     seconds = round(time.monotonic() - start, 1)
     lines = [line for line in done.stdout.splitlines() if line.strip()] or \
         [line for line in done.stderr.splitlines() if line.strip()]
-    return {"step": step, "command": "tesearch " + " ".join(args), "exit_code": done.returncode,
+    name = "tesearch" if script is None else f"python {script}"
+    return {"step": step, "command": name + " " + " ".join(args), "exit_code": done.returncode,
             "seconds": seconds, "outcome": lines[-1] if lines else ""}
 
 
@@ -62,14 +67,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("spec")
     parser.add_argument("--timeout", type=float, default=600.0)
-    parser.add_argument("--command", choices=("search", "stratify", "repack"), default="search")
+    parser.add_argument("--command", choices=("search", "stratify", "repack", *SCRIPTS), default="search")
     parser.add_argument("--extra", default="", help="more options for the search command, one string")
     args = parser.parse_args()
     TWISTED.mkdir(parents=True, exist_ok=True)
     table, proof = table_path(args.spec), proof_path(args.spec)
     rel_table, rel_proof = str(table.relative_to(ROOT)), str(proof.relative_to(ROOT))
-    search = [args.command, args.spec, "--out", rel_table, "--timeout", str(args.timeout), "--quiet",
-              *args.extra.split()]
+    script = SCRIPTS.get(args.command)
+    search = ([] if script else [args.command]) + [args.spec, "--out", rel_table, "--timeout", str(args.timeout)] \
+        + ([] if script else ["--quiet"]) + args.extra.split()
     steps = [("search", search)]
     steps += [("verify", ["verify", rel_table]), ("replay", ["replay", rel_table]),
               ("certify", ["certify", rel_table, "-o", rel_proof, "--quiet"]),
@@ -77,7 +83,8 @@ def main() -> int:
     for step, command in steps:
         if step != "search" and not table.exists():
             break
-        row = {"network": args.spec, **run_step(step, command), **table_facts(table)}
+        row = {"network": args.spec, **run_step(step, command, script if step == "search" else None),
+               **table_facts(table)}
         record(row)
         print(json.dumps(row))
         if step != "search" and row["exit_code"] != 0:

@@ -1,0 +1,255 @@
+"""A rotation core split into mirrored lanes and a free part (abelian networks; torus-12x12x24:twisted).
+
+    python scripts/lane_core.py SPEC --out FILE [--timeout S] [--max-width W] [--attempt S]
+
+The rotation search (tesearch.search.core) places the exceptional elements in a core in front of
+the rotation blocks. For an abelian network whose rotation sigma has even order S, this script
+builds that core from two parts, side by side:
+
+* **lanes** (columns 0..P-1): row r and row r + S/2 form a lane; every word in row r < S/2 is
+  mirrored in row r + S/2 by sigma^(S/2), which names the element sigma^(S/2)(g). A lane unit is a
+  pair {g, sigma^(S/2)(g)} of distinct exceptional elements. A column is then valid exactly when
+  the S/2 upper rows use letters of distinct classes {l, sigma^(S/2)(l)}, so the lane part is a
+  model over S/2 rows and S/2 classes (CP-SAT, blanks allowed when P * S/2 exceeds its letters).
+* **free** (columns P..P+Q-1): every other exceptional element (those fixed by sigma^(S/2), and
+  the pairs not put in lanes), in an exact model: a start and a letter-count vector per element,
+  one Boolean per (element, column, letter), each letter at most once per column. Because the
+  group is abelian, any order of a shortest word's letters is a shortest word, so no word list is
+  needed; rows follow by interval colouring.
+
+Splits (which pairs go free) are tried in order of total width P + Q, each part with a time limit;
+the first that both parts solve is assembled with the rotation blocks (Searcher.assemble, which
+verifies the table) and saved with the keep-better rule of `tesearch search --out`. A split whose
+part is infeasible is skipped; CP-SAT's infeasible is not a certificate, so nothing is claimed
+about widths skipped. Exit 0 when a table was written or kept, 4 when none was found in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+
+from ortools.sat.python import cp_model
+
+from tesearch.bounds import letter_vectors
+from tesearch.networks import network_from_spec
+from tesearch.outputs import save_table
+from tesearch.search.core import SearchParams, Searcher, Strategy
+from tesearch.terms import Exchange
+
+FOUND = (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+class LaneCore:
+    """The exceptional elements of SPEC's rotation core, split into lane pairs and free elements."""
+
+    def __init__(self, spec: str):
+        self.searcher = Searcher(network_from_spec(spec), SearchParams(spec, Exchange.TOTAL, Strategy.ROTATION, None))
+        s = self.searcher
+        if s.rotation is None:
+            raise SystemExit(f"{spec}: no rotation")
+        self.full, short, _, self.blanks = s.orbit_classes
+        self.S = s.cg.degree
+        if self.S % 2:
+            raise SystemExit(f"{spec}: the rotation's order {self.S} is odd; lanes need an even order")
+        self.half = self.S // 2
+        letters = range(self.S)
+        if any(self.step(self.step(0, a), b) != self.step(self.step(0, b), a) for a in letters for b in letters):
+            raise SystemExit(f"{spec}: the group is not abelian; the free part's model needs any-order words")
+        self.vectors = letter_vectors(s.cg)
+        cycle = [s.cg.letters.index(x) for x in s.rotation.cycle]
+        self.turn = {cycle[i]: cycle[(i + self.half) % self.S] for i in range(self.S)}  # sigma^(S/2) on letters
+        exceptional = [g for orbit in short for g in orbit]
+        self.fixed, self.pairs, seen = [], [], set()
+        for g in exceptional:
+            if g in seen:
+                continue
+            word = self.some_word(g)
+            partner = self.element(tuple(self.turn[t] for t in word))
+            seen.update((g, partner))
+            if partner == g:
+                self.fixed.append(g)
+            else:
+                self.pairs.append((g, partner))
+
+    def step(self, g: int, letter: int) -> int:
+        return int(self.searcher.cg.right[letter, g])
+
+    def element(self, word) -> int:
+        g = 0
+        for t in word:
+            g = self.step(g, t)
+        return g
+
+    def some_word(self, g: int) -> tuple[int, ...]:
+        vector = min(self.vectors[g])
+        return tuple(t for t in range(self.S) for _ in range(vector[t]))
+
+    def length(self, g: int) -> int:
+        return int(self.searcher.cg.dist[g])
+
+    def lanes(self, pairs, width: int, timeout_s: float):
+        """Lane part: (status, [(element, column, word), ...] or None)."""
+        S, half = self.S, self.half
+        classes = sorted({frozenset((t, self.turn[t])) for t in range(S)}, key=min)
+        klass = {t: i for i, c in enumerate(classes) for t in c}
+        m = cp_model.CpModel()
+        items, rows = [], {r: [] for r in range(half)}
+        for g, partner in pairs:
+            length = self.length(g)
+            options = [(h, v) for h in (g, partner) for v in sorted(self.vectors[h])
+                       if all(sum(v[t] > 0 for t in c_set) <= 1 for c_set in classes)]  # one letter per class
+            if not options:
+                return "NO-OPTION", None
+            starts = [m.NewBoolVar("") for _ in range(width - length + 1)]
+            m.AddExactlyOne(starts)
+            first = m.NewIntVar(0, width - length, "")
+            m.Add(first == sum(c * b for c, b in enumerate(starts)))
+            row = [m.NewBoolVar("") for _ in range(half)]
+            m.AddExactlyOne(row)
+            for r in range(half):
+                rows[r].append(m.NewOptionalFixedSizeIntervalVar(first, length, row[r], ""))
+            chosen = [m.NewBoolVar("") for _ in options]
+            m.AddExactlyOne(chosen)
+            cover = [sum(starts[a] for a in range(max(0, c - length + 1), min(c, width - length) + 1))
+                     for c in range(width)]
+            at = {(c, k): m.NewBoolVar("") for c in range(width) for k in range(half)}
+            for k, c_set in enumerate(classes):
+                m.Add(sum(at[c, k] for c in range(width)) ==
+                      sum(sum(v[t] for t in c_set) * b for (_, v), b in zip(options, chosen)))
+            for c in range(width):
+                m.Add(sum(at[c, k] for k in range(half)) == cover[c])
+            items.append((length, options, starts, chosen, at))
+        for r in range(half):
+            m.AddNoOverlap(rows[r])
+        for c in range(width):
+            for k in range(half):
+                m.Add(sum(it[4][c, k] for it in items) <= 1)
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = timeout_s
+        solver.parameters.num_workers = 2
+        status = solver.Solve(m)
+        if status not in FOUND:
+            return solver.StatusName(status), None
+        placed = []
+        for length, options, starts, chosen, at in items:
+            first = next(c for c, b in enumerate(starts) if solver.Value(b))
+            h, v = next(o for o, b in zip(options, chosen) if solver.Value(b))
+            letter = {k: next(t for t in classes[k] if v[t] > 0) for k in range(half)
+                      if any(v[t] > 0 for t in classes[k])}
+            word = tuple(letter[next(k for k in range(half) if solver.Value(at[c, k]))] for c in range(first, first + length))
+            mirror = tuple(self.turn[t] for t in word)
+            placed += [(self.element(word), first, word), (self.element(mirror), first, mirror)]
+        return solver.StatusName(status), placed
+
+    def free(self, elements, width: int, timeout_s: float):
+        """Free part: (status, [(element, column, word), ...] or None)."""
+        S = self.S
+        m = cp_model.CpModel()
+        use, firsts = {}, {}
+        for g in elements:
+            length = self.length(g)
+            starts = [m.NewBoolVar("") for _ in range(width - length + 1)]
+            m.AddExactlyOne(starts)
+            firsts[g] = starts
+            options = sorted(self.vectors[g])
+            chosen = [m.NewBoolVar("") for _ in options]
+            m.AddExactlyOne(chosen)
+            for t in range(S):
+                if any(v[t] for v in options):
+                    for c in range(width):
+                        use[g, c, t] = m.NewBoolVar("")
+                    m.Add(sum(use[g, c, t] for c in range(width)) == sum(v[t] * b for v, b in zip(options, chosen)))
+            for c in range(width):
+                m.Add(sum(use[g, c, t] for t in range(S) if (g, c, t) in use) ==
+                      sum(starts[a] for a in range(max(0, c - length + 1), min(c, width - length) + 1)))
+        for c in range(width):
+            for t in range(S):
+                m.Add(sum(use[g, c, t] for g in elements if (g, c, t) in use) <= 1)
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = timeout_s
+        solver.parameters.num_workers = 2
+        status = solver.Solve(m)
+        if status not in FOUND:
+            return solver.StatusName(status), None
+        placed = []
+        for g in elements:
+            first = next(c for c, b in enumerate(firsts[g]) if solver.Value(b))
+            word = tuple(next(t for t in range(S) if (g, c, t) in use and solver.Value(use[g, c, t]))
+                         for c in range(first, first + self.length(g)))
+            placed.append((g, first, word))
+        return solver.StatusName(status), placed
+
+    def splits(self, max_width: int):
+        """(total width, lane width, free width, lane pairs, free elements), narrowest first."""
+        out = []
+        fixed_letters = sum(self.length(g) for g in self.fixed)
+        longest_fixed = max((self.length(g) for g in self.fixed), default=0)
+        for k in range(len(self.pairs) + 1):
+            for free_pairs in itertools.combinations(self.pairs, k):
+                lane_pairs = [p for p in self.pairs if p not in free_pairs]
+                lane_letters = sum(self.length(g) for g, _ in lane_pairs)
+                free = self.fixed + [g for p in free_pairs for g in p]
+                free_letters = fixed_letters + sum(self.length(g) for g in free[len(self.fixed):])
+                lane_w = -(-lane_letters // self.half) if lane_pairs else 0
+                lane_w = max([lane_w] + [self.length(g) for g, _ in lane_pairs])
+                free_w = max(-(-free_letters // self.S), longest_fixed, max((self.length(g) for g in free), default=0))
+                for extra_lane in range(0, 3):
+                    for extra_free in range(0, 3):
+                        total = lane_w + extra_lane + free_w + extra_free
+                        if total <= max_width:
+                            out.append((total, lane_w + extra_lane, free_w + extra_free, lane_pairs, free))
+        out.sort(key=lambda s: (s[0], s[2]))
+        return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("spec")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--timeout", type=float, default=1200.0, help="seconds for the whole run")
+    parser.add_argument("--attempt", type=float, default=40.0, help="seconds per part of one split")
+    parser.add_argument("--max-width", type=int, default=None, help="widest core tried (default: exact width + 12)")
+    args = parser.parse_args()
+    began = time.monotonic()
+    core = LaneCore(args.spec)
+    s = core.searcher
+    exact = -(-(sum(core.length(g) for g in core.fixed + [g for p in core.pairs for g in p]) + core.blanks) // core.S)
+    max_width = args.max_width or exact + 12
+    print(f"{args.spec}: {len(core.pairs)} lane pairs, {len(core.fixed)} elements fixed by sigma^{core.half}; "
+          f"exact core width {exact}", flush=True)
+    failed: set = set()
+    for total, lane_w, free_w, lane_pairs, free in core.splits(max_width):
+        left = args.timeout - (time.monotonic() - began)
+        if left <= 0:
+            print(f"time limit of {args.timeout:.0f} s reached; no table", flush=True)
+            return 4
+        key_lane = (lane_w, tuple(lane_pairs))
+        key_free = (free_w, tuple(free))
+        if key_lane in failed or key_free in failed:
+            continue
+        status, lanes = core.lanes(lane_pairs, lane_w, min(args.attempt, left)) if lane_pairs else ("EMPTY", [])
+        if lanes is None:
+            failed.add(key_lane)
+            print(f"core {total}: lanes {lane_w} {status}", flush=True)
+            continue
+        status_free, free_part = core.free(free, free_w, min(args.attempt, args.timeout - (time.monotonic() - began)))
+        print(f"core {total}: lanes {lane_w} {status}, free {free_w} {status_free}", flush=True)
+        if free_part is None:
+            failed.add(key_free)
+            continue
+        placed = lanes + [(g, c + lane_w, w) for g, c, w in free_part]
+        table = s.assemble(placed, total, core.full, [], method="lane core (mirrored lanes + exact free part, "
+                           "scripts/lane_core.py) + rotation blocks")
+        print(f"{args.spec} total: T = {table.T} (best bound {s.bounds.best}, gap {table.T - s.bounds.best}); "
+              f"core {total} = lanes {lane_w} + free {free_w}; verified", flush=True)
+        print(save_table(table, args.out).text(table.T), flush=True)
+        return 0
+    print("no split solved up to the widest core tried", flush=True)
+    return 4
+
+
+if __name__ == "__main__":
+    sys.exit(main())
