@@ -1,6 +1,6 @@
 """A rotation core split into mirrored lanes and a free part (abelian networks; torus-12x12x24:twisted).
 
-    python scripts/lane_core.py SPEC --out FILE [--timeout S] [--max-width W] [--attempt S]
+    python scripts/lane_core.py SPEC --out FILE [--timeout S] [--min-width W] [--max-width W] [--attempt S]
 
 The rotation search (tesearch.search.core) places the exceptional elements in a core in front of
 the rotation blocks. For an abelian network whose rotation sigma has even order S, this script
@@ -211,6 +211,7 @@ def main() -> int:
     parser.add_argument("--out", required=True)
     parser.add_argument("--timeout", type=float, default=1200.0, help="seconds for the whole run")
     parser.add_argument("--attempt", type=float, default=40.0, help="seconds per part of one split")
+    parser.add_argument("--min-width", type=int, default=0, help="narrowest core tried (default: the exact width)")
     parser.add_argument("--max-width", type=int, default=None, help="widest core tried (default: exact width + 12)")
     args = parser.parse_args()
     began = time.monotonic()
@@ -222,6 +223,8 @@ def main() -> int:
           f"exact core width {exact}", flush=True)
     failed: set = set()
     for total, lane_w, free_w, lane_pairs, free in core.splits(max_width):
+        if total < args.min_width:
+            continue
         left = args.timeout - (time.monotonic() - began)
         if left <= 0:
             print(f"time limit of {args.timeout:.0f} s reached; no table", flush=True)
