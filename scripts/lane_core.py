@@ -40,6 +40,32 @@ from tesearch.search.core import SearchParams, Searcher, Strategy
 from tesearch.terms import Exchange
 
 FOUND = (cp_model.OPTIMAL, cp_model.FEASIBLE)
+#: CP-SAT worker threads per part (the machine this was run on has 2 cores)
+WORKERS = 2
+#: columns beyond a part's letter count tried for it (each adds blank cells)
+MAX_EXTRA_COLUMNS = 2
+
+
+def start_columns(m, length: int, width: int):
+    """A word of ``length`` letters somewhere in ``width`` columns: one Boolean per first column (exactly
+    one true), and per column the 0/1 expression "the word covers it"."""
+    starts = [m.NewBoolVar("") for _ in range(width - length + 1)]
+    m.AddExactlyOne(starts)
+    cover = [sum(starts[a] for a in range(max(0, c - length + 1), min(c, width - length) + 1)) for c in range(width)]
+    return starts, cover
+
+
+def run(m, timeout_s: float):
+    """(solver, status) of one CP-SAT run on ``m``."""
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = timeout_s
+    solver.parameters.num_workers = WORKERS
+    return solver, solver.Solve(m)
+
+
+def first_column(solver, starts) -> int:
+    """The first column a solved word of :func:`start_columns` took."""
+    return next(c for c, b in enumerate(starts) if solver.Value(b))
 
 
 class LaneCore:
@@ -94,7 +120,6 @@ class LaneCore:
         """Lane part: (status, [(element, column, word), ...] or None)."""
         S, half = self.S, self.half
         classes = sorted({frozenset((t, self.turn[t])) for t in range(S)}, key=min)
-        klass = {t: i for i, c in enumerate(classes) for t in c}
         m = cp_model.CpModel()
         items, rows = [], {r: [] for r in range(half)}
         for g, partner in pairs:
@@ -103,8 +128,7 @@ class LaneCore:
                        if all(sum(v[t] > 0 for t in c_set) <= 1 for c_set in classes)]  # one letter per class
             if not options:
                 return "NO-OPTION", None
-            starts = [m.NewBoolVar("") for _ in range(width - length + 1)]
-            m.AddExactlyOne(starts)
+            starts, cover = start_columns(m, length, width)
             first = m.NewIntVar(0, width - length, "")
             m.Add(first == sum(c * b for c, b in enumerate(starts)))
             row = [m.NewBoolVar("") for _ in range(half)]
@@ -113,8 +137,6 @@ class LaneCore:
                 rows[r].append(m.NewOptionalFixedSizeIntervalVar(first, length, row[r], ""))
             chosen = [m.NewBoolVar("") for _ in options]
             m.AddExactlyOne(chosen)
-            cover = [sum(starts[a] for a in range(max(0, c - length + 1), min(c, width - length) + 1))
-                     for c in range(width)]
             at = {(c, k): m.NewBoolVar("") for c in range(width) for k in range(half)}
             for k, c_set in enumerate(classes):
                 m.Add(sum(at[c, k] for c in range(width)) ==
@@ -127,15 +149,12 @@ class LaneCore:
         for c in range(width):
             for k in range(half):
                 m.Add(sum(it[4][c, k] for it in items) <= 1)
-        solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = timeout_s
-        solver.parameters.num_workers = 2
-        status = solver.Solve(m)
+        solver, status = run(m, timeout_s)
         if status not in FOUND:
             return solver.StatusName(status), None
         placed = []
         for length, options, starts, chosen, at in items:
-            first = next(c for c, b in enumerate(starts) if solver.Value(b))
+            first = first_column(solver, starts)
             h, v = next(o for o, b in zip(options, chosen) if solver.Value(b))
             letter = {k: next(t for t in classes[k] if v[t] > 0) for k in range(half)
                       if any(v[t] > 0 for t in classes[k])}
@@ -151,9 +170,7 @@ class LaneCore:
         use, firsts = {}, {}
         for g in elements:
             length = self.length(g)
-            starts = [m.NewBoolVar("") for _ in range(width - length + 1)]
-            m.AddExactlyOne(starts)
-            firsts[g] = starts
+            firsts[g], cover = start_columns(m, length, width)
             options = sorted(self.vectors[g])
             chosen = [m.NewBoolVar("") for _ in options]
             m.AddExactlyOne(chosen)
@@ -163,20 +180,16 @@ class LaneCore:
                         use[g, c, t] = m.NewBoolVar("")
                     m.Add(sum(use[g, c, t] for c in range(width)) == sum(v[t] * b for v, b in zip(options, chosen)))
             for c in range(width):
-                m.Add(sum(use[g, c, t] for t in range(S) if (g, c, t) in use) ==
-                      sum(starts[a] for a in range(max(0, c - length + 1), min(c, width - length) + 1)))
+                m.Add(sum(use[g, c, t] for t in range(S) if (g, c, t) in use) == cover[c])
         for c in range(width):
             for t in range(S):
                 m.Add(sum(use[g, c, t] for g in elements if (g, c, t) in use) <= 1)
-        solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = timeout_s
-        solver.parameters.num_workers = 2
-        status = solver.Solve(m)
+        solver, status = run(m, timeout_s)
         if status not in FOUND:
             return solver.StatusName(status), None
         placed = []
         for g in elements:
-            first = next(c for c, b in enumerate(firsts[g]) if solver.Value(b))
+            first = first_column(solver, firsts[g])
             word = tuple(next(t for t in range(S) if (g, c, t) in use and solver.Value(use[g, c, t]))
                          for c in range(first, first + self.length(g)))
             placed.append((g, first, word))
@@ -196,8 +209,8 @@ class LaneCore:
                 lane_w = -(-lane_letters // self.half) if lane_pairs else 0
                 lane_w = max([lane_w] + [self.length(g) for g, _ in lane_pairs])
                 free_w = max(-(-free_letters // self.S), longest_fixed, max((self.length(g) for g in free), default=0))
-                for extra_lane in range(0, 3):
-                    for extra_free in range(0, 3):
+                for extra_lane in range(MAX_EXTRA_COLUMNS + 1):
+                    for extra_free in range(MAX_EXTRA_COLUMNS + 1):
                         total = lane_w + extra_lane + free_w + extra_free
                         if total <= max_width:
                             out.append((total, lane_w + extra_lane, free_w + extra_free, lane_pairs, free))

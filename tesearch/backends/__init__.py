@@ -29,6 +29,12 @@ class CpsatModel(str, enum.Enum):
     INTERVALS = "intervals"  # one start per item, unit intervals per letter: tesearch.backends.intervals
 
 
+def cpsat_label(model: CpsatModel) -> str:
+    """How tables and progress lines name a CP-SAT model: ``cpsat`` (placements) or ``cpsat intervals``."""
+    model = CpsatModel(model)
+    return "cpsat" if model is CpsatModel.PLACEMENTS else f"cpsat {model.value}"
+
+
 def cpsat_module(model: CpsatModel):
     """The module that builds and solves ``model``: :mod:`tesearch.backends.intervals` or
     :mod:`tesearch.backends.cpsat` (both offer ``minimize_width`` and ``solve_model``)."""

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 
 from tesearch import limits
-from tesearch.backends import Backend, CpsatModel, cpsat, intervals
+from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_label, intervals
 from tesearch.encode import Encoding, TableProblem, encode, solve, z3_version
 from tesearch.terms import SolveResult
 
@@ -49,8 +49,7 @@ def solver_name(backend: Backend, model: CpsatModel = CpsatModel.PLACEMENTS) -> 
     """The solver as a table's "search" record names it: ``z3 4.x`` or ``cpsat[ intervals] (OR-Tools 9.x)``."""
     if Backend(backend) is Backend.Z3:
         return f"z3 {z3_version()}"
-    named = "" if CpsatModel(model) is CpsatModel.PLACEMENTS else f" {CpsatModel(model).value}"
-    return f"cpsat{named} (OR-Tools {cpsat.ortools_version()})"
+    return f"{cpsat_label(model)} (OR-Tools {cpsat.ortools_version()})"
 
 
 def decide(problem: TableProblem, backend: Backend = Backend.Z3, model: CpsatModel = CpsatModel.PLACEMENTS, *,
@@ -63,13 +62,16 @@ def decide(problem: TableProblem, backend: Backend = Backend.Z3, model: CpsatMod
     where = f"{label} T={problem.width}".lstrip()
     enc = None
     if backend is Backend.CPSAT and model is CpsatModel.INTERVALS:
-        with limits.phase(f"encode {where} (cpsat intervals)"):
-            built = intervals.build(problem)
-        with limits.phase(f"solve {where} (cpsat intervals)"):
-            trivial = cpsat.counting_refutation(problem)
-            result, chosen = ((SolveResult.UNSAT, None) if trivial is not None else
-                              intervals.solve_model(built, seed=seed, timeout_s=timeout_s))
-        detail = trivial or f"cpsat intervals {built.stats['intervals']} letter intervals"
+        trivial = cpsat.counting_refutation(problem)  # as intervals.solve: no model is built for it
+        if trivial is not None:
+            cpsat._cp_model()  # without the cpsat extra this still fails as every CP-SAT call does
+            result, chosen, detail = SolveResult.UNSAT, None, trivial
+        else:
+            with limits.phase(f"encode {where} (cpsat intervals)"):
+                built = intervals.build(problem)
+            with limits.phase(f"solve {where} (cpsat intervals)"):
+                result, chosen = intervals.solve_model(built, seed=seed, timeout_s=timeout_s)
+            detail = f"cpsat intervals {built.stats['intervals']} letter intervals"
     elif backend is Backend.CPSAT:
         with limits.phase(f"encode {where} (cpsat)"):
             built = cpsat.build(problem)

@@ -23,7 +23,7 @@ with Z3.  The mirror pin is honoured (the pinned item starts in the left half).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tesearch.backends.cpsat import DEFAULT_WORKERS, WidthResult, _cp_model, _solver, counting_refutation
 from tesearch.encode import TableProblem
@@ -131,8 +131,6 @@ def minimize_width(problem: TableProblem, *, lower: int = 0, hint: list[tuple[in
     """The interval model at ``problem.width`` (the upper bound) plus a makespan to minimise, from ``hint``
     (e.g. the greedy placement), as :func:`tesearch.backends.cpsat.minimize_width`."""
     cp_model = _cp_model()
-    from dataclasses import replace
-
     built = build(replace(problem, mirror_pin=None))  # the mirror pin is width-specific
     model = built.model
     top = max(it.length for it in problem.items)

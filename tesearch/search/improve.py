@@ -17,7 +17,7 @@ import time
 from typing import Callable
 
 from tesearch import limits
-from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_module
+from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
 from tesearch.encode import Item, TableProblem
 from tesearch.layout import assign_rows, first_fit
 from tesearch.networks import Network
@@ -115,14 +115,14 @@ def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int =
         table = table_of(chosen, width, how)
         return table, f"{network.spec}: T = {width} (best bound {bound}) after repacking; verified"
     backend = cpsat_module(cpsat_model)
-    model = "" if cpsat_model is CpsatModel.PLACEMENTS else f" {cpsat_model.value}"
-    with limits.phase(f"minimise width (cpsat{model})"):
+    label = cpsat_label(cpsat_model)
+    with limits.phase(f"minimise width ({label})"):
         outcome = backend.minimize_width(problem, lower=bound, hint=hint, seed=seed,
                                          timeout_s=max(searcher.clock.left, 0.05), workers=workers, log=log)
     searcher.log(f"cpsat: {outcome.status}, width {outcome.width}, CP-SAT bound {outcome.bound} "
                  f"(not a certificate), {outcome.seconds:.1f}s")
     if outcome.result is not SolveResult.SAT:
         return None, f"{network.spec}: no table ({outcome.status})"
-    table = table_of(outcome.chosen, outcome.width, f"cpsat{model}: width minimised from the {first}")
+    table = table_of(outcome.chosen, outcome.width, f"{label}: width minimised from the {first}")
     return table, (f"{network.spec}: T = {table.T} (best bound {bound}, CP-SAT bound {outcome.bound}, "
                    f"not a certificate); verified")

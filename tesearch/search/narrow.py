@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Callable
 
 from tesearch import limits
-from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_module
+from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
 from tesearch.errors import ConstructionError
 from tesearch.networks import Network
 from tesearch.search.core import SearchParams, Searcher, Strategy
@@ -55,8 +55,7 @@ def narrowed_core_table(network: Network, exchange: Exchange | str = Exchange.TO
     index = {it.element: i for i, it in enumerate(items)}
     best = [(index[g], items[index[g]].words.index(w), c) for g, c, w in greedy]
     problem = searcher.problem(f"{network.spec} {params.exchange.value} core", width, items)
-    how = (f"cpsat{'' if backend is cpsat else ' ' + params.cpsat_model.value}: greedy first-fit core, "
-           f"width minimised, + rotation blocks")
+    how = f"{cpsat_label(params.cpsat_model)}: greedy first-fit core, width minimised, + rotation blocks"
 
     def table_of(placement, core_width: int) -> Table:
         return searcher.assemble(searcher.placed(problem, placement), core_width, full, [], method=how)
