@@ -34,6 +34,7 @@ import time
 from ortools.sat.python import cp_model
 
 from tesearch.bounds import letter_vectors
+from tesearch.errors import ConstructionError, TesearchError
 from tesearch.networks import network_from_spec
 from tesearch.outputs import save_table
 from tesearch.search.core import SearchParams, Searcher, Strategy
@@ -60,6 +61,9 @@ def run(m, timeout_s: float):
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = timeout_s
     solver.parameters.num_workers = WORKERS
+    # CP-SAT would take Ctrl-C as "stop this solve" and the script would go on to the next split;
+    # leave it to Python, which raises KeyboardInterrupt when the solve returns (within one --attempt)
+    solver.parameters.catch_sigint_signal = False
     return solver, solver.Solve(m)
 
 
@@ -75,15 +79,15 @@ class LaneCore:
         self.searcher = Searcher(network_from_spec(spec), SearchParams(spec, Exchange.TOTAL, Strategy.ROTATION, None))
         s = self.searcher
         if s.rotation is None:
-            raise SystemExit(f"{spec}: no rotation")
+            raise ConstructionError(f"{spec}: no rotation")
         self.full, short, _, self.blanks = s.orbit_classes
         self.S = s.cg.degree
         if self.S % 2:
-            raise SystemExit(f"{spec}: the rotation's order {self.S} is odd; lanes need an even order")
+            raise ConstructionError(f"{spec}: the rotation's order {self.S} is odd; lanes need an even order")
         self.half = self.S // 2
         letters = range(self.S)
         if any(self.step(self.step(0, a), b) != self.step(self.step(0, b), a) for a in letters for b in letters):
-            raise SystemExit(f"{spec}: the group is not abelian; the free part's model needs any-order words")
+            raise ConstructionError(f"{spec}: the group is not abelian; the free part's model needs any-order words")
         self.vectors = letter_vectors(s.cg)
         cycle = [s.cg.letters.index(x) for x in s.rotation.cycle]
         self.turn = {cycle[i]: cycle[(i + self.half) % self.S] for i in range(self.S)}  # sigma^(S/2) on letters
@@ -268,4 +272,11 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except TesearchError as error:  # a bad spec, an unwritable --out: one line, exit 2, nothing written
+        print(f"lane_core: {error}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:  # the table is only written, atomically, once found
+        print("lane_core: interrupted; nothing was written", file=sys.stderr)
+        sys.exit(130)
