@@ -2,7 +2,9 @@
 
 :func:`constructed_table` picks the construction that applies to a network and
 an exchange: the recursive doubling for hypercubes
-(:mod:`~tesearch.constructions.hypercube`), and the seed papers' general
+(:mod:`~tesearch.constructions.hypercube`), the mirror lanes for the regular
+torus m x n x n with 4 | m < n, n even (:mod:`~tesearch.constructions.lanes`),
+and the seed papers' general
 constructions for rings and tori (seed 003) and odd-distance stars (seed 004),
 implemented in :mod:`tesearch.published.constructions`.  Every table is
 verified before it is returned.
@@ -11,6 +13,7 @@ verified before it is returned.
 from __future__ import annotations
 
 from tesearch import limits
+from tesearch.constructions import lanes
 from tesearch.constructions.hypercube import CONSTRUCTION_NAME, MAX_DIMENSION, hypercube_table
 from tesearch.errors import ConstructionError
 from tesearch.networks import HypercubeParams, Network, RingParams, SymmetricParams, TorusParams
@@ -50,12 +53,15 @@ def constructed_table(network: Network, exchange: Exchange | str = Exchange.TOTA
             table, how = hypercube_table(p.d), CONSTRUCTION_NAME
         elif isinstance(p, SymmetricParams) and network.family == "star" and exchange is Exchange.ODD_DISTANCE:
             table, how = seeds.star_odd_by_rotation(p.n).table, "seed 004: odd-distance by rotation blocks"
+        elif exchange is Exchange.TOTAL and lanes.applies(network) is None:
+            table, how = lanes.mirror_lane_table(network), lanes.CONSTRUCTION_NAME
         else:
             name = _seed_construction(network, exchange)
             if name is None:
                 raise ConstructionError(
                     f"{network.spec} {exchange.value}: no construction applies (tesearch constructs hypercube-d, "
-                    f"ring-n, torus-nxn and torus-nxnxn with the default groups, and odd-distance star-n); "
+                    f"ring-n, torus-nxn and torus-nxnxn with the default groups, torus-mxnxn with 4 | m < n and "
+                    f"n even, and odd-distance star-n); "
                     f"use tesearch search")
             builder, _, applies = seeds.CONSTRUCTIONS[name]
             n = p.n if isinstance(p, RingParams) else p.sides[0]
