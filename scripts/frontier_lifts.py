@@ -36,7 +36,7 @@ STORE = ROOT / "results" / "frontier" / "lifts.json"
 # The TPU-shaped targets first, then more slices of TPU-like and odd mixed-radix tori.
 TARGETS = ("torus-4x4x8", "torus-4x8x8", "torus-8x8x16",
            "torus-4x4x16", "torus-4x8x16", "torus-8x16x16", "torus-4x4x4x8",
-           "torus-8x16", "torus-16x32", "torus-3x5x7", "torus-6x8x10")
+           "torus-8x16", "torus-16x32", "torus-3x5x7", "torus-6x8x10", "torus-12x12x24")
 
 
 def best_bound(spec: str) -> int:

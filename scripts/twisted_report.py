@@ -82,10 +82,15 @@ def cell(value, fmt: str = "{}") -> str:
 
 
 def ratio(row: dict) -> str:
-    """T_regular / T_twisted when both are known; otherwise the ratio of the bounds, marked as such."""
-    if row["T_regular"] and row["T_twisted"]:
-        return f"{row['T_regular'] / row['T_twisted']:.2f}"
-    return f"({row['regular']['bound'] / row['twisted']['bound']:.2f} of bounds)"
+    """T_regular / T_twisted of the optimal tables: exact when both tables meet their bounds; else the range
+    the optima allow (each optimum lies between its bound and its best table), marked as such."""
+    reg_lo, tw_lo = row["regular"]["bound"], row["twisted"]["bound"]
+    reg_hi, tw_hi = row["T_regular"], row["T_twisted"]
+    if reg_hi == reg_lo and tw_hi == tw_lo:
+        return f"{reg_hi / tw_hi:.2f}"
+    if reg_hi and tw_hi:
+        return f"{reg_lo / tw_hi:.3f} to {reg_hi / tw_lo:.3f} (not both optimal)"
+    return f"({reg_lo / tw_lo:.2f} of bounds)"
 
 
 def markdown(table_rows: list[dict]) -> str:
