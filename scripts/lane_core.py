@@ -199,6 +199,57 @@ class LaneCore:
             placed.append((g, first, word))
         return solver.StatusName(status), placed
 
+    def joint(self, width: int, timeout_s: float):
+        """The whole core in one model: (status, [(element, column, word), ...] or None).
+
+        Every pair is mirrored (its upper word's letter t at column c puts sigma^(S/2)(t) there too),
+        and the elements fixed by sigma^(S/2) share the same columns: a letter is used at most once
+        per column by an upper word, a mirror or a fixed element. Two fixed elements may so share a
+        letter class in one column when their letters differ, which the split into lanes and a
+        free part cannot express.
+        """
+        S = self.S
+        m = cp_model.CpModel()
+        jobs = []  # (kind, elements, options, starts, chosen, use)
+        for kind, unit in [("pair", p) for p in self.pairs] + [("fixed", (g,)) for g in self.fixed]:
+            length = self.length(unit[0])
+            starts, cover = start_columns(m, length, width)
+            options = [(h, v) for h in unit for v in sorted(self.vectors[h])]
+            chosen = [m.NewBoolVar("") for _ in options]
+            m.AddExactlyOne(chosen)
+            use = {}
+            for t in range(S):
+                if any(v[t] for _, v in options):
+                    for c in range(width):
+                        use[c, t] = m.NewBoolVar("")
+                    m.Add(sum(use[c, t] for c in range(width)) == sum(v[t] * b for (_, v), b in zip(options, chosen)))
+            for c in range(width):
+                m.Add(sum(use[c, t] for t in range(S) if (c, t) in use) == cover[c])
+            jobs.append((kind, unit, options, starts, chosen, use))
+        for c in range(width):
+            for t in range(S):
+                terms = []
+                for kind, _, _, _, _, use in jobs:
+                    if (c, t) in use:
+                        terms.append(use[c, t])
+                    if kind == "pair" and (c, self.turn[t]) in use:
+                        terms.append(use[c, self.turn[t]])
+                m.Add(sum(terms) <= 1)
+        solver, status = run(m, timeout_s)
+        if status not in FOUND:
+            return solver.StatusName(status), None
+        placed = []
+        for kind, unit, options, starts, chosen, use in jobs:
+            first = first_column(solver, starts)
+            length = self.length(unit[0])
+            word = tuple(next(t for t in range(S) if (c, t) in use and solver.Value(use[c, t]))
+                         for c in range(first, first + length))
+            placed.append((self.element(word), first, word))
+            if kind == "pair":
+                mirror = tuple(self.turn[t] for t in word)
+                placed.append((self.element(mirror), first, mirror))
+        return solver.StatusName(status), placed
+
     def splits(self, max_width: int):
         """(total width, lane width, free width, lane pairs, free elements), narrowest first."""
         out = []
@@ -230,6 +281,9 @@ def main() -> int:
     parser.add_argument("--attempt", type=float, default=40.0, help="seconds per part of one split")
     parser.add_argument("--min-width", type=int, default=0, help="narrowest core tried (default: the exact width)")
     parser.add_argument("--max-width", type=int, default=None, help="widest core tried (default: exact width + 12)")
+    parser.add_argument("--joint", action="store_true",
+                        help="one model for the whole core (pairs mirrored, fixed elements sharing their columns), "
+                             "width by width from --min-width (default: the exact width), instead of lanes + free part")
     args = parser.parse_args()
     began = time.monotonic()
     core = LaneCore(args.spec)
@@ -238,6 +292,8 @@ def main() -> int:
     max_width = args.max_width or exact + 12
     print(f"{args.spec}: {len(core.pairs)} lane pairs, {len(core.fixed)} elements fixed by sigma^{core.half}; "
           f"exact core width {exact}", flush=True)
+    if args.joint:
+        return joint_main(args, core, exact, max_width, began)
     failed: set = set()
     for total, lane_w, free_w, lane_pairs, free in core.splits(max_width):
         if total < args.min_width:
@@ -268,6 +324,29 @@ def main() -> int:
         print(save_table(table, args.out).text(table.T), flush=True)
         return 0
     print("no split solved up to the widest core tried", flush=True)
+    return 4
+
+
+def joint_main(args, core: LaneCore, exact: int, max_width: int, began: float) -> int:
+    """--joint: the whole core as one model, narrowest width first."""
+    s = core.searcher
+    for width in range(max(args.min_width, exact), max_width + 1):
+        left = args.timeout - (time.monotonic() - began)
+        if left <= 0:
+            print(f"time limit of {args.timeout:.0f} s reached; no table", flush=True)
+            return 4
+        t0 = time.monotonic()
+        status, placed = core.joint(width, min(args.attempt, left))
+        print(f"core {width}: joint {status} ({time.monotonic() - t0:.1f} s)", flush=True)
+        if placed is None:
+            continue
+        table = s.assemble(placed, width, core.full, [], method="joint lane core (mirrored pairs and fixed "
+                           "elements in one model, scripts/lane_core.py --joint) + rotation blocks")
+        print(f"{args.spec} total: T = {table.T} (best bound {s.bounds.best}, gap {table.T - s.bounds.best}); "
+              f"core {width}; verified", flush=True)
+        print(save_table(table, args.out).text(table.T), flush=True)
+        return 0
+    print("no core solved up to the widest width tried", flush=True)
     return 4
 
 

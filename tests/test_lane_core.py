@@ -61,3 +61,25 @@ def test_the_script_writes_a_verified_table_at_the_bound(tmp_path):
     table = read_table(out)
     check = verify_table(table)
     assert check.ok and check.optimal and table.T == 74
+
+
+def test_the_joint_model_places_pairs_mirrored_and_fixed_elements_together(core):
+    """--joint: one model for the whole core; every exceptional element once, no letter twice in a column,
+    each pair's two words in the same columns; too narrow a core is not solved."""
+    exceptional = sorted(core.fixed + [g for p in core.pairs for g in p])
+    exact = -(-sum(core.length(g) for g in exceptional) // core.S)
+    status, placed = core.joint(exact - 1, 20)
+    assert placed is None and status in ("INFEASIBLE", "MODEL_INVALID", "UNKNOWN")
+    for width in (exact, exact + 1, exact + 2):
+        status, placed = core.joint(width, 20)
+        if placed is not None:
+            break
+    assert placed is not None, status
+    assert sorted(g for g, _, _ in placed) == exceptional
+    column = Counter((c + i, t) for _, c, word in placed for i, t in enumerate(word))
+    assert max(column.values()) == 1
+    start = {g: c for g, c, _ in placed}
+    for g, partner in core.pairs:
+        assert start[g] == start[partner]
+    for g, first, word in placed:
+        assert core.element(word) == g and len(word) == core.length(g) and first + len(word) <= width
