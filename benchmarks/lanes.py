@@ -1,7 +1,7 @@
 """Build and verify mirror-lane tables (tesearch/constructions/lanes.py) for every m x n x n in range; print times.
 
     .venv/bin/python benchmarks/lanes.py              # 4 | m < n, n even, n <= 24
-    .venv/bin/python benchmarks/lanes.py --max-n 32   # larger (12x32x32 has 12288 nodes)
+    .venv/bin/python benchmarks/lanes.py --max-n 30 --report results/lanes-bench.md
 
 Each row: the shape, its nodes, T, two lower bounds, whether the table is valid and meets them,
 the greedy sequencing's seed that succeeded (0 = first try), and the seconds to build and
@@ -18,6 +18,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from markdown_report import Report
+
 from tesearch.constructions.lanes import mirror_lane_table
 from tesearch.errors import ConstructionError
 from tesearch.kernel import build_network, input_from_json, kernel_bounds, target_mask
@@ -28,9 +30,13 @@ from tesearch.verify import verify_table
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-n", type=int, default=24)
+    parser.add_argument("--report", default=None, metavar="FILE",
+                        help="also write the table, with the command and date, to FILE (results/lanes-bench.md)")
     args = parser.parse_args()
+    out = Report(args.report, f"python benchmarks/lanes.py --max-n {args.max_n}")
     failures = 0
-    print(f"{'shape':16} {'nodes':>6} {'T':>7} {'bound':>7} {'kernel':>7} {'optimal':>7} {'seed':>4} {'seconds':>8}")
+    out.line("| shape | nodes | T | bound | kernel | optimal | seed | seconds |")
+    out.line("|---|---|---|---|---|---|---|---|")
     for n in range(6, args.max_n + 1, 2):
         for m in range(4, n, 4):
             spec = f"torus-{m}x{n}x{n}"
@@ -39,7 +45,7 @@ def main() -> int:
                 table = mirror_lane_table(network_from_spec(spec))
             except ConstructionError as error:
                 failures += 1
-                print(f"{spec:16} FAILED: {error}", flush=True)
+                out.line(f"| {spec} | {m * n * n} | FAILED: {error} | | | | | {time.perf_counter() - start:.2f} |")
                 continue
             check = verify_table(table)
             seconds = time.perf_counter() - start
@@ -48,9 +54,11 @@ def main() -> int:
             kernel = kernel_bounds(net, list(inp.generators), target_mask(net, inp.exchange)).best
             ok = check.ok and table.T == kernel
             failures += not ok
-            print(f"{spec:16} {m * n * n:>6} {table.T:>7} {check.bounds.best:>7} {kernel:>7} {'yes' if ok else 'NO':>7} "
-                  f"{table.extra['construction']['seed']:>4} {seconds:>8.2f}", flush=True)
-    print("all valid and optimal" if not failures else f"{failures} failure(s)")
+            out.line(f"| {spec} | {m * n * n} | {table.T} | {check.bounds.best} | {kernel} | {'yes' if ok else 'NO'} "
+                     f"| {table.extra['construction']['seed']} | {seconds:.2f} |")
+    out.line("")
+    out.line("all valid and optimal" if not failures else f"{failures} shape(s) failed or not optimal")
+    out.close()
     return 1 if failures else 0
 
 

@@ -287,7 +287,6 @@ def main() -> int:
     args = parser.parse_args()
     began = time.monotonic()
     core = LaneCore(args.spec)
-    s = core.searcher
     exact = -(-(sum(core.length(g) for g in core.fixed + [g for p in core.pairs for g in p]) + core.blanks) // core.S)
     max_width = args.max_width or exact + 12
     print(f"{args.spec}: {len(core.pairs)} lane pairs, {len(core.fixed)} elements fixed by sigma^{core.half}; "
@@ -317,19 +316,24 @@ def main() -> int:
             failed.add(key_free)
             continue
         placed = lanes + [(g, c + lane_w, w) for g, c, w in free_part]
-        table = s.assemble(placed, total, core.full, [], method="lane core (mirrored lanes + exact free part, "
-                           "scripts/lane_core.py) + rotation blocks")
-        print(f"{args.spec} total: T = {table.T} (best bound {s.bounds.best}, gap {table.T - s.bounds.best}); "
-              f"core {total} = lanes {lane_w} + free {free_w}; verified", flush=True)
-        print(save_table(table, args.out).text(table.T), flush=True)
-        return 0
+        return save_core(args, core, placed, total, "lane core (mirrored lanes + exact free part, "
+                         "scripts/lane_core.py) + rotation blocks", f"core {total} = lanes {lane_w} + free {free_w}")
     print("no split solved up to the widest core tried", flush=True)
     return 4
 
 
+def save_core(args, core: LaneCore, placed, width: int, method: str, what: str) -> int:
+    """Assemble a solved core with the rotation blocks (Searcher.assemble verifies), print, save; exit 0."""
+    s = core.searcher
+    table = s.assemble(placed, width, core.full, [], method=method)
+    print(f"{args.spec} total: T = {table.T} (best bound {s.bounds.best}, gap {table.T - s.bounds.best}); "
+          f"{what}; verified", flush=True)
+    print(save_table(table, args.out).text(table.T), flush=True)
+    return 0
+
+
 def joint_main(args, core: LaneCore, exact: int, max_width: int, began: float) -> int:
     """--joint: the whole core as one model, narrowest width first."""
-    s = core.searcher
     for width in range(max(args.min_width, exact), max_width + 1):
         left = args.timeout - (time.monotonic() - began)
         if left <= 0:
@@ -340,12 +344,8 @@ def joint_main(args, core: LaneCore, exact: int, max_width: int, began: float) -
         print(f"core {width}: joint {status} ({time.monotonic() - t0:.1f} s)", flush=True)
         if placed is None:
             continue
-        table = s.assemble(placed, width, core.full, [], method="joint lane core (mirrored pairs and fixed "
-                           "elements in one model, scripts/lane_core.py --joint) + rotation blocks")
-        print(f"{args.spec} total: T = {table.T} (best bound {s.bounds.best}, gap {table.T - s.bounds.best}); "
-              f"core {width}; verified", flush=True)
-        print(save_table(table, args.out).text(table.T), flush=True)
-        return 0
+        return save_core(args, core, placed, width, "joint lane core (mirrored pairs and fixed elements in one "
+                         "model, scripts/lane_core.py --joint) + rotation blocks", f"core {width}")
     print("no core solved up to the widest width tried", flush=True)
     return 4
 

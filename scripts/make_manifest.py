@@ -128,6 +128,9 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/frontier-bench-star-7.md": (
         ["python benchmarks/frontier.py --only star-7 --report results/frontier-bench-star-7.md"], [],
         "star-7 total and odd-distance: stratification and the patient rotation schedule beside the split strategy"),
+    "results/lanes-bench.md": (["python benchmarks/lanes.py --max-n 30 --report results/lanes-bench.md"], [],
+                               "mirror-lane tables for every m x n x n (4 | m < n, n even, n <= 30): T, tesearch's "
+                               "and the kernel's bounds, the seed the sequencing needed, seconds"),
     "results/limits.md": (["python benchmarks/limits.py --report results/limits.md"], [],
                           "from --timeout to exit and peak memory per run (quoted in results/README.md)"),
     "results/twisted/runs.json": (["python scripts/twisted_runs.py SPEC --timeout S [--command search|stratify]"], [],

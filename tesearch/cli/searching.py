@@ -286,8 +286,8 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, cpsat_mo
 @JSON_OPTION
 @limit_options(timeout_default=None)
 def construct(network, exchange, out, force, as_json, limits, quiet):
-    """An optimal table by construction, no solver: hypercube doubling, seed 003's rings and tori,
-    seed 004's odd-distance stars."""
+    """An optimal table by construction, no solver: hypercube doubling, mirror lanes for the regular
+    torus m x n x n (4 | m < n, n even), seed 003's rings and tori, seed 004's odd-distance stars."""
     from tesearch.constructions import constructed_table
 
     net = _network(network, limits)

@@ -100,9 +100,11 @@ class Axis:
     mirror: tuple[int, ...]  # element -> phi(element)
 
     def distance(self, g: int) -> int:
+        """The ring distance of element ``g`` (the length of its shortest words)."""
         return len(self.words[g][0])
 
     def swap(self, word: Word) -> Word:
+        """phi on a word of this ring: each of its two letters replaced by the other."""
         a, b = self.letters
         return tuple(b if s == a else a for s in word)
 
@@ -208,6 +210,7 @@ class Braid:
 
     @property
     def length(self) -> int:
+        """Columns the braid takes on the long lanes."""
         return self.b + self.c
 
 
