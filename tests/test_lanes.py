@@ -151,3 +151,11 @@ def test_construct_refuses_a_shape_it_cannot_build_in_one_line(tmp_path):
 def test_the_registry_names_the_construction():
     table, summary = constructed_table(network_from_spec("torus-4x8x8"))
     assert "mirror lanes" in summary and "OPTIMAL" in summary and table.T == 256
+
+
+def test_relief_braids_carry_a_short_side_close_to_the_long_one():
+    """torus-16x18x18 (the X lane 89 % full): the greedy without relief braids got stuck at all 16 seeds."""
+    table = lanes.mirror_lane_table(network_from_spec("torus-16x18x18"), seeds=2)
+    assert table.T == closed_form(16, 18) == 11664
+    check = verify_table(table)
+    assert check.ok and check.T == table.T

@@ -58,8 +58,10 @@ Construction.
 4. **Sequencing.**  The braids follow the fixed block side by side.  A
    greedy pass places them one by one, choosing for each the braid and the
    orientation (which job takes the prefix) whose prefix fits the free X cells
-   left of it; the suffixes are marked as they are placed, and the last braid
-   has a job with a = 0 for its suffix, so nothing passes column T - 1.  The
+   left of it; the suffixes are marked as they are placed.  Braids with a job
+   of a = 0 can always take an empty prefix, so they are held back as
+   *relief*, placed only where no other braid fits; one of them is the last
+   braid, its a = 0 job taking the suffix, so nothing passes column T - 1.  The
    jobs (a, 0, 0) take free X cells last.  Orders that fail are retried with
    other seeds; a failure after every seed is a :class:`ConstructionError`,
    never a wider table.
@@ -279,6 +281,24 @@ def _braid_jobs(braid: Braid, start: int, prefix_first: bool, x: Axis, y: Axis, 
     return jobs
 
 
+def _best_fit(candidates: list[Braid], a_of: dict, lane: _XLane, pos: int) -> tuple[int, bool, int, int] | None:
+    """(index, prefix_first, prefix length, suffix length) of the braid to place at ``pos``, or None.
+
+    Both X blocks must land on free cells; among those that do, the longest prefix (it fills the room
+    on the left), then the longest braid (it leaves room on the right)."""
+    best, best_key = None, None
+    for idx, br in enumerate(candidates):
+        for prefix_first in (True, False):
+            a_pre = a_of[br.first] if prefix_first else a_of[br.second]
+            a_suf = a_of[br.second] if prefix_first else a_of[br.first]
+            if not lane.free(pos - a_pre, a_pre) or not lane.free(pos + br.length, a_suf):
+                continue
+            key = (a_pre, br.length, -idx)
+            if best_key is None or key > best_key:
+                best, best_key = (idx, prefix_first, a_pre, a_suf), key
+    return best
+
+
 def _sequence(braids: list[Braid], x: Axis, y: Axis, z: Axis, lane: _XLane, first_column: int,
               rng: random.Random) -> list[Job] | None:
     """Braids side by side from ``first_column`` (docstring, step 4); None when the greedy gets stuck."""
@@ -290,24 +310,24 @@ def _sequence(braids: list[Braid], x: Axis, y: Axis, z: Axis, lane: _XLane, firs
     if not enders:
         return None
     last = rng.choice(enders)
-    pool = [br for br in braids if br is not last]
+    # the other braids with an a = 0 job are the relief: their prefix can always be empty, so they are
+    # kept back and placed only where no other braid's prefix fits
+    relief = [br for br in enders if br is not last]
+    kept = {id(br) for br in relief} | {id(last)}
+    pool = [br for br in braids if id(br) not in kept]
     rng.shuffle(pool)
+    rng.shuffle(relief)
     pos, jobs = first_column, []
-    while pool:
-        best, best_key = None, None
-        for idx, br in enumerate(pool):
-            for prefix_first in (True, False):
-                a_pre = a_of[br.first] if prefix_first else a_of[br.second]
-                a_suf = a_of[br.second] if prefix_first else a_of[br.first]
-                if not lane.free(pos - a_pre, a_pre) or not lane.free(pos + br.length, a_suf):
-                    continue
-                key = (a_pre, br.length, -idx)  # fill the room on the left; long braids leave room on the right
-                if best_key is None or key > best_key:
-                    best, best_key = (idx, prefix_first, a_pre, a_suf), key
+    while pool or relief:
+        best = None
+        for candidates in (pool, relief):
+            best = _best_fit(candidates, a_of, lane, pos)
+            if best is not None:
+                break
         if best is None:
             return None
         idx, prefix_first, a_pre, a_suf = best
-        br = pool.pop(idx)
+        br = candidates.pop(idx)
         lane.take(pos - a_pre, a_pre)
         lane.take(pos + br.length, a_suf)
         jobs += _braid_jobs(br, pos, prefix_first, x, y, z)
