@@ -72,6 +72,30 @@ def first_column(solver, starts) -> int:
     return next(c for c, b in enumerate(starts) if solver.Value(b))
 
 
+def any_order_word(m, vectors, length: int, width: int, letters: int):
+    """A word of ``length`` letters in ``width`` columns whose letter counts are one of ``vectors``, in any
+    order (an abelian group's shortest words): (its start Booleans, its (column, letter) -> Boolean uses)."""
+    starts, cover = start_columns(m, length, width)
+    chosen = [m.NewBoolVar("") for _ in vectors]
+    m.AddExactlyOne(chosen)
+    use = {}
+    for t in range(letters):
+        if any(v[t] for v in vectors):
+            for c in range(width):
+                use[c, t] = m.NewBoolVar("")
+            m.Add(sum(use[c, t] for c in range(width)) == sum(v[t] * b for v, b in zip(vectors, chosen)))
+    for c in range(width):
+        m.Add(sum(use[c, t] for t in range(letters) if (c, t) in use) == cover[c])
+    return starts, use
+
+
+def solved_word(solver, starts, use, length: int, letters: int):
+    """(first column, word) of a solved :func:`any_order_word`."""
+    first = first_column(solver, starts)
+    return first, tuple(next(t for t in range(letters) if (c, t) in use and solver.Value(use[c, t]))
+                        for c in range(first, first + length))
+
+
 class LaneCore:
     """The exceptional elements of SPEC's rotation core, split into lane pairs and free elements."""
 
@@ -171,32 +195,14 @@ class LaneCore:
         """Free part: (status, [(element, column, word), ...] or None)."""
         S = self.S
         m = cp_model.CpModel()
-        use, firsts = {}, {}
-        for g in elements:
-            length = self.length(g)
-            firsts[g], cover = start_columns(m, length, width)
-            options = sorted(self.vectors[g])
-            chosen = [m.NewBoolVar("") for _ in options]
-            m.AddExactlyOne(chosen)
-            for t in range(S):
-                if any(v[t] for v in options):
-                    for c in range(width):
-                        use[g, c, t] = m.NewBoolVar("")
-                    m.Add(sum(use[g, c, t] for c in range(width)) == sum(v[t] * b for v, b in zip(options, chosen)))
-            for c in range(width):
-                m.Add(sum(use[g, c, t] for t in range(S) if (g, c, t) in use) == cover[c])
+        words = {g: any_order_word(m, sorted(self.vectors[g]), self.length(g), width, S) for g in elements}
         for c in range(width):
             for t in range(S):
-                m.Add(sum(use[g, c, t] for g in elements if (g, c, t) in use) <= 1)
+                m.Add(sum(use[c, t] for _, use in words.values() if (c, t) in use) <= 1)
         solver, status = run(m, timeout_s)
         if status not in FOUND:
             return solver.StatusName(status), None
-        placed = []
-        for g in elements:
-            first = first_column(solver, firsts[g])
-            word = tuple(next(t for t in range(S) if (g, c, t) in use and solver.Value(use[g, c, t]))
-                         for c in range(first, first + self.length(g)))
-            placed.append((g, first, word))
+        placed = [(g, *solved_word(solver, starts, use, self.length(g), S)) for g, (starts, use) in words.items()]
         return solver.StatusName(status), placed
 
     def joint(self, width: int, timeout_s: float):
@@ -210,26 +216,14 @@ class LaneCore:
         """
         S = self.S
         m = cp_model.CpModel()
-        jobs = []  # (kind, elements, options, starts, chosen, use)
+        jobs = []  # (kind, unit, starts, use)
         for kind, unit in [("pair", p) for p in self.pairs] + [("fixed", (g,)) for g in self.fixed]:
-            length = self.length(unit[0])
-            starts, cover = start_columns(m, length, width)
-            options = [(h, v) for h in unit for v in sorted(self.vectors[h])]
-            chosen = [m.NewBoolVar("") for _ in options]
-            m.AddExactlyOne(chosen)
-            use = {}
-            for t in range(S):
-                if any(v[t] for _, v in options):
-                    for c in range(width):
-                        use[c, t] = m.NewBoolVar("")
-                    m.Add(sum(use[c, t] for c in range(width)) == sum(v[t] * b for (_, v), b in zip(options, chosen)))
-            for c in range(width):
-                m.Add(sum(use[c, t] for t in range(S) if (c, t) in use) == cover[c])
-            jobs.append((kind, unit, options, starts, chosen, use))
+            vectors = [v for h in unit for v in sorted(self.vectors[h])]
+            jobs.append((kind, unit, *any_order_word(m, vectors, self.length(unit[0]), width, S)))
         for c in range(width):
             for t in range(S):
                 terms = []
-                for kind, _, _, _, _, use in jobs:
+                for kind, _, _, use in jobs:
                     if (c, t) in use:
                         terms.append(use[c, t])
                     if kind == "pair" and (c, self.turn[t]) in use:
@@ -239,11 +233,8 @@ class LaneCore:
         if status not in FOUND:
             return solver.StatusName(status), None
         placed = []
-        for kind, unit, options, starts, chosen, use in jobs:
-            first = first_column(solver, starts)
-            length = self.length(unit[0])
-            word = tuple(next(t for t in range(S) if (c, t) in use and solver.Value(use[c, t]))
-                         for c in range(first, first + length))
+        for kind, unit, starts, use in jobs:
+            first, word = solved_word(solver, starts, use, self.length(unit[0]), S)
             placed.append((self.element(word), first, word))
             if kind == "pair":
                 mirror = tuple(self.turn[t] for t in word)

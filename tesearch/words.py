@@ -149,6 +149,13 @@ def to_letters(cg: CayleyGraph, word) -> tuple[str, ...]:
     return tuple(cg.letters[k] for k in word)
 
 
+def words_by_element(cg: CayleyGraph) -> list[list[tuple[str, ...]]]:
+    """Every shortest word of every element as letter strings, indexed by element (0 = identity: the empty word).
+
+    Meant for small groups (a torus's rings): it lists all shortest words, however many there are."""
+    return [[to_letters(cg, w) for w in shortest_words(cg, g)] if g else [()] for g in range(cg.order)]
+
+
 def word_text(letters) -> str:
     """A word as text: single-character letters run together, others spaced."""
     letters = tuple(letters)

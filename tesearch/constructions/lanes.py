@@ -83,7 +83,7 @@ from tesearch.networks import Network, TorusParams
 from tesearch.table import Placement, Table
 from tesearch.terms import Exchange
 from tesearch.verify import verify_table
-from tesearch.words import shortest_words, to_letters
+from tesearch.words import words_by_element
 
 CONSTRUCTION_NAME = "mirror lanes (tesearch/constructions/lanes.py)"
 SEEDS = 16  # sequencing orders tried before giving up
@@ -95,7 +95,6 @@ Word = tuple[str, ...]
 class Axis:
     """One ring of the torus: its letters, shortest words and mirror, by ring element."""
 
-    index: int  # position in the product (the spec's side order)
     side: int
     letters: tuple[str, str]
     words: tuple[tuple[Word, ...], ...]  # element -> its shortest words
@@ -123,15 +122,14 @@ class Job:
 def _axis(network: Network, index: int) -> Axis:
     ring = network.factors[index]
     cg = cached_cayley_graph(ring)
-    words = tuple((((),) if g == 0 else tuple(to_letters(cg, w) for w in shortest_words(cg, g)))
-                  for g in range(cg.order))
+    words = tuple(tuple(ws) for ws in words_by_element(cg))
     letters = tuple(ring.letters)
     if len(letters) != 2:
         raise ConstructionError(f"{network.spec}: mirror lanes need rings of two letters")
     a, b = letters
     by_word = {w: g for g, ws in enumerate(words) for w in ws}
     mirror = tuple(by_word[tuple(b if s == a else a for s in ws[0])] for ws in words)
-    return Axis(index, cg.order, letters, words, mirror)
+    return Axis(cg.order, letters, words, mirror)
 
 
 def applies(network: Network) -> str | None:
@@ -361,7 +359,7 @@ def mirror_lane_table(network: Network, *, seeds: int = SEEDS) -> Table:
         raise ConstructionError(f"{network.spec}: {reason}")
     axes = _axes(network)
     x, y, z = axes
-    q, h = x.side // 2, y.side // 2
+    h = y.side // 2
     width = x.side * y.side * h * h // 2
 
     def profile(g: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -370,16 +368,16 @@ def mirror_lane_table(network: Network, *, seeds: int = SEEDS) -> Table:
     pairs, fixed = _elements(x, y, z)
     if len(fixed) != 7:  # pragma: no cover - three rings of even order have one antipode each
         raise ConstructionError(f"{network.spec}: expected 7 elements fixed by the mirror, found {len(fixed)}")
-    odd_jobs = sorted((g for g in pairs if profile(g)[1:] == (h, h)), key=profile)
+    # the (a*, h, h) pair with the smallest a* leaves the most X room after the fixed block
+    odd = min((g for g in pairs if profile(g)[1:] == (h, h)), key=profile)
     x_only = [g for g in pairs if profile(g)[1:] == (0, 0)]
+    braided = [g for g in pairs if g != odd and profile(g)[1:] != (0, 0)]
+    block = _fixed_block(x, y, z, odd)
     last_error = "no seed tried"
     for seed in range(seeds):
         rng = random.Random(seed)
-        odd = odd_jobs[0]  # the (a*, h, h) pair with the smallest a* leaves the most X room after the block
-        braided = [g for g in pairs if g != odd and profile(g)[1:] != (0, 0)]
         braids = _braids(braided, profile, rng)
         lane = _XLane(width)
-        block = _fixed_block(x, y, z, odd)
         for job in block:
             for axis, letters, column in job.blocks:
                 if axis == 0 and (job.mirrored or lane.free(column, len(letters))):

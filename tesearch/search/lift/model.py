@@ -17,7 +17,7 @@ from tesearch.errors import LiftError, SpecError
 from tesearch.groups import cached_cayley_graph
 from tesearch.networks import Network, torus_network
 from tesearch.table import Table
-from tesearch.words import shortest_words, to_letters
+from tesearch.words import words_by_element
 
 
 class AssignMode(str, enum.Enum):
@@ -86,8 +86,7 @@ def split_off(network: Network, ring_index: int) -> tuple[Network, Network, dict
 
 def ring_words(ring: Network) -> list[list[tuple[str, ...]]]:
     """Shortest words of each ring element, indexed by element (0 = identity)."""
-    cg = cached_cayley_graph(ring)
-    return [[to_letters(cg, w) for w in shortest_words(cg, g)] if g else [()] for g in range(cg.order)]
+    return words_by_element(cached_cayley_graph(ring))
 
 
 def factor_words(factor: Table, letter_map: dict[str, str]) -> list[HWord]:
