@@ -3,7 +3,10 @@
 Result.  :func:`mirror_lane_table` builds a total-exchange table of width
 ``m * n**3 / 8`` for the torus with one side m and two sides n; that width is
 the per-letter bound of the two long axes (each of their four letters is busy
-in every column), so the table is optimal.  It settles torus-8x16x16 (T = 4096),
+in every column), so every table it returns is optimal.  That it returns one
+for every such shape is not proved: the braid order and the packing of the
+(a, 0, 0) jobs are greedy steps that are checked, and fail with a
+ConstructionError where they get stuck (24x26x26, 28x30x30).  It settles torus-8x16x16 (T = 4096),
 which every ring lift and search had left open, and gives 4x8x8, 4x16x16,
 12x16x16, 12x24x24, ... the same way.
 
@@ -40,18 +43,18 @@ Construction.
    of them running aligned blocks of one axis take its two words.  The first
    3h columns hold them and the odd (a*, h, h) job, every long lane busy:
 
-   ====================  ==========  ==========  ==========  ============
-   element               X           Y           Z
-   ====================  ==========  ==========  ==========  ============
-   (a*, h, h) pair        2h..2h+a*   0..h-1      h..2h-1
-   (q, h, h)              h-q..h-1    h..2h-1     2h..3h-1
-   (0, h, h)                          h..2h-1     0..h-1
-   (0, 0, h)                                      0..h-1
-   (q, 0, h)              2h-q..2h-1              2h..3h-1
-   (q, h, 0)              2h-q..2h-1  2h..3h-1
-   (0, h, 0)                          2h..3h-1
+   ====================  ===========  ==========  ==========  ============
+   element               X            Y           Z
+   ====================  ===========  ==========  ==========  ============
+   (a*, h, h) pair        2h..2h+a*-1  0..h-1      h..2h-1
+   (q, h, h)              h-q..h-1     h..2h-1     2h..3h-1
+   (0, h, h)                           h..2h-1     0..h-1
+   (0, 0, h)                                       0..h-1
+   (q, 0, h)              2h-q..2h-1               2h..3h-1
+   (q, h, 0)              2h-q..2h-1   2h..3h-1
+   (0, h, 0)                           2h..3h-1
    (q, 0, 0)              h-q..h-1
-   ====================  ==========  ==========  ==========  ============
+   ====================  ===========  ==========  ==========  ============
 
    Rows sharing a lane column share it in aligned blocks and take the axis's
    two different words there.
