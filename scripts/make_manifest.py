@@ -131,6 +131,9 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/lanes-bench.md": (["python benchmarks/lanes.py --max-n 30 --report results/lanes-bench.md"], [],
                                "mirror-lane tables for every m x n x n (4 | m < n, n even, n <= 30): T, tesearch's "
                                "and the kernel's bounds, the seed the sequencing needed, seconds"),
+    "results/symmetry-cores.md": (
+        ["python scripts/symmetry_cores.py --max-n 9 --report results/symmetry-cores.md"], [],
+        "the core of every regular letter group (every group of order n-1) on star-5..9, total and odd-distance"),
     "results/limits.md": (["python benchmarks/limits.py --report results/limits.md"], [],
                           "from --timeout to exit and peak memory per run (quoted in results/README.md)"),
     "results/twisted/runs.json": (["python scripts/twisted_runs.py SPEC --timeout S [--command search|stratify]"], [],

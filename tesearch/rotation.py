@@ -16,6 +16,7 @@ from itertools import permutations
 import numpy as np
 
 from tesearch.groups import CayleyGraph
+from tesearch.symmetry import letter_automorphism
 
 #: how many letter cycles a blind search may try (7 letters give 720)
 MAX_CYCLES_TRIED = 5040
@@ -93,19 +94,8 @@ def rotation_from_cycle(cg: CayleyGraph, cycle) -> Rotation | None:
     sigma = np.empty(cg.degree, dtype=np.int32)
     for i, k in enumerate(cycle):
         sigma[k] = cycle[(i + 1) % len(cycle)]
-    inv = cg.inverse_letter
-    if not np.array_equal(sigma[inv], inv[sigma]):
-        return None  # must map inverse pairs to inverse pairs
-    parent, letter = cg.parent
-    phi = np.zeros(cg.order, dtype=np.int64)
-    starts = cg.level_starts
-    for d in range(1, cg.diameter + 1):
-        level = np.arange(starts[d], starts[d + 1])
-        phi[level] = cg.right[sigma[letter[level]], phi[parent[level]]]
-    for k in range(cg.degree):
-        if not np.array_equal(phi[cg.right[k]], cg.right[sigma[k]][phi]):
-            return None
-    if len(np.unique(phi)) != cg.order:
+    phi = letter_automorphism(cg, sigma)
+    if phi is None:
         return None
     return Rotation(cg, sigma, phi)
 
