@@ -75,7 +75,6 @@ returned.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from tesearch.bounds import compute_bounds
@@ -89,7 +88,7 @@ from tesearch.verify import verify_table
 from tesearch.words import words_by_element
 
 CONSTRUCTION_NAME = "mirror lanes (tesearch/constructions/lanes.py)"
-SEEDS = 16  # sequencing orders tried before giving up
+RULE_NAME = "port matching (docs/proofs/lanes.md, Lemma 6)"
 
 Word = tuple[str, ...]
 
@@ -202,145 +201,212 @@ def _fixed_block(x: Axis, y: Axis, z: Axis, odd_job: tuple[int, int, int]) -> li
     ]
 
 
-@dataclass(frozen=True)
-class Braid:
-    """Two pairs of profiles (a1, b, c) and (a2, c, b) side by side on the long lanes for b + c columns."""
+# ---------------------------------------------------------------- shells and ports
 
-    first: tuple[int, int, int]  # runs Y for b columns, then Z for c
-    second: tuple[int, int, int]  # runs Z for b columns, then Y for c
+UNIVERSAL, ZERO = "universal", "zero"  # the two clique kinds of matched pairs (docs/proofs/lanes.md, Lemma 6)
+
+
+@dataclass(frozen=True)
+class Shell:
+    """Two pair jobs braided on the long lanes: parts of ``b`` and ``c`` columns (b <= c).
+
+    ``job_b`` leaves through the b-port (its X block lies beyond the b part's end of the braid), ``job_c``
+    through the c-port.  For b < c, ``job_b`` has profile (., b, c) and ``job_c`` profile (., c, b); for
+    b = c both have (., b, b).  Placed with the b part first, the shell's first column is the b-port;
+    placed with the c part first, the c-port.  The job that leaves on the left runs Y first (for the left
+    part's length) then Z; the other runs Z first then Y.
+    """
+
     b: int
     c: int
+    job_b: tuple[int, int, int]
+    job_c: tuple[int, int, int]
 
     @property
     def length(self) -> int:
-        """Columns the braid takes on the long lanes."""
+        """Columns the shell takes on the long lanes."""
         return self.b + self.c
 
 
-def _braids(pairs: list[tuple[int, int, int]], profile, rng: random.Random) -> list[Braid]:
-    """Every pair job with a long axis in use, two by two; ConstructionError if one is left over."""
-    groups: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-    for g in pairs:
-        _, b, c = profile(g)
-        groups.setdefault((b, c), []).append(g)
-    for jobs in groups.values():
-        rng.shuffle(jobs)
-    braids = []
-    for (b, c), jobs in sorted(groups.items()):
-        if b > c:
-            continue
-        partners = groups.get((c, b), []) if b < c else jobs[1::2]
-        firsts = jobs if b < c else jobs[0::2]
-        if len(partners) != len(firsts):
-            raise ConstructionError(f"mirror lanes: {len(firsts)} jobs of profile (., {b}, {c}) against "
-                                    f"{len(partners)} of (., {c}, {b}): they do not pair up")
-        braids += [Braid(f, s, b, c) for f, s in zip(firsts, partners)]
-    return braids
+Port = tuple[int, int]  # (shell index, 0 for the b-port / 1 for the c-port); shell -1 is the virtual shell
 
 
-# ---------------------------------------------------------------- sequencing
+def _shells(braided: list[tuple[int, int, int]], profile, h: int) -> list[Shell]:
+    """Every braided pair job in a shell, deterministically (docs/proofs/lanes.md, Lemma 6, step 0).
 
-class _XLane:
-    """The X lane's cells 0..T-1: free or taken."""
-
-    def __init__(self, width: int):
-        self.taken = bytearray(width)
-        self.width = width
-
-    def free(self, start: int, length: int) -> bool:
-        return 0 <= start and start + length <= self.width and not any(self.taken[start:start + length])
-
-    def take(self, start: int, length: int) -> None:
-        if not self.free(start, length):  # pragma: no cover - callers check first
-            raise ConstructionError(f"mirror lanes: X cells {start}..{start + length - 1} are taken")
-        self.taken[start:start + length] = b"\x01" * length
-
-    def first_free_run(self, length: int) -> int | None:
-        run = 0
-        for c, t in enumerate(self.taken):
-            run = 0 if t else run + 1
-            if run == length:
-                return c - length + 1
-        return None
-
-
-def _braid_jobs(braid: Braid, start: int, prefix_first: bool, x: Axis, y: Axis, z: Axis) -> list[Job]:
-    """The two jobs of ``braid`` at ``start``; the first (or, if not ``prefix_first``, the second) has its X block before."""
-    X, Y, Z = 0, 1, 2
-    end = start + braid.length
-    jobs = []
-    for g, prefix in ((braid.first, prefix_first), (braid.second, not prefix_first)):
-        i, j, k = g
-        a = x.distance(i)
-        if g is braid.first:
-            long_blocks = [(Y, y.words[j][0], start), (Z, z.words[k][0], start + braid.b)]
+    Class {b, c} (b < c): its jobs of profile (., b, c) and of (., c, b), each sorted by X distance, are
+    paired in that order, so a shell's two jobs have the same X distance.  Class {b, b}: its jobs sorted by
+    X distance, paired neighbour with neighbour.
+    """
+    classes: dict[tuple[int, int], tuple[list, list]] = {}
+    for g in braided:
+        a, b, c = profile(g)
+        key = (min(b, c), max(b, c))
+        first, second = classes.setdefault(key, ([], []))
+        (first if b <= c else second).append(g)
+    shells = []
+    for (b, c), (first, second) in sorted(classes.items()):
+        first.sort(key=lambda g: (profile(g)[0], g))
+        second.sort(key=lambda g: (profile(g)[0], g))
+        if b < c:
+            if len(first) != len(second):  # pragma: no cover - swapping Y and Z is a bijection
+                raise ConstructionError(f"mirror lanes: {len(first)} jobs (., {b}, {c}) against {len(second)} (., {c}, {b})")
+            shells += [Shell(b, c, f, s) for f, s in zip(first, second)]
         else:
-            long_blocks = [(Z, z.words[k][0], start), (Y, y.words[j][0], start + braid.b)]
-        x_block = (X, x.words[i][0], start - a if prefix else end)
-        blocks = tuple(bl for bl in [x_block, *long_blocks] if bl[1])
-        jobs.append(Job(g, blocks, True))
-    return jobs
+            if len(first) % 2:  # pragma: no cover - counted in Lemma 6
+                raise ConstructionError(f"mirror lanes: an odd number of jobs (., {b}, {b})")
+            shells += [Shell(b, b, first[i], first[i + 1]) for i in range(0, len(first), 2)]
+    return shells
 
 
-def _best_fit(candidates: list[Braid], a_of: dict, lane: _XLane, pos: int) -> tuple[int, bool, int, int] | None:
-    """(index, prefix_first, prefix length, suffix length) of the braid to place at ``pos``, or None.
+def _match_ports(shells: list[Shell], demand_of, q: int
+                 ) -> tuple[dict[Port, Port], dict[Port, object], dict[Port, tuple[int, int]]]:
+    """The partner of every port and the kind of its matched pair (docs/proofs/lanes.md, Lemma 6, steps 1-4).
 
-    Both X blocks must land on free cells; among those that do, the longest prefix (it fills the room
-    on the left), then the longest braid (it leaves room on the right)."""
-    best, best_key = None, None
-    for idx, br in enumerate(candidates):
-        for prefix_first in (True, False):
-            a_pre = a_of[br.first] if prefix_first else a_of[br.second]
-            a_suf = a_of[br.second] if prefix_first else a_of[br.first]
-            if not lane.free(pos - a_pre, a_pre) or not lane.free(pos + br.length, a_suf):
-                continue
-            key = (a_pre, br.length, -idx)
-            if best_key is None or key > best_key:
-                best, best_key = (idx, prefix_first, a_pre, a_suf), key
-    return best
+    A port has a *length* (its part) and a *demand* (the X distance of the job leaving through it).  Two
+    ports may face each other across a shell boundary when each one's demand is at most the other's
+    length: the job leaving one then lies inside the other's part.  Lengths below q are *small*; the rest
+    are *universal* (any demand fits).
+    """
+    length = {}
+    demand = {}
+    for i, sh in enumerate(shells):
+        length[(i, 0)], length[(i, 1)] = sh.b, sh.c
+        demand[(i, 0)], demand[(i, 1)] = demand_of(sh.job_b), demand_of(sh.job_c)
+    for port in ((-1, 0), (-1, 1)):  # the virtual shell: the fixed block's end and the table's end
+        length[port], demand[port] = 0, 0
+    buckets: dict[tuple[int, int], list[Port]] = {}
+    for port in sorted(length):
+        key = (length[port], demand[port])
+        buckets.setdefault(key, []).append(port)
+    partner: dict[Port, Port] = {}
+    kind: dict[Port, object] = {}
+
+    def pair(p1: Port, p2: Port, what) -> None:
+        if demand[p1] > length[p2] or demand[p2] > length[p1]:  # pragma: no cover - Lemma 6
+            raise ConstructionError(f"mirror lanes: ports {p1} and {p2} cannot face each other")
+        partner[p1], partner[p2] = p2, p1
+        kind[p1] = kind[p2] = what
+
+    def take(key: tuple[int, int], count: int, avoid: set[Port] | None = None) -> list[Port]:
+        pool = buckets.get(key, [])
+        chosen = [p for p in pool if not avoid or p not in avoid][:count]
+        if len(chosen) < count:  # pragma: no cover - the counts of Lemma 6
+            raise ConstructionError(f"mirror lanes: {len(chosen)} ports of type {key}, {count} needed")
+        chosen_set = set(chosen)
+        buckets[key] = [p for p in pool if p not in chosen_set]
+        return chosen
+
+    # step 1: small x small, transposed: (l, d) with (d, l) for 1 <= l, d <= q-1 (the diagonal among itself)
+    for l in range(1, q):
+        for d in range(l, q):
+            if l == d:
+                ports = take((l, l), len(buckets.get((l, l), [])))
+                if len(ports) % 2:  # pragma: no cover - 4h of each
+                    raise ConstructionError(f"mirror lanes: an odd number of ports of type ({l}, {l})")
+                for k in range(0, len(ports), 2):
+                    pair(ports[k], ports[k + 1], ((l, l), (l, l)))
+            else:
+                ones, others = buckets.get((l, d), []), buckets.get((d, l), [])
+                if len(ones) != len(others):  # pragma: no cover - 4h of each
+                    raise ConstructionError(f"mirror lanes: {len(ones)} ports ({l}, {d}) against {len(others)} ({d}, {l})")
+                for p1, p2 in zip(take((l, d), len(ones)), take((d, l), len(others))):
+                    pair(p1, p2, ((l, d), (d, l)))
+    # step 2: length 0 with demand d against length d with demand 0; one (d, 0) is left over per d.  The
+    # leftover is not the (d, 0) port of class {d, h}: that shell ties this kind to the zero clique.
+    for d in range(1, q):
+        zeros = buckets.get((0, d), [])
+        keep = {(i, side) for (i, side) in buckets.get((d, 0), []) if i >= 0 and shells[i].c > q and shells[i].b == d}
+        others = buckets.get((d, 0), [])
+        chosen = [p for p in others if p in keep] + [p for p in others if p not in keep]
+        buckets[(d, 0)] = chosen
+        for p1, p2 in zip(take((0, d), len(zeros)), take((d, 0), len(zeros))):
+            pair(p1, p2, ((0, d), (d, 0)))
+    # step 3: small length l with demand q against a universal port with demand l
+    for l in range(0, q):
+        need = buckets.get((l, q), [])
+        for p1, p2 in zip(take((l, q), len(need)), take((q, l), len(need))):
+            pair(p1, p2, ((l, q), (q, l)))
+    # step 4: what is left is universal (any demand) or has demand 0: two cliques, each matched inside
+    rest = [p for key in sorted(buckets) for p in buckets[key]]
+    zero = [p for p in rest if demand[p] == 0 and length[p] < q] + \
+           [p for p in rest if demand[p] == 0 and length[p] >= q]
+    universal = [p for p in rest if not (demand[p] == 0)]
+    if any(length[p] < q for p in universal):  # pragma: no cover - Lemma 6
+        raise ConstructionError("mirror lanes: a small port is left with a demand")
+    if len(zero) % 2:  # move one universal port of demand 0 to the universal clique
+        moved = zero.pop()
+        if length[moved] < q:  # pragma: no cover - there are h - 1 universal ports of demand 0
+            raise ConstructionError("mirror lanes: no universal port of demand 0 to even the cliques")
+        universal.append(moved)
+    for group, what in ((zero, ZERO), (universal, UNIVERSAL)):
+        for k in range(0, len(group), 2):
+            pair(group[k], group[k + 1], what)
+    port_type = {port: (length[port], demand[port]) for port in length}
+    return partner, kind, port_type
 
 
-def _sequence(braids: list[Braid], x: Axis, y: Axis, z: Axis, lane: _XLane, first_column: int,
-              rng: random.Random) -> list[Job] | None:
-    """Braids side by side from ``first_column`` (docstring, step 4); None when the greedy gets stuck."""
-    a_of = {}
-    for br in braids:
-        a_of[br.first], a_of[br.second] = x.distance(br.first[0]), x.distance(br.second[0])
-    # keep a braid with a job of a = 0 for the end: its suffix is empty, so nothing passes T - 1
-    enders = [br for br in braids if a_of[br.first] == 0 or a_of[br.second] == 0]
-    if not enders:
-        return None
-    last = rng.choice(enders)
-    # the other braids with an a = 0 job are the relief: their prefix can always be empty, so they are
-    # kept back and placed only where no other braid's prefix fits
-    relief = [br for br in enders if br is not last]
-    kept = {id(br) for br in relief} | {id(last)}
-    pool = [br for br in braids if id(br) not in kept]
-    rng.shuffle(pool)
-    rng.shuffle(relief)
-    pos, jobs = first_column, []
-    while pool or relief:
-        best = None
-        for candidates in (pool, relief):
-            best = _best_fit(candidates, a_of, lane, pos)
-            if best is not None:
-                break
-        if best is None:
-            return None
-        idx, prefix_first, a_pre, a_suf = best
-        br = candidates.pop(idx)
-        lane.take(pos - a_pre, a_pre)
-        lane.take(pos + br.length, a_suf)
-        jobs += _braid_jobs(br, pos, prefix_first, x, y, z)
-        pos += br.length
-    # the last braid: its a = 0 job goes second, so its (empty) X block is the suffix
-    prefix_first = a_of[last.second] == 0
-    a_pre = a_of[last.first] if prefix_first else a_of[last.second]
-    if not lane.free(pos - a_pre, a_pre):
-        return None
-    lane.take(pos - a_pre, a_pre)
-    jobs += _braid_jobs(last, pos, prefix_first, x, y, z)
-    return jobs
+def _one_cycle(shells: list[Shell], partner: dict[Port, Port], kind: dict[Port, object],
+               port_type: dict[Port, tuple[int, int]]) -> list[tuple[int, bool]]:
+    """The shells in one chain from the virtual shell, each with ``b_first`` (Lemma 6, step 5).
+
+    Shell edges and matching edges form disjoint cycles.  Two matched pairs of one kind can exchange
+    partners and stay compatible (a transposed kind pairs type t with type t' in both; a clique pairs
+    anything in it), and the exchange joins two cycles into one.  Doing so wherever two cycles share a
+    kind leaves one cycle, because the shells connect every kind (Lemma 6).
+    """
+    def other_end(port: Port) -> Port:
+        return (port[0], 1 - port[1])
+
+    cycle_of: dict[Port, int] = {}
+    count = 0
+    for start in sorted(partner):
+        if start in cycle_of:
+            continue
+        port = start
+        while port not in cycle_of:
+            cycle_of[port] = count
+            cycle_of[other_end(port)] = count
+            port = partner[other_end(port)]
+        count += 1
+    parent = list(range(count))
+
+    def find(c: int) -> int:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    def oriented(port: Port) -> bool:
+        """Visit each pair once: from its first type's port (transposed kinds), else from its smaller port."""
+        what, mate = kind[port], partner[port]
+        if isinstance(what, tuple) and what[0] != what[1]:
+            return port_type[port] == what[0]
+        return port < mate
+
+    representative: dict[object, Port] = {}
+    for port in sorted(partner):
+        if not oriented(port):
+            continue
+        what = kind[port]
+        rep = representative.setdefault(what, port)
+        if rep == port or find(cycle_of[rep]) == find(cycle_of[port]):
+            continue
+        rep_mate, mate = partner[rep], partner[port]
+        partner[rep], partner[mate] = mate, rep  # rep's side keeps its type, and so does port's
+        partner[port], partner[rep_mate] = rep_mate, port
+        parent[find(cycle_of[port])] = find(cycle_of[rep])
+    roots = {find(c) for c in range(count)}
+    if len(roots) != 1:  # pragma: no cover - Lemma 6 (connectivity)
+        raise ConstructionError(f"mirror lanes: the shells form {len(roots)} chains, not one")
+    order = []
+    port = partner[(-1, 1)]  # the fixed block's end faces the first shell's left port
+    while port[0] != -1:
+        order.append((port[0], port[1] == 0))
+        port = partner[other_end(port)]
+    if len(order) != len(shells):  # pragma: no cover
+        raise ConstructionError("mirror lanes: the chain misses shells")
+    return order
 
 
 # ---------------------------------------------------------------- the table
@@ -355,14 +421,15 @@ def _word_and_start(job: Job, axes: tuple[Axis, Axis, Axis], mirrored: bool) -> 
     return start, word
 
 
-def mirror_lane_table(network: Network, *, seeds: int = SEEDS) -> Table:
-    """A verified optimal table for the regular torus m x n x n (see the module docstring)."""
+def mirror_lane_table(network: Network) -> Table:
+    """A verified optimal table for the regular torus m x n x n (see the module docstring; the rule and
+    its proof: docs/proofs/lanes.md)."""
     reason = applies(network)
     if reason is not None:
         raise ConstructionError(f"{network.spec}: {reason}")
     axes = _axes(network)
     x, y, z = axes
-    h = y.side // 2
+    q, h = x.side // 2, y.side // 2
     width = x.side * y.side * h * h // 2
 
     def profile(g: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -371,38 +438,87 @@ def mirror_lane_table(network: Network, *, seeds: int = SEEDS) -> Table:
     pairs, fixed = _elements(x, y, z)
     if len(fixed) != 7:  # pragma: no cover - three rings of even order have one antipode each
         raise ConstructionError(f"{network.spec}: expected 7 elements fixed by the mirror, found {len(fixed)}")
-    # the (a*, h, h) pair with the smallest a* leaves the most X room after the fixed block
-    odd = min((g for g in pairs if profile(g)[1:] == (h, h)), key=profile)
-    x_only = [g for g in pairs if profile(g)[1:] == (0, 0)]
+    odd = min((g for g in pairs if profile(g)[1:] == (h, h)), key=lambda g: (profile(g), g))  # a* = 1
+    x_only = sorted((g for g in pairs if profile(g)[1:] == (0, 0)), key=lambda g: (-profile(g)[0], g))
     braided = [g for g in pairs if g != odd and profile(g)[1:] != (0, 0)]
     block = _fixed_block(x, y, z, odd)
-    last_error = "no seed tried"
-    for seed in range(seeds):
-        rng = random.Random(seed)
-        braids = _braids(braided, profile, rng)
-        lane = _XLane(width)
-        for job in block:
-            for axis, letters, column in job.blocks:
-                if axis == 0 and (job.mirrored or lane.free(column, len(letters))):
-                    lane.take(column, len(letters))  # a shared X block is taken once
-        jobs = _sequence(braids, x, y, z, lane, 3 * h, rng)
-        if jobs is None:
-            last_error = f"seed {seed}: the greedy sequencing got stuck"
-            continue
-        for g in x_only:
-            a = x.distance(g[0])
-            column = lane.first_free_run(a)
-            if column is None:
-                break
-            lane.take(column, a)
-            jobs.append(Job(g, ((0, x.words[g[0]][0], column),), True))
-        else:
-            return _assemble(network, axes, block + jobs, width, seed)
-        last_error = f"seed {seed}: no room on the X lane for the jobs (a, 0, 0)"
-    raise ConstructionError(f"{network.spec}: mirror lanes found no sequence ({last_error})")
+    shells = _shells(braided, profile, h)
+    partner, kind, port_type = _match_ports(shells, lambda g: x.distance(g[0]), q)
+    order = _one_cycle(shells, partner, kind, port_type)
+    lane = _XLane(width)
+    for job in block:
+        for axis, letters, column in job.blocks:
+            if axis == 0 and (job.mirrored or lane.free(column, len(letters))):
+                lane.take(column, len(letters))  # a shared X block is taken once
+    jobs = list(block)
+    pos = 3 * h
+    for index, b_first in order:
+        shell = shells[index]
+        left_len = shell.b if b_first else shell.c
+        left_job, right_job = (shell.job_b, shell.job_c) if b_first else (shell.job_c, shell.job_b)
+        jobs += _shell_jobs(left_job, right_job, left_len, shell.length, pos, x, y, z, lane)
+        pos += shell.length
+    if pos != width:  # pragma: no cover - Lemma 5
+        raise ConstructionError(f"{network.spec}: the shells end at column {pos}, not {width}")
+    for g in x_only:  # Lemma 7: enough free runs of length >= q for the q - 1 jobs (a, 0, 0)
+        a = x.distance(g[0])
+        column = lane.first_free_run(a)
+        if column is None:  # pragma: no cover - Lemma 7
+            raise ConstructionError(f"{network.spec}: no room on the X lane for the job {profile(g)}")
+        lane.take(column, a)
+        jobs.append(Job(g, ((0, x.words[g[0]][0], column),), True))
+    return _assemble(network, axes, jobs, width, len(shells))
 
 
-def _assemble(network: Network, axes, jobs: list[Job], width: int, seed: int) -> Table:
+class _XLane:
+    """The X lane's cells 0..T-1: free or taken (the construction checks every X block it lays)."""
+
+    def __init__(self, width: int):
+        self.taken = bytearray(width)
+        self.width = width
+
+    def free(self, start: int, length: int) -> bool:
+        """Whether cells start..start+length-1 exist and are free."""
+        return 0 <= start and start + length <= self.width and not any(self.taken[start:start + length])
+
+    def take(self, start: int, length: int) -> None:
+        """Mark the cells taken; ConstructionError if one is not free (Lemma 6 says it cannot happen)."""
+        if not self.free(start, length):  # pragma: no cover - Lemma 6
+            raise ConstructionError(f"mirror lanes: X cells {start}..{start + length - 1} are taken")
+        self.taken[start:start + length] = b"\x01" * length
+
+    def first_free_run(self, length: int) -> int | None:
+        """The first column of the first run of ``length`` free cells."""
+        run = 0
+        for c, t in enumerate(self.taken):
+            run = 0 if t else run + 1
+            if run == length:
+                return c - length + 1
+        return None
+
+
+def _shell_jobs(left_job, right_job, left_len: int, length: int, start: int, x: Axis, y: Axis, z: Axis,
+                lane: _XLane) -> list[Job]:
+    """The two jobs of a shell at ``start``: the left job runs Y then Z and carries its X block before the
+    shell, the right job runs Z then Y and carries its X block after it (Lemma 3)."""
+    X, Y, Z = 0, 1, 2
+    end = start + length
+    jobs = []
+    for g, on_left in ((left_job, True), (right_job, False)):
+        i, j, k = g
+        first, second = ((Y, y.words[j][0]), (Z, z.words[k][0])) if on_left else ((Z, z.words[k][0]), (Y, y.words[j][0]))
+        if len(first[1]) != left_len:  # pragma: no cover - the shell's profiles
+            raise ConstructionError(f"mirror lanes: job {g} does not fit its shell's first part ({left_len})")
+        long_blocks = [(first[0], first[1], start), (second[0], second[1], start + left_len)]
+        a = x.distance(i)
+        x_start = start - a if on_left else end
+        lane.take(x_start, a)
+        blocks = tuple(bl for bl in [(X, x.words[i][0], x_start), *long_blocks] if bl[1])
+        jobs.append(Job(g, blocks, True))
+    return jobs
+
+
+def _assemble(network: Network, axes, jobs: list[Job], width: int, shells: int) -> Table:
     placed = []
     for n, job in enumerate(jobs):
         start, word = _word_and_start(job, axes, False)
@@ -416,7 +532,7 @@ def _assemble(network: Network, axes, jobs: list[Job], width: int, seed: int) ->
     table = Table(network.spec, Exchange.TOTAL.value, network.generators_json(), width,
                   sorted(Placement(r, c, w) for r, c, w in rows), bounds.counting,
                   {"letter_bound": bounds.letter.value,
-                   "construction": {"method": CONSTRUCTION_NAME, "seed": seed}})
+                   "construction": {"method": CONSTRUCTION_NAME, "rule": RULE_NAME, "shells": shells}})
     check = verify_table(table, cg=cg, bounds=bounds)
     if not check.ok:
         raise ConstructionError(f"{network.spec}: the mirror-lane table does not verify: {check.violations[0]}")
