@@ -3,10 +3,8 @@
 Result.  :func:`mirror_lane_table` builds a total-exchange table of width
 ``m * n**3 / 8`` for the torus with one side m and two sides n; that width is
 the per-letter bound of the two long axes (each of their four letters is busy
-in every column), so every table it returns is optimal.  That it returns one
-for every such shape is not proved: the braid order and the packing of the
-(a, 0, 0) jobs are greedy steps that are checked, and fail with a
-ConstructionError where they get stuck (24x26x26, 28x30x30).  It settles torus-8x16x16 (T = 4096),
+in every column), so the table is optimal, and it exists for every such shape
+(docs/proofs/lanes.md, the Theorem: Lemmas 1-7).  It settles torus-8x16x16 (T = 4096),
 which every ring lift and search had left open, and gives 4x8x8, 4x16x16,
 12x16x16, 12x24x24, ... the same way.
 
@@ -58,16 +56,18 @@ Construction.
 
    Rows sharing a lane column share it in aligned blocks and take the axis's
    two different words there.
-4. **Sequencing.**  The braids follow the fixed block side by side.  A
-   greedy pass places them one by one, choosing for each the braid and the
-   orientation (which job takes the prefix) whose prefix fits the free X cells
-   left of it; the suffixes are marked as they are placed.  Braids with a job
-   of a = 0 can always take an empty prefix, so they are held back as
-   *relief*, placed only where no other braid fits; one of them is the last
-   braid, its a = 0 job taking the suffix, so nothing passes column T - 1.  The
-   jobs (a, 0, 0) take free X cells last.  Orders that fail are retried with
-   other seeds; a failure after every seed is a :class:`ConstructionError`,
-   never a wider table.
+4. **Sequencing by a port matching** (Lemma 6).  A braid is a *shell* with
+   two parts (b and c columns) and a *port* at each: the port's length is its
+   part's, its demand the X distance of the job leaving the shell there.
+   Shells may stand side by side when each facing port's demand fits the
+   other's length.  An explicit matching of ports (small lengths transposed
+   against small demands, demand q against length-q ports, then a clique of
+   demand-0 ports and a clique of universal ports) makes every facing pair
+   fit; exchanging partners within a kind joins its cycles into one chain,
+   cut at a virtual shell so that the first prefix and the last suffix are
+   empty.  The jobs (a, 0, 0) take free X runs (Lemma 7).  The counts the
+   matching needs are closed forms, so it succeeds on every shape; a failure
+   would be a :class:`ConstructionError`, never a wider table.
 
 Every table is checked by :func:`tesearch.verify.verify_table` before it is
 returned.
