@@ -136,6 +136,8 @@ def _network_verdict(data: dict, inp: LoadedInput, net, is_target: np.ndarray, w
                  if recorded.get(k) != v]
     if recorded.get("generators") != content["generators"]:
         problems.append("the network's generators differ from the table's")
+    if "letters" in recorded and recorded.get("letters") != list(inp.letters):
+        problems.append(f"letters: recorded {recorded.get('letters')!r}, the table's are {list(inp.letters)!r}")
     if recorded.get("spec") != inp.network or recorded.get("exchange") != inp.exchange.value:
         problems.append("the network or exchange differs from the table's")
     verdict, reason = _verdict(problems, "the spec's generators are the table's; the group rebuilt from them by "
@@ -150,12 +152,88 @@ def _recorded_value(recorded: dict, key: str):
     return entry.get("value") if isinstance(entry, dict) else None
 
 
-def _bounds_verdict(recorded: dict, kernel: KernelBounds, inp: LoadedInput, covered: set[int]
-                    ) -> tuple[ClaimVerdict, int | None]:
+def table_letter_max(inp: LoadedInput) -> int:
+    """The most-used letter's count over the table's words (a valid table is one choice of shortest words)."""
+    counts = np.zeros(len(inp.letters), dtype=np.int64)
+    for message in inp.messages:
+        counts += np.bincount(np.asarray(message.word, dtype=np.int64), minlength=len(inp.letters))
+    return int(counts.max()) if len(inp.messages) else 0
+
+
+def _recorded_theorem1_problems(table_checks: object, theorem1) -> list[str]:
+    """What the certificate records of its Theorem-1 run, against the kernel's own run."""
+    recorded = table_checks.get("theorem1") if isinstance(table_checks, dict) else None
+    if not isinstance(recorded, dict):
+        return []
+    computed = {"outcome": "valid" if theorem1.ok else "invalid", "words": theorem1.words,
+                "targets": theorem1.targets, "violations": len(theorem1.violations)}
+    return [f"table_checks.theorem1.{k}: recorded {recorded.get(k)!r}, the kernel finds {v!r}"
+            for k, v in computed.items() if k in recorded and recorded.get(k) != v]
+
+
+def attainment_verdict(recorded: dict, kernel: KernelBounds, witness: int | None) -> ClaimVerdict | None:
+    """What the bounds say of attaining the per-letter bound (``exact``, ``achievable_max_letter_count``).
+
+    None when the certificate says nothing of it (or it is refuted with the bounds); confirmed when a
+    choice of words the checker knows attains it; otherwise unchecked (the lower bound still stands).
+    """
+    entry = recorded.get("per_letter") if isinstance(recorded.get("per_letter"), dict) else {}
+    letter = entry.get("value")
+    if entry.get("exact") is not True and entry.get("achievable_max_letter_count") is None:
+        return None
+    problems, unchecked = _letter_facts(recorded, kernel, letter, witness)
+    if problems:
+        return None  # already refuted in the bounds claim
+    achievable = entry.get("achievable_max_letter_count")
+    statement = (f"some choice of shortest words uses no letter more than {achievable} times"
+                 + (f" (so the per-letter bound {letter} is exact)" if entry.get("exact") is True else ""))
+    if unchecked:
+        return ClaimVerdict("attainment", statement, Verdict.UNCHECKED,
+                            "; ".join(unchecked) + "; the certificate holds no such choice, and the lower bound "
+                            "does not rest on it")
+    known = [w for w in (kernel.achievable_letter, witness) if w is not None]
+    return ClaimVerdict("attainment", statement, Verdict.CONFIRMED,
+                        f"a choice the checker knows uses no letter more than {min(known)} times "
+                        f"({'the kernel' if kernel.achievable_letter == min(known) else 'the certificate table'})")
+
+
+def _letter_facts(recorded: dict, kernel: KernelBounds, letter: object, witness: int | None
+                  ) -> tuple[list[str], list[str]]:
+    """(problems, unchecked) for per_letter's letter_minima, exact and achievable_max_letter_count.
+
+    A choice of words whose most-used letter occurs ``w`` times witnesses "achievable <= w": the
+    kernel's own greedy choice, or the certificate's valid table itself.
+    """
+    entry = recorded.get("per_letter") if isinstance(recorded.get("per_letter"), dict) else {}
+    problems, unchecked = [], []
+    if "letter_minima" in entry and entry["letter_minima"] != kernel.letter_minima:
+        problems.append(f"per_letter.letter_minima: recorded {entry['letter_minima']!r}, recomputed "
+                        f"{kernel.letter_minima!r}")
+    witnesses = [w for w in (kernel.achievable_letter, witness) if w is not None]
+    best_witness = min(witnesses) if witnesses else None
+    achievable = entry.get("achievable_max_letter_count")
+    if achievable is not None:
+        if not isinstance(achievable, int) or isinstance(achievable, bool):
+            problems.append(f"per_letter.achievable_max_letter_count: {achievable!r} is not an integer")
+        elif isinstance(letter, int) and achievable < letter:
+            problems.append(f"per_letter.achievable_max_letter_count {achievable} is below the per-letter bound "
+                            f"{letter}")
+        elif best_witness is None or best_witness > achievable:
+            unchecked.append(f"per_letter.achievable_max_letter_count {achievable}: no choice of words the "
+                             f"checker knows attains it (best known: {best_witness})")
+    if entry.get("exact") is True and isinstance(letter, int) and (best_witness is None or best_witness > letter):
+        unchecked.append(f"per_letter.exact: no choice of words the checker knows attains {letter} "
+                         f"(best known: {best_witness})")
+    return problems, unchecked
+
+
+def _bounds_verdict(recorded: dict, kernel: KernelBounds, inp: LoadedInput, covered: set[int],
+                    witness: int | None = None) -> tuple[ClaimVerdict, int | None]:
     """The bounds claim, and the best bound it establishes (None if it cannot be established).
 
     ``covered`` holds the widths refuted by confirmed full impossibility claims: a recorded
     per-letter bound above what the kernel derives stands when they cover every width in between.
+    ``witness`` is the valid table's own most-used letter count (a choice of words attaining it).
     """
     problems, unchecked = [], []
     for key, value in (("counting", kernel.counting), ("singleport", kernel.singleport)):
@@ -182,6 +260,8 @@ def _bounds_verdict(recorded: dict, kernel: KernelBounds, inp: LoadedInput, cove
                              f"solver ({derived}: {kernel.derivation}; a choice of words attains "
                              f"{kernel.achievable_letter}); no confirmed impossibility claim covers widths "
                              f"{', '.join(map(str, sorted(gap - covered)))}")
+    more_problems, _ = _letter_facts(recorded, kernel, letter, witness)
+    problems += more_problems
     best = max(kernel.counting, letter if isinstance(letter, int) else 0)
     binding = "per-letter" if isinstance(letter, int) and letter > kernel.counting else "counting"
     for key, value in (("best", best), ("binding", binding)):
@@ -242,6 +322,7 @@ def check_certificate_data(data: dict, *, where: str, root: Path, timeout_s: flo
     if data["table"].get("T") != inp.T:
         problems.append(f"'table.T' is {data['table'].get('T')!r}, the table has T = {inp.T}")
     problems += [str(v) for v in theorem1.violations[:10]]
+    problems += _recorded_theorem1_problems(data.get("table_checks"), theorem1)
     verdict, reason = _verdict(problems, f"{theorem1.words} words for {theorem1.targets} targets, no violation "
                                          "(the kernel's Theorem 1); sha256 matches")
     verdicts.append(ClaimVerdict("table", f"the embedded table (T = {inp.T}) is a valid {inp.exchange.value} "
@@ -259,8 +340,13 @@ def check_certificate_data(data: dict, *, where: str, root: Path, timeout_s: flo
 
     # -- bounds, by the kernel without a solver
     kernel = kernel_bounds(net, list(inp.generators), is_target)
-    bounds_verdict, best = _bounds_verdict(data["bounds"], kernel, inp, covered)
+    witness = table_letter_max(inp) if theorem1.ok else None
+    bounds_verdict, best = _bounds_verdict(data["bounds"], kernel, inp, covered, witness)
     verdicts.append(bounds_verdict)
+    attained = attainment_verdict(data["bounds"], kernel, witness) if bounds_verdict.verdict is not Verdict.REFUTED \
+        else None
+    if attained is not None:
+        verdicts.append(attained)
 
     # -- replay
     replay_verdict, replay_reason = replay if replay is not None else run_replay(content)[:2]
