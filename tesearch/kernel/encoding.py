@@ -171,9 +171,14 @@ def _smtlib2(c: Constraint) -> str:
 
 # ---------------------------------------------------------------- building the kernel's encoding
 
-def shortest_words(net: RebuiltNetwork, node: int, limit: int) -> tuple[tuple[int, ...], ...]:
-    """All shortest words of ``node`` (letter indices), in lexicographic order; EncoderTooLarge past ``limit``."""
-    memo: dict[int, list[tuple[int, ...]]] = {0: [()]}
+def shortest_words(net: RebuiltNetwork, node: int, limit: int, memo: dict | None = None
+                   ) -> tuple[tuple[int, ...], ...]:
+    """All shortest words of ``node`` (letter indices), in lexicographic order; EncoderTooLarge past ``limit``.
+
+    ``memo`` (node -> its words) may be shared between calls on the same network.
+    """
+    memo = {0: [()]} if memo is None else memo
+    memo.setdefault(0, [()])
     inverse = inverse_letters_of(net)
 
     def words_of(g: int) -> list[tuple[int, ...]]:
@@ -217,9 +222,9 @@ def kernel_encoding(net: RebuiltNetwork, is_target: np.ndarray, width: int) -> K
     letters = net.letters
     inverse = inverse_letters_of(net)
     nodes = [int(g) for g in np.nonzero(is_target)[0]]  # BFS order
-    targets, budget = [], MAX_KERNEL_VARIABLES
+    targets, budget, memo = [], MAX_KERNEL_VARIABLES, {}
     for g in nodes:
-        words = shortest_words(net, g, budget)
+        words = shortest_words(net, g, budget, memo)
         targets.append(Target(g, words))
         budget -= len(words) * max(1, width - len(words[0]) + 1)
         if budget < 0:
