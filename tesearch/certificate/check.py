@@ -401,8 +401,9 @@ def check_impossibility(claim: dict, *, inp: LoadedInput, net, is_target: np.nda
     the encoding it builds itself from the generators, the exchange and the width
     (:mod:`tesearch.kernel.encoding`; the file must stay in the plain fragment the kernel reads, so
     the solvers read what the kernel compared); z3 and cvc5 then solve the file and the DRAT proof
-    is checked against the file's CNF (the committed proofs are for it).  A restricted claim (a class the kernel does not
-    rebuild) is never confirmed: unchecked, or refuted when a solver finds the file satisfiable.
+    is checked against the file's CNF (the committed proofs are for it).  A restricted claim (a class
+    the kernel does not rebuild) is never confirmed: unchecked, or refuted when a solver finds the
+    file satisfiable.
     """
     what = f"{inp.network} {inp.exchange.value}"
     statement = claim_statement(claim, inp.network, inp.exchange.value)
@@ -433,23 +434,26 @@ def check_impossibility(claim: dict, *, inp: LoadedInput, net, is_target: np.nda
     text = raw.decode("utf-8", errors="replace")
     # the header is a comment and never evidence; one that names something else is still refuted
     header = read_encoding_header(text)
-    refutations += [f"its header comment says so: {p}" for p in
-                    header_problems(header, network=inp.network, exchange=inp.exchange.value, width=claim["width"])]
+    header_refutations = [f"its header comment names another problem: {p}" for p in
+                          header_problems(header, network=inp.network, exchange=inp.exchange.value,
+                                          width=claim["width"])]
 
     if full:
         kernel, comparison = kernel_comparison(text, net, is_target, claim["width"], what)
         if kernel is None:
+            refutations += header_refutations
             return ClaimVerdict("impossibility", statement, Verdict.REFUTED if refutations else Verdict.UNCHECKED,
                                 "; ".join(refutations + [comparison]))
         if not comparison.equal:
             refutations.append(f"{enc['path']} is not the kernel's encoding of {statement}: {comparison.reason()}")
-            return ClaimVerdict("impossibility", statement, Verdict.REFUTED, "; ".join(refutations),
+            return ClaimVerdict("impossibility", statement, Verdict.REFUTED, "; ".join(refutations + header_refutations),
                                 {"kernel_encoding": {"equal": False, "differences": comparison.count}})
         details["kernel_encoding"] = {"equal": True, "sections": list(comparison.variant),
                                       "variables": len(kernel.variables)}
     else:
         notes.append("a restricted claim: the kernel does not rebuild the restricted class, so what the file "
                      "encodes is not checked")
+    refutations += header_refutations
 
     # z3 re-run (on the file: proven above to be the kernel's encoding, in the fragment the kernel reads, so
     # what the solvers read is what the kernel compared)

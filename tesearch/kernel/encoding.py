@@ -421,7 +421,8 @@ def _variables_differ(script: ReadScript, kernel: KernelEncoding, what: str) -> 
     parsed = [tuple(int(x) for x in _VARIABLE.match(n).groups()) for n in theirs]
     items = {i for i, _, _ in parsed}
     if items != set(range(len(kernel.targets))):
-        return [f"it places {len(items)} items, {what} has {len(kernel.targets)} targets: another network or exchange"]
+        return [f"its variables place {len(items)} item{'' if len(items) == 1 else 's'}, {what} has "
+                f"{len(kernel.targets)} targets: another network or exchange"]
     width = 0
     for i, w, c in parsed:
         if w >= len(kernel.targets[i].words):
