@@ -399,3 +399,11 @@ def test_an_attainment_no_known_choice_reaches_is_unchecked():
     attained = verdict_of(report, "attainment")
     assert attained.verdict is Verdict.UNCHECKED and "best known: 1130" in attained.reason, attained.reason
     assert verdict_of(report, "bounds").verdict is Verdict.CONFIRMED and not report.refuted
+
+
+def test_a_huge_solver_timeout_is_clamped_not_a_crash():
+    """--solver-timeout 1e20 once crashed cvc5's option parser (exit 70); the limit is clamped to 2^32 - 1 ms."""
+    assert proof_tools.solvers.timeout_ms(1e20) == proof_tools.solvers.MAX_TIMEOUT_MS
+    assert proof_tools.solvers.timeout_ms(0.0001) == 1 and proof_tools.solvers.timeout_ms(2.5) == 2500
+    run = CliRunner().invoke(main, ["check-proof", "--solver-timeout", "99999999999999999999", str(CYCLIC)])
+    assert run.exit_code == 0, run.output
