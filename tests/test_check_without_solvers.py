@@ -67,6 +67,12 @@ def test_check_proof_confirms_representative_certificates_without_z3_or_sympy(bl
     assert [r["verdict"] for r in reports] == ["confirmed"] * len(paths)
 
 
+#: certificates that say a choice of words attains their per-letter bound (the prover's Z3 optimum) where no
+#: choice the checker knows does: their 'attainment' is unchecked (issue 28: never confirmed on trust); the
+#: lower bound does not rest on it, and nothing is refuted
+UNATTAINED = {"frontier-bubblesort-6", "twisted-torus-12x12x24"}
+
+
 @pytest.mark.slow
 def test_check_proof_confirms_every_certificate_without_claims_without_z3_or_sympy(blocked_env):
     """Every certificate without claims up to 12000 nodes (tests/test_certificate.py sweeps those with claims;
@@ -77,4 +83,7 @@ def test_check_proof_confirms_every_certificate_without_claims_without_z3_or_sym
     code, reports, stderr = check_proof(blocked_env, paths, timeout_s=1800)
     bad = [(r["file"], [c for c in r["claims"] if c["verdict"] != "confirmed"]) for r in reports
            if r["verdict"] != "confirmed"]
-    assert code == 0 and not bad and len(reports) == len(paths), stderr + repr(bad)[:3000]
+    allowed = [(f, claims) for f, claims in bad if Path(f).stem in UNATTAINED
+               and [c["claim"] for c in claims] == ["attainment"] and claims[0]["verdict"] == "unchecked"]
+    assert code == (4 if bad else 0) and bad == allowed and len(reports) == len(paths), stderr + repr(bad)[:3000]
+    assert {Path(f).stem for f, _ in allowed} == UNATTAINED

@@ -28,7 +28,7 @@ def kernel_view(data: dict):
 def test_kernel_imports_no_solver_and_no_prover_module():
     forbidden = ["z3", "sympy", "networkx", "tesearch.groups", "tesearch.words", "tesearch.bounds", "tesearch.verify",
                  "tesearch.encode", "tesearch.search", "tesearch.rotation", "tesearch.table"]
-    code = ("import sys, tesearch.kernel; bad = [m for m in %r if m in sys.modules]; "
+    code = ("import sys, tesearch.kernel, tesearch.kernel.encoding; bad = [m for m in %r if m in sys.modules]; "
             "print(bad); sys.exit(1 if bad else 0)" % forbidden)
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -487,14 +487,18 @@ def test_replay_file_and_plot_from_data(tmp_path):
     assert out.exists()
 
 
-@pytest.mark.parametrize("key", ["first_column", "T"])
-def test_a_huge_time_horizon_is_refused_before_allocation(tmp_path, key):
+@pytest.mark.parametrize("key,value,message", [("first_column", 10 ** 9, "time horizon"), ("T", 10 ** 9, "time horizon"),
+                                               ("first_column", 10 ** 12, "larger than"),
+                                               ("T", 10 ** 15, "larger than")])
+def test_a_huge_time_horizon_is_refused_before_allocation(tmp_path, key, value, message):
+    """Beyond the kernel loader's 2^31 - 1 the number itself is refused; below it, the replay's horizon."""
     data = json.loads((Path(__file__).resolve().parent.parent / "results" / "star-4.json").read_text())
     if key == "T":
-        data["T"] = 10 ** 15
+        data["T"] = value
     else:
-        data["placements"][0][1] = 10 ** 12
+        data["placements"][0][1] = value
     path = tmp_path / "huge.json"
     path.write_text(json.dumps(data))
     result = run("replay", str(path))
-    assert result.exit_code == 2 and "time horizon" in result.output, result.output
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1

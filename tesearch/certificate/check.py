@@ -28,6 +28,7 @@ from tesearch.errors import FormatError, GeneratorsError, TesearchError
 from tesearch.files import confined_path, read_bytes, read_text_file
 from tesearch.kernel import (MAX_CHECK_NODES, InputFormat, KernelBounds, LoadedInput, build_network, check_theorem1,
                              input_from_json, kernel_bounds, target_mask)
+from tesearch.kernel.encoding import EncoderTooLarge, compare_with_kernel, kernel_encoding
 from tesearch.terms import SolveResult, Verdict
 
 # ---------------------------------------------------------------- verdicts and the report
@@ -135,6 +136,8 @@ def _network_verdict(data: dict, inp: LoadedInput, net, is_target: np.ndarray, w
                  if recorded.get(k) != v]
     if recorded.get("generators") != content["generators"]:
         problems.append("the network's generators differ from the table's")
+    if "letters" in recorded and recorded.get("letters") != list(inp.letters):
+        problems.append(f"letters: recorded {recorded.get('letters')!r}, the table's are {list(inp.letters)!r}")
     if recorded.get("spec") != inp.network or recorded.get("exchange") != inp.exchange.value:
         problems.append("the network or exchange differs from the table's")
     verdict, reason = _verdict(problems, "the spec's generators are the table's; the group rebuilt from them by "
@@ -149,12 +152,88 @@ def _recorded_value(recorded: dict, key: str):
     return entry.get("value") if isinstance(entry, dict) else None
 
 
-def _bounds_verdict(recorded: dict, kernel: KernelBounds, inp: LoadedInput, covered: set[int]
-                    ) -> tuple[ClaimVerdict, int | None]:
+def table_letter_max(inp: LoadedInput) -> int:
+    """The most-used letter's count over the table's words (a valid table is one choice of shortest words)."""
+    counts = np.zeros(len(inp.letters), dtype=np.int64)
+    for message in inp.messages:
+        counts += np.bincount(np.asarray(message.word, dtype=np.int64), minlength=len(inp.letters))
+    return int(counts.max()) if len(inp.messages) else 0
+
+
+def _recorded_theorem1_problems(table_checks: object, theorem1) -> list[str]:
+    """What the certificate records of its Theorem-1 run, against the kernel's own run."""
+    recorded = table_checks.get("theorem1") if isinstance(table_checks, dict) else None
+    if not isinstance(recorded, dict):
+        return []
+    computed = {"outcome": "valid" if theorem1.ok else "invalid", "words": theorem1.words,
+                "targets": theorem1.targets, "violations": len(theorem1.violations)}
+    return [f"table_checks.theorem1.{k}: recorded {recorded.get(k)!r}, the kernel finds {v!r}"
+            for k, v in computed.items() if k in recorded and recorded.get(k) != v]
+
+
+def attainment_verdict(recorded: dict, kernel: KernelBounds, witness: int | None) -> ClaimVerdict | None:
+    """What the bounds say of attaining the per-letter bound (``exact``, ``achievable_max_letter_count``).
+
+    None when the certificate says nothing of it (or it is refuted with the bounds); confirmed when a
+    choice of words the checker knows attains it; otherwise unchecked (the lower bound still stands).
+    """
+    entry = recorded.get("per_letter") if isinstance(recorded.get("per_letter"), dict) else {}
+    letter = entry.get("value")
+    if entry.get("exact") is not True and entry.get("achievable_max_letter_count") is None:
+        return None
+    problems, unchecked = _letter_facts(recorded, kernel, letter, witness)
+    if problems:
+        return None  # already refuted in the bounds claim
+    achievable = entry.get("achievable_max_letter_count")
+    statement = (f"some choice of shortest words uses no letter more than {achievable} times"
+                 + (f" (so the per-letter bound {letter} is exact)" if entry.get("exact") is True else ""))
+    if unchecked:
+        return ClaimVerdict("attainment", statement, Verdict.UNCHECKED,
+                            "; ".join(unchecked) + "; the certificate holds no such choice, and the lower bound "
+                            "does not rest on it")
+    known = [w for w in (kernel.achievable_letter, witness) if w is not None]
+    return ClaimVerdict("attainment", statement, Verdict.CONFIRMED,
+                        f"a choice the checker knows uses no letter more than {min(known)} times "
+                        f"({'the kernel' if kernel.achievable_letter == min(known) else 'the certificate table'})")
+
+
+def _letter_facts(recorded: dict, kernel: KernelBounds, letter: object, witness: int | None
+                  ) -> tuple[list[str], list[str]]:
+    """(problems, unchecked) for per_letter's letter_minima, exact and achievable_max_letter_count.
+
+    A choice of words whose most-used letter occurs ``w`` times witnesses "achievable <= w": the
+    kernel's own greedy choice, or the certificate's valid table itself.
+    """
+    entry = recorded.get("per_letter") if isinstance(recorded.get("per_letter"), dict) else {}
+    problems, unchecked = [], []
+    if "letter_minima" in entry and entry["letter_minima"] != kernel.letter_minima:
+        problems.append(f"per_letter.letter_minima: recorded {entry['letter_minima']!r}, recomputed "
+                        f"{kernel.letter_minima!r}")
+    witnesses = [w for w in (kernel.achievable_letter, witness) if w is not None]
+    best_witness = min(witnesses) if witnesses else None
+    achievable = entry.get("achievable_max_letter_count")
+    if achievable is not None:
+        if not isinstance(achievable, int) or isinstance(achievable, bool):
+            problems.append(f"per_letter.achievable_max_letter_count: {achievable!r} is not an integer")
+        elif isinstance(letter, int) and achievable < letter:
+            problems.append(f"per_letter.achievable_max_letter_count {achievable} is below the per-letter bound "
+                            f"{letter}")
+        elif best_witness is None or best_witness > achievable:
+            unchecked.append(f"per_letter.achievable_max_letter_count {achievable}: no choice of words the "
+                             f"checker knows attains it (best known: {best_witness})")
+    if entry.get("exact") is True and isinstance(letter, int) and (best_witness is None or best_witness > letter):
+        unchecked.append(f"per_letter.exact: no choice of words the checker knows attains {letter} "
+                         f"(best known: {best_witness})")
+    return problems, unchecked
+
+
+def _bounds_verdict(recorded: dict, kernel: KernelBounds, inp: LoadedInput, covered: set[int],
+                    witness: int | None = None) -> tuple[ClaimVerdict, int | None]:
     """The bounds claim, and the best bound it establishes (None if it cannot be established).
 
     ``covered`` holds the widths refuted by confirmed full impossibility claims: a recorded
     per-letter bound above what the kernel derives stands when they cover every width in between.
+    ``witness`` is the valid table's own most-used letter count (a choice of words attaining it).
     """
     problems, unchecked = [], []
     for key, value in (("counting", kernel.counting), ("singleport", kernel.singleport)):
@@ -181,6 +260,8 @@ def _bounds_verdict(recorded: dict, kernel: KernelBounds, inp: LoadedInput, cove
                              f"solver ({derived}: {kernel.derivation}; a choice of words attains "
                              f"{kernel.achievable_letter}); no confirmed impossibility claim covers widths "
                              f"{', '.join(map(str, sorted(gap - covered)))}")
+    more_problems, _ = _letter_facts(recorded, kernel, letter, witness)
+    problems += more_problems
     best = max(kernel.counting, letter if isinstance(letter, int) else 0)
     binding = "per-letter" if isinstance(letter, int) and letter > kernel.counting else "counting"
     for key, value in (("best", best), ("binding", binding)):
@@ -206,9 +287,22 @@ def check_certificate(path: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S,
     """Re-derive everything a certificate states; one verdict per claim.  Raises FormatError on a malformed file."""
     started = time.perf_counter()
     path = Path(path)
-    where = str(path)
     data = load_certificate(path)
     root = root or repository_root(path.parent)
+    return check_certificate_data(data, where=str(path), root=root, timeout_s=timeout_s, started=started)
+
+
+def check_certificate_data(data: dict, *, where: str, root: Path, timeout_s: float = DEFAULT_TIMEOUT_S,
+                           started: float | None = None, replay: tuple[Verdict, str] | None = None
+                           ) -> CertificateReport:
+    """Re-derive everything a certificate object states (``certify`` checks what it is about to write).
+
+    ``data`` must have passed :func:`~tesearch.certificate.format.validate_certificate`.  ``replay`` is a
+    verdict of :func:`run_replay` on this very table, already computed by the caller (certify runs the
+    replay once); otherwise the replay runs here.
+    """
+    started = time.perf_counter() if started is None else started
+    path = where
     content = data["table"]["content"]
     inp = input_from_json(content, f"{where}: table.content")
     if inp.source_format is not InputFormat.TABLE:
@@ -228,6 +322,7 @@ def check_certificate(path: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S,
     if data["table"].get("T") != inp.T:
         problems.append(f"'table.T' is {data['table'].get('T')!r}, the table has T = {inp.T}")
     problems += [str(v) for v in theorem1.violations[:10]]
+    problems += _recorded_theorem1_problems(data.get("table_checks"), theorem1)
     verdict, reason = _verdict(problems, f"{theorem1.words} words for {theorem1.targets} targets, no violation "
                                          "(the kernel's Theorem 1); sha256 matches")
     verdicts.append(ClaimVerdict("table", f"the embedded table (T = {inp.T}) is a valid {inp.exchange.value} "
@@ -236,8 +331,8 @@ def check_certificate(path: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S,
     # -- impossibility claims (before the bounds: confirmed ones may support a recorded bound)
     claim_verdicts = []
     for i, claim in enumerate(data["impossibility_claims"]):
-        verdict = check_impossibility(claim, inp=inp, table_valid=theorem1.ok, root=root, timeout_s=timeout_s,
-                                      where=f"{where}: impossibility_claims[{i}]")
+        verdict = check_impossibility(claim, inp=inp, net=net, is_target=is_target, table_valid=theorem1.ok,
+                                      root=root, timeout_s=timeout_s, where=f"{where}: impossibility_claims[{i}]")
         verdict.claim = f"impossibility[{i}]"
         claim_verdicts.append(verdict)
     covered = {c["width"] for c, v in zip(data["impossibility_claims"], claim_verdicts)
@@ -245,11 +340,16 @@ def check_certificate(path: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S,
 
     # -- bounds, by the kernel without a solver
     kernel = kernel_bounds(net, list(inp.generators), is_target)
-    bounds_verdict, best = _bounds_verdict(data["bounds"], kernel, inp, covered)
+    witness = table_letter_max(inp) if theorem1.ok else None
+    bounds_verdict, best = _bounds_verdict(data["bounds"], kernel, inp, covered, witness)
     verdicts.append(bounds_verdict)
+    attained = attainment_verdict(data["bounds"], kernel, witness) if bounds_verdict.verdict is not Verdict.REFUTED \
+        else None
+    if attained is not None:
+        verdicts.append(attained)
 
     # -- replay
-    replay_verdict, replay_reason, _ = run_replay(content)
+    replay_verdict, replay_reason = replay if replay is not None else run_replay(content)[:2]
     verdicts.append(ClaimVerdict("replay", f"the table replays on the whole network ({REPLAY_MODEL})",
                                  replay_verdict, replay_reason))
     verdicts += claim_verdicts
@@ -276,16 +376,44 @@ def check_certificate(path: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S,
 
 # ---------------------------------------------------------------- impossibility claims
 
-def check_impossibility(claim: dict, *, inp: LoadedInput, table_valid: bool, root: Path, timeout_s: float,
-                        where: str = "impossibility claim") -> ClaimVerdict:
-    """Hash, z3 re-run, cvc5 re-run and DRAT re-check of one impossibility claim."""
-    statement = str(claim.get("claim", f"no table of width {claim['width']}"))
+def claim_statement(claim: dict, network: str, exchange: str) -> str:
+    """The checker's own wording of a claim (a certificate's wording is never echoed as confirmed)."""
+    text = f"no table of width {claim['width']} for {network} {exchange}"
+    if claim["scope"] == "full":
+        return text
+    return text + f" within a restricted class ({claim.get('restriction') or 'not named'})"
+
+
+def kernel_comparison(text: str, net, is_target: np.ndarray, width: int, what: str):
+    """(the kernel's encoding, the comparison of ``text`` with it), or (None, why the kernel cannot encode it)."""
+    try:
+        encoding = kernel_encoding(net, is_target, width)
+    except EncoderTooLarge as exc:
+        return None, f"the kernel does not encode this problem ({exc})"
+    return encoding, compare_with_kernel(text, encoding, what)
+
+
+def check_impossibility(claim: dict, *, inp: LoadedInput, net, is_target: np.ndarray, table_valid: bool, root: Path,
+                        timeout_s: float, where: str = "impossibility claim") -> ClaimVerdict:
+    """One impossibility claim: the file must be the kernel's own encoding; then z3, cvc5 and the DRAT re-check.
+
+    A full claim is confirmed only when the kernel proves the file equal, after normalisation, to
+    the encoding it builds itself from the generators, the exchange and the width
+    (:mod:`tesearch.kernel.encoding`; the file must stay in the plain fragment the kernel reads, so
+    the solvers read what the kernel compared); z3 and cvc5 then solve the file and the DRAT proof
+    is checked against the file's CNF (the committed proofs are for it).  A restricted claim (a class
+    the kernel does not rebuild) is never confirmed: unchecked, or refuted when a solver finds the
+    file satisfiable.
+    """
+    what = f"{inp.network} {inp.exchange.value}"
+    statement = claim_statement(claim, inp.network, inp.exchange.value)
     refutations: list[str] = []
     notes: list[str] = []
     confirmed: list[str] = []
     details: dict = {}
+    full = claim["scope"] == "full"
 
-    if claim["scope"] == "full" and table_valid and claim["width"] >= inp.T:
+    if full and table_valid and claim["width"] >= inp.T:
         refutations.append(f"the certificate's own table has width {inp.T} <= {claim['width']}")
     enc = claim["encoding"]
     try:  # paths are relative and confined to the certificate's tree; anything else is never read
@@ -301,13 +429,34 @@ def check_impossibility(claim: dict, *, inp: LoadedInput, table_valid: bool, roo
         return ClaimVerdict("impossibility", statement, Verdict.REFUTED,
                             "; ".join(refutations + [f"{enc['path']}: sha256 is {actual}, the certificate records "
                                                      f"{enc['sha256']}"]))
+    if enc.get("bytes") is not None and enc.get("bytes") != len(raw):
+        refutations.append(f"{enc['path']}: {len(raw)} bytes, the certificate records {enc.get('bytes')!r}")
     text = raw.decode("utf-8", errors="replace")
+    # the header is a comment and never evidence; one that names something else is still refuted
     header = read_encoding_header(text)
-    refutations += header_problems(header, network=inp.network, exchange=inp.exchange.value, width=claim["width"])
-    if claim["scope"] == "full" and header is not None and header.complete_words is False:
-        refutations.append("a full claim, but the encoding offers only sampled candidate words")
+    header_refutations = [f"its header comment names another problem: {p}" for p in
+                          header_problems(header, network=inp.network, exchange=inp.exchange.value,
+                                          width=claim["width"])]
 
-    # z3 re-run
+    if full:
+        kernel, comparison = kernel_comparison(text, net, is_target, claim["width"], what)
+        if kernel is None:
+            refutations += header_refutations
+            return ClaimVerdict("impossibility", statement, Verdict.REFUTED if refutations else Verdict.UNCHECKED,
+                                "; ".join(refutations + [comparison]))
+        if not comparison.equal:
+            refutations.append(f"{enc['path']} is not the kernel's encoding of {statement}: {comparison.reason()}")
+            return ClaimVerdict("impossibility", statement, Verdict.REFUTED, "; ".join(refutations + header_refutations),
+                                {"kernel_encoding": {"equal": False, "differences": comparison.count}})
+        details["kernel_encoding"] = {"equal": True, "sections": list(comparison.variant),
+                                      "variables": len(kernel.variables)}
+    else:
+        notes.append("a restricted claim: the kernel does not rebuild the restricted class, so what the file "
+                     "encodes is not checked")
+    refutations += header_refutations
+
+    # z3 re-run (on the file: proven above to be the kernel's encoding, in the fragment the kernel reads, so
+    # what the solvers read is what the kernel compared)
     run = proof_tools.run_z3(text, timeout_s)
     details["z3"] = run.to_json()
     _tally(Method.Z3, run, confirmed, refutations, notes)
@@ -320,8 +469,9 @@ def check_impossibility(claim: dict, *, inp: LoadedInput, table_valid: bool, roo
     except proof_tools.Unsupported as exc:
         notes.append(f"cvc5 unchecked: the encoding has no standard form ({exc})")
 
-    # DRAT proof re-check
-    drat = next((c for c in claim.get("confirmations", []) if c.get("method") == Method.DRAT.value), None)
+    # DRAT proof re-check (on the file's CNF: the file is the kernel's encoding, proven above)
+    drat = next((c for c in claim.get("confirmations", []) if isinstance(c, dict)
+                 and c.get("method") == Method.DRAT.value), None)
     if drat is None or not isinstance(drat.get("proof"), dict):
         notes.append("sat+drat unchecked: the certificate records no DRAT proof")
     else:
@@ -329,8 +479,12 @@ def check_impossibility(claim: dict, *, inp: LoadedInput, table_valid: bool, roo
 
     if refutations:
         verdict, reason = Verdict.REFUTED, "; ".join(refutations)
+    elif not full:
+        verdict = Verdict.UNCHECKED
+        reason = f"unsat by {', '.join(confirmed) or 'no method'}, but within a class the kernel does not rebuild"
     elif len(confirmed) >= CONFIRMATIONS_NEEDED:
-        verdict, reason = Verdict.CONFIRMED, f"unsat by {', '.join(confirmed)}; encoding sha256 matches"
+        verdict, reason = Verdict.CONFIRMED, (f"the file is the kernel's own encoding (equal after normalisation, "
+                                              f"{len(kernel.variables)} variables); unsat by {', '.join(confirmed)}")
     else:
         verdict = Verdict.UNCHECKED
         reason = (f"only {len(confirmed)} independent confirmation(s) ({', '.join(confirmed) or 'none'}), "
@@ -360,11 +514,14 @@ def _check_drat_entry(entry: dict, text: str, root: Path, confirmed: list[str], 
     except proof_tools.Unsupported as exc:
         notes.append(f"sat+drat unchecked: no CNF form ({exc})")
         return
-    recorded_cnf = entry.get("cnf", {}).get("sha256")
-    if recorded_cnf != cnf.sha256:
+    recorded = entry.get("cnf") if isinstance(entry.get("cnf"), dict) else {}
+    if recorded.get("sha256") != cnf.sha256:
         refutations.append(f"the CNF form of the encoding has sha256 {cnf.sha256}, the certificate records "
-                           f"{recorded_cnf}")
+                           f"{recorded.get('sha256')}")
         return
+    for key, value in (("variables", cnf.variables), ("clauses", len(cnf.clauses))):
+        if key in recorded and recorded[key] != value:
+            refutations.append(f"the CNF form has {value} {key}, the certificate records {recorded[key]!r}")
     try:
         proof_path = confined_path(proof_info.get("path"), root, where=f"{where}: DRAT proof")
     except FormatError as exc:

@@ -25,6 +25,8 @@ CONFIRMATIONS_NEEDED = 2
 DEFAULT_TIMEOUT_S = 60.0
 #: the replay model the certificates use
 REPLAY_MODEL = "all-port"
+#: the widest impossibility claim a certificate may state (the loader's largest T)
+MAX_CLAIM_WIDTH = 2 ** 31 - 1
 
 
 class Method(str, enum.Enum):
@@ -126,11 +128,37 @@ def optimality(T: int, best: int, claims: list[dict], verdicts: dict[int, list[V
 
 
 
+#: no number in a certificate may be larger than this in magnitude (a table, a width, a bound); larger is malformed
+MAX_NUMBER = 2 ** 53
+
+
+def _huge_number(value: object, at: str) -> str | None:
+    """The path of the first integer (or float) beyond MAX_NUMBER in a JSON value, or None."""
+    stack = [(value, at)]
+    while stack:
+        item, here = stack.pop()
+        if isinstance(item, bool) or item is None or isinstance(item, str):
+            continue
+        if isinstance(item, (int, float)):
+            if not (-MAX_NUMBER <= item <= MAX_NUMBER):
+                return here
+        elif isinstance(item, dict):
+            stack.extend((v, f"{here}.{k}") for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{here}[{i}]") for i, v in enumerate(item))
+    return None
+
+
 def load_certificate(path: str | Path) -> dict:
     """Read a certificate and check its shape (FormatError naming what is wrong)."""
     path = Path(path)
     data = read_json_file(path)
-    where = str(path)
+    validate_certificate(data, str(path))
+    return data
+
+
+def validate_certificate(data: object, where: str) -> None:
+    """Check a certificate object's shape (FormatError naming what is wrong, e.g. a number too large)."""
     if not isinstance(data, dict):
         raise FormatError("a certificate is a JSON object", where=where)
     if data.get("format") != FORMAT:
@@ -142,6 +170,9 @@ def load_certificate(path: str | Path) -> dict:
                       ("impossibility_claims", list)):
         if not isinstance(data.get(key), kind):
             raise FormatError(f"{key!r} must be a JSON {'object' if kind is dict else 'list'}", where=where)
+    huge = _huge_number(data, "certificate")
+    if huge is not None:
+        raise FormatError(f"the number at {huge} is larger than {MAX_NUMBER} in magnitude", where=where)
     if not isinstance(data["table"].get("content"), dict):
         raise FormatError("'table.content' must be the embedded tesearch-table object", where=where)
     for i, claim in enumerate(data["impossibility_claims"]):
@@ -150,6 +181,8 @@ def load_certificate(path: str | Path) -> dict:
             raise FormatError("a claim is an object with an 'encoding' object", where=here)
         if not isinstance(claim["encoding"].get("path"), str) or not isinstance(claim["encoding"].get("sha256"), str):
             raise FormatError("'encoding' needs 'path' and 'sha256' strings", where=here)
-        if not isinstance(claim.get("width"), int) or claim.get("scope") not in ("full", "restricted"):
+        width = claim.get("width")
+        if not isinstance(width, int) or isinstance(width, bool) or claim.get("scope") not in ("full", "restricted"):
             raise FormatError("a claim needs an integer 'width' and a 'scope' of full or restricted", where=here)
-    return data
+        if not 0 <= width <= MAX_CLAIM_WIDTH:
+            raise FormatError(f"'width' is {width}, outside 0..{MAX_CLAIM_WIDTH}", where=here)

@@ -16,14 +16,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tesearch import proof as proof_tools
-from tesearch.certificate.check import run_replay
+from tesearch.certificate.check import check_certificate_data, kernel_comparison, run_replay
 from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, FORMAT, FORMAT_VERSION,
                                          REPLAY_MODEL, EncodingHeader, Method, _relative, file_sha256,
                                          header_problems, optimality, read_encoding_header, repository_root,
-                                         table_sha256, tool_version)
+                                         table_sha256, tool_version, validate_certificate)
 from tesearch.errors import FormatError, OptionError, TesearchError
 from tesearch.files import read_text_file
 from tesearch.files import write_atomically as atomic_write
+from tesearch.kernel import MAX_CHECK_NODES, build_network, input_from_json, kernel_bounds, target_mask
 from tesearch.table import Table
 from tesearch.terms import SolveResult, Verdict
 
@@ -121,13 +122,14 @@ def _describe(request: RefutationRequest, header: EncodingHeader | None, network
     return claim, width, scope, restriction
 
 
-def read_refutation(request: RefutationRequest, *, network: str, exchange: str, root: Path, T: int | None = None
-                    ) -> tuple[Path, str, EncodingHeader | None]:
+def read_refutation(request: RefutationRequest, *, network: str, exchange: str, root: Path, T: int | None = None,
+                    table_json: dict | None = None) -> tuple[Path, str, EncodingHeader | None]:
     """The encoding's path, text and header, or an error (exit 2) if certify cannot stand behind it.
 
     Refused: a missing or unreadable file, a file outside the repository tree (certificates hold
-    relative, confined paths), a header naming another network, exchange or width, and a full
-    claim at a width the table itself already meets.
+    relative, confined paths), a header naming another network, exchange or width, a full
+    claim at a width the table itself already meets, and (given ``table_json``) a full claim whose
+    file is not the checking kernel's own encoding of that width (naming the difference).
     """
     path = Path(request.encoding)
     where = str(path)
@@ -147,13 +149,25 @@ def read_refutation(request: RefutationRequest, *, network: str, exchange: str, 
     if full and T is not None and width is not None and width >= T:
         raise OptionError(f"the encoding refutes width {width}, but the table has width {T}: no table of width "
                           f"{width} for {network} {exchange} would contradict the table", where=where)
+    if full and table_json is not None and width is not None:
+        inp = input_from_json(table_json, where)
+        net = build_network(inp.letters, inp.generators, max_nodes=MAX_CHECK_NODES, where=where,
+                            purpose="the kernel's encoding")
+        what = f"{network} {exchange}"
+        kernel, comparison = kernel_comparison(text, net, target_mask(net, inp.exchange), width, what)
+        if kernel is None:
+            raise OptionError(f"a full claim needs the kernel's own encoding: {comparison}", where=where)
+        if not comparison.equal:
+            raise OptionError(f"not the kernel's encoding of no table of width {width} for {what}: "
+                              f"{comparison.reason()}", where=where)
     return path, text, header
 
 
 def refute(request: RefutationRequest, *, network: str, exchange: str, root: Path,
-           timeout_s: float) -> dict:
+           timeout_s: float, table_json: dict | None = None) -> dict:
     """Run Z3, cvc5 and a SAT solver with a DRAT proof on one encoding; the claim's record."""
-    path, text, header = read_refutation(request, network=network, exchange=exchange, root=root)
+    path, text, header = read_refutation(request, network=network, exchange=exchange, root=root,
+                                         table_json=table_json)
     claim, width, scope, restriction = _describe(request, header, network, exchange)
     primary = proof_tools.run_z3(text, timeout_s)
     if primary.result is not SolveResult.UNSAT:
@@ -178,7 +192,7 @@ def refute(request: RefutationRequest, *, network: str, exchange: str, root: Pat
         if proof is not None:
             check = proof_tools.check_drat(cnf, proof)
             proof_path = path.with_suffix(".drat")
-            atomic_write(proof_path, proof)
+            write_if_changed(proof_path, proof)
             entry["proof"] = {"format": "DRAT (text)", "path": _relative(proof_path, root),
                               "sha256": proof_tools.sha256_text(proof), "lines": proof.count("\n"),
                               "checker": "tesearch.proof.check_drat (forward RUP/RAT, pure Python)",
@@ -220,9 +234,11 @@ def make_certificate(table: Table, *, name: str, refutations: list[RefutationReq
     from tesearch.words import targets
 
     root = root or repository_root(Path.cwd())
-    for request in refutations or []:  # refuse a wrong or missing encoding before any work
-        read_refutation(request, network=table.network, exchange=table.exchange, root=root, T=table.T)
     table_json = table.to_json()
+    refuse_recorded_bounds(table_json, where=table_source or "the table")
+    for request in refutations or []:  # refuse a wrong or missing encoding before any work
+        read_refutation(request, network=table.network, exchange=table.exchange, root=root, T=table.T,
+                        table_json=table_json)
     cg = table_graph(table)
     target_set = targets(cg, table.exchange)
     started = time.perf_counter()
@@ -237,11 +253,11 @@ def make_certificate(table: Table, *, name: str, refutations: list[RefutationReq
         raise TesearchError(f"the table fails the replay: {replay_reason}")
     bounds = verification.bounds
     claims = [refute(r, network=table.network, exchange=table.exchange, root=root,
-                     timeout_s=timeout_s) for r in (refutations or [])]
+                     timeout_s=timeout_s, table_json=table_json) for r in (refutations or [])]
     at_creation = [Verdict.CONFIRMED if len(c["confirmed_by"]) >= CONFIRMATIONS_NEEDED else Verdict.UNCHECKED
                    for c in claims]
     shown = optimality(table.T, bounds.best, claims, {table.T - 1: at_creation})
-    return {
+    certificate = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "name": name,
@@ -268,6 +284,52 @@ def make_certificate(table: Table, *, name: str, refutations: list[RefutationReq
         "result": shown,
         "impossibility_claims": claims,
     }
+    refuse_what_the_checker_refutes(certificate, name=name, root=root, timeout_s=timeout_s,
+                                    replay=(replay_verdict, replay_reason))
+    return certificate
+
+
+def refuse_recorded_bounds(table_json: dict, *, where: str) -> None:
+    """Refuse (OptionError, exit 2) a table whose recorded bounds disagree with the checking kernel's.
+
+    ``lower_bound`` must be the kernel's counting bound; a recorded ``letter_bound`` may not be
+    below the kernel's per-letter bound, nor differ from it where the kernel's value is exact.
+    """
+    inp = input_from_json(table_json, where)
+    net = build_network(inp.letters, inp.generators, max_nodes=MAX_CHECK_NODES, where=where,
+                        purpose="the kernel's bounds")
+    kernel = kernel_bounds(net, list(inp.generators), target_mask(net, inp.exchange))
+    if inp.lower_bound is not None and inp.lower_bound != kernel.counting:
+        raise OptionError(f"the table records lower_bound {inp.lower_bound}, the kernel's counting bound is "
+                          f"{kernel.counting} ({kernel.derivation})", where=where)
+    letter = table_json.get("letter_bound")
+    if letter is None:
+        return
+    if not isinstance(letter, int) or isinstance(letter, bool) or letter < kernel.per_letter \
+            or (kernel.per_letter_exact and letter != kernel.per_letter):
+        raise OptionError(f"the table records letter_bound {letter!r}, the kernel's per-letter bound is "
+                          f"{kernel.per_letter}{' (exact)' if kernel.per_letter_exact else ''}", where=where)
+
+
+def refuse_what_the_checker_refutes(certificate: dict, *, name: str, root: Path, timeout_s: float,
+                                    replay: tuple[Verdict, str]) -> None:
+    """Run check-proof's whole check on the certificate in memory; refuse (exit 2) what it would refute."""
+    validate_certificate(certificate, name)
+    report = check_certificate_data(certificate, where=name, root=root, timeout_s=timeout_s, replay=replay)
+    refuted = [v for v in report.verdicts if v.verdict is Verdict.REFUTED]
+    if refuted:
+        raise OptionError(f"check-proof would refute this certificate ({refuted[0].claim}: {refuted[0].reason}); "
+                          "nothing written", where=name)
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Write ``text`` atomically unless the file already holds exactly these bytes (its mtime then stays)."""
+    try:
+        if path.is_file() and path.read_bytes() == text.encode():
+            return
+    except OSError:
+        pass
+    atomic_write(path, text)
 
 
 
@@ -288,12 +350,14 @@ def _verification_text(claims: list[dict], replay: Verdict) -> dict:
     ]
     if claims:
         checks.append(
-            "impossibility claims: the encoding's sha256 is compared; the encoding is re-solved by z3; cvc5 "
-            "solves a standard QF_LIA rewrite of the same file (Z3's PB operators as sums of ite); the file is "
-            "translated to CNF in pure Python (its sha256 compared) and the SAT solver's DRAT proof is re-checked "
-            f"by a forward RUP/RAT checker in pure Python. A claim is confirmed by at least "
-            f"{CONFIRMATIONS_NEEDED} of these; what the encoding means (that it models the claim) rests on "
-            "tesearch.encode, named in the file's header")
+            "impossibility claims: the encoding's sha256 is compared; the checking kernel builds its own encoding "
+            "of 'no table of width W' from the generators, the exchange and W (tesearch.kernel.encoding) and "
+            "proves the file equal to it, constraint for constraint after normalisation (a header comment is "
+            "never evidence); z3 re-solves the kernel's encoding and cvc5 a standard QF_LIA rewrite of it (Z3's "
+            "PB operators as sums of ite); the file is translated to CNF in pure Python (its sha256 compared) and "
+            "the SAT solver's DRAT proof is re-checked by a forward RUP/RAT checker in pure Python. A full claim "
+            f"is confirmed by at least {CONFIRMATIONS_NEEDED} of these; a restricted claim (a class the kernel "
+            "does not rebuild) is never confirmed")
     return {"summary": "everything below is re-derived by `tesearch check-proof` from this file and the "
                        "encoding and proof files it names", "checks": checks}
 

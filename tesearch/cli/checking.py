@@ -33,6 +33,11 @@ def verify(file, partial, kernel, as_json, limits, quiet):
     else:
         data, text = partial_json(result), partial_summary(result)
     ok = result.ok
+    recorded = [] if partial else recorded_bound_problems(table, result.bounds)
+    if recorded:
+        data["recorded_bounds"] = recorded
+        text += "\nRECORDED BOUNDS DISAGREE: " + "; ".join(recorded)
+        ok = False
     if kernel:
         report = supervise(lambda: kernel_theorem1(file, complete=not partial), limits=limits, quiet=quiet)
         data["kernel"] = {"valid": report.ok, "summary": report.summary(),
@@ -41,6 +46,17 @@ def verify(file, partial, kernel, as_json, limits, quiet):
         ok = ok and report.ok
     emit(data, as_json, text)
     return ExitCode.OK if ok else ExitCode.FAILED
+
+
+def recorded_bound_problems(table, bounds) -> list[str]:
+    """A table's recorded ``lower_bound`` (and ``letter_bound``) against the recomputed bounds, naming each field."""
+    problems = []
+    if table.lower_bound is not None and table.lower_bound != bounds.counting:
+        problems.append(f"lower_bound is {table.lower_bound}, the recomputed counting bound is {bounds.counting}")
+    letter = table.extra.get("letter_bound")
+    if letter is not None and letter != bounds.letter.value:
+        problems.append(f"letter_bound is {letter!r}, the recomputed per-letter bound is {bounds.letter.value}")
+    return problems
 
 
 def kernel_theorem1(file, *, complete: bool = True):

@@ -26,6 +26,9 @@ TABLE_FORMAT = "tesearch-table"
 SCHEDULE_FORMAT = "tesearch-schedule"
 FORMAT_VERSION = 1
 _HEADER_KEYS = ("format", "format_version", "network", "exchange", "generators", "T")
+#: the largest T, column, row, time or bound the loader accepts (2^31 - 1: beyond any table the checker can hold;
+#: a larger number is a malformed file, refused with one line, not an overflow deeper down)
+MAX_INTEGER = 2 ** 31 - 1
 
 Perm = tuple[int, ...]
 
@@ -91,6 +94,10 @@ def _bad(message: str, where: str) -> FormatError:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _too_large(value: object) -> bool:
+    return _is_int(value) and value > MAX_INTEGER
 
 
 def check_generators(raw: object, where: str) -> tuple[tuple[str, ...], tuple[Perm, ...]]:
@@ -163,6 +170,8 @@ def input_from_json(data: object, where: str = "input") -> LoadedInput:
     T = data["T"]
     if not _is_int(T) or T < 0:
         raise _bad(f"'T' must be an integer >= 0, got {T!r}", where)
+    if _too_large(T):
+        raise _bad(f"'T' is {T}, larger than {MAX_INTEGER}", where)
     hint = None
     if "model" in data:
         try:
@@ -184,6 +193,8 @@ def input_from_json(data: object, where: str = "input") -> LoadedInput:
             for name, value in (("row", row), ("first_column", col)):
                 if not _is_int(value) or value < 0:
                     raise _bad(f"{name} must be an integer >= 0, got {value!r}", at)
+                if _too_large(value):
+                    raise _bad(f"{name} is {value}, larger than {MAX_INTEGER}", at)
             w = _word(word, index, at)
             messages.append(LoadedMessage(w, tuple(range(col, col + len(w))), None, row))
         else:
@@ -191,8 +202,8 @@ def input_from_json(data: object, where: str = "input") -> LoadedInput:
                 raise _bad("a message is [word, times] or [word, times, destination]", at)
             w = _word(item[0], index, at)
             times = item[1]
-            if not isinstance(times, list) or not all(_is_int(t) and t >= 0 for t in times):
-                raise _bad("times must be a list of integers >= 0", at)
+            if not isinstance(times, list) or not all(_is_int(t) and 0 <= t <= MAX_INTEGER for t in times):
+                raise _bad(f"times must be a list of integers from 0 to {MAX_INTEGER}", at)
             if len(times) != len(w):
                 raise _bad(f"{len(w)} letters but {len(times)} times", at)
             if any(b <= a for a, b in zip(times, times[1:])):
@@ -207,6 +218,8 @@ def input_from_json(data: object, where: str = "input") -> LoadedInput:
     lower = data.get("lower_bound") if fmt == TABLE_FORMAT else None
     if lower is not None and (not _is_int(lower) or lower < 0):
         raise _bad(f"'lower_bound' must be an integer >= 0, got {lower!r}", where)
+    if _too_large(lower):
+        raise _bad(f"'lower_bound' is {lower}, larger than {MAX_INTEGER}", where)
     return LoadedInput(InputFormat(fmt), data["network"], exchange, letters, perms, T, tuple(messages), hint, where,
                        lower)
 

@@ -60,6 +60,20 @@ def pysat_version() -> str | None:
     return getattr(pysat, "__version__", "unknown")
 
 
+#: the longest solver time limit passed on, in milliseconds (z3 and cvc5 take an unsigned 32-bit or 64-bit
+#: count; 2^32 - 1 ms is 49 days, longer than any check is run): a larger --solver-timeout is this
+MAX_TIMEOUT_MS = 2 ** 32 - 1
+
+
+def timeout_ms(timeout_s: float) -> int:
+    """A time limit in whole milliseconds, at least 1 and at most MAX_TIMEOUT_MS (inf and huge values clamp)."""
+    if timeout_s != timeout_s:  # NaN
+        return MAX_TIMEOUT_MS
+    if timeout_s >= MAX_TIMEOUT_MS / 1000:
+        return MAX_TIMEOUT_MS
+    return max(1, int(timeout_s * 1000))
+
+
 def run_z3(text: str, timeout_s: float) -> SolverRun:
     """Z3 on the script's assertions (its own SMT-LIB2 reader)."""
     if z3_version() is None:
@@ -68,7 +82,7 @@ def run_z3(text: str, timeout_s: float) -> SolverRun:
 
     started = time.perf_counter()
     solver = z3.Solver()
-    solver.set("timeout", max(1, int(timeout_s * 1000)))
+    solver.set("timeout", timeout_ms(timeout_s))
     try:
         solver.add(z3.parse_smt2_string(text))
     except z3.Z3Exception as exc:
@@ -89,7 +103,7 @@ def run_cvc5(standard_text: str, timeout_s: float) -> SolverRun:
     started = time.perf_counter()
     manager = cvc5.TermManager()
     solver = cvc5.Solver(manager)
-    solver.setOption("tlimit-per", str(max(1, int(timeout_s * 1000))))
+    solver.setOption("tlimit-per", str(timeout_ms(timeout_s)))
     parser = cvc5.InputParser(solver)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, standard_text, "encoding")
     symbols = parser.getSymbolManager()
