@@ -79,7 +79,7 @@ def save_table(table: Table, path: str | Path, *, force: bool = False,
     inputs = tuple(inputs)
     check_output(path, kind=TABLE_KIND, inputs=inputs, force=force)
     replaced = None
-    if path.exists() and not force:
+    if path.exists() and path.stat().st_size > 0 and not force:  # an empty file holds nothing to keep
         old, why = existing_table(path, table)
         if old is None:
             raise OptionError(f"not replaced: {why}; it is left as it was (--force replaces it)", where=str(path))
