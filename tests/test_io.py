@@ -115,6 +115,18 @@ def test_replay_refuses_a_label_that_is_not_its_generators(tmp_path):
     assert done.stdout.split("\n")[0] == "2 []", done.stdout + done.stderr
 
 
+@pytest.mark.parametrize("fault", ["lower_bound", "letter_bound"])
+def test_verify_fails_a_wrong_recorded_bound_as_the_loader_refuses_it(tmp_path, fault):
+    """Issue 28: `verify` exited 0 on a table whose lower_bound was edited to 25; the loader and verify agree."""
+    change, fragment = FAULTS[fault]
+    table = star4_copy(tmp_path / "b.json", change)
+    result = run_cli("verify", table, "--quiet")
+    assert result.exit_code == 1 and "WRONG RECORDED BOUND" in result.output and fragment in result.output
+    data = json.loads(run_cli("verify", table, "--json", "--quiet").stdout)
+    assert data["valid"] and fragment in data["recorded_bound_faults"][0]
+    assert run_cli("verify", STAR4, "--quiet").exit_code == 0
+
+
 def test_the_loader_names_the_fault_and_accepts_a_valid_table(tmp_path):
     assert load_checked_table(STAR4, command="x").T == 21
     with pytest.raises(InvalidTableError, match=r"4 violations of seed 003 Theorem 1; the first: words-overlap-in-row: row 0, column 4"):

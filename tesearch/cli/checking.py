@@ -21,6 +21,7 @@ from tesearch.terms import ExitCode
 @limit_options(timeout_default=None)
 def verify(file, partial, kernel, as_json, limits, quiet):
     """Check FILE (tesearch-table JSON, .json.gz or text) against seed 003 Theorem 1."""
+    from tesearch.loading import recorded_bound_faults
     from tesearch.segment import segmented
     from tesearch.supervise import supervise
     from tesearch.table import read_table
@@ -33,6 +34,11 @@ def verify(file, partial, kernel, as_json, limits, quiet):
     else:
         data, text = partial_json(result), partial_summary(result)
     ok = result.ok
+    faults = [] if partial else recorded_bound_faults(table, result)
+    if faults:  # a wrong recorded bound is refused by every command that loads the table (tesearch.loading)
+        data["recorded_bound_faults"] = faults
+        text += "\nWRONG RECORDED BOUND: " + "; ".join(faults)
+        ok = False
     if kernel:
         report = supervise(lambda: kernel_theorem1(file, complete=not partial), limits=limits, quiet=quiet)
         data["kernel"] = {"valid": report.ok, "summary": report.summary(),
