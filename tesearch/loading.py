@@ -19,6 +19,7 @@ checks the label with :func:`tesearch.networks.network_for_table` (see ``tesearc
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tesearch.errors import FormatError, GeneratorsError
@@ -36,6 +37,8 @@ RECORDED_BOUNDS = {
 }
 #: file-name endings that make a command argument a table file rather than a network spec
 TABLE_FILE_ENDINGS = (".json", ".json.gz", ".gz", ".txt")
+#: what a network spec looks like (FAMILY-PARAMS[:GROUP]); such an argument is never taken for a file
+SPEC_SHAPE = re.compile(r"[a-z]+-[^:/]*(:[^/]*)?")
 
 
 class InvalidTableError(FormatError):
@@ -86,10 +89,12 @@ def names_a_file(target: str) -> bool:
     """Whether a command argument that may be a network spec or a file names a file.
 
     As :func:`tesearch.networks.network_from_spec` decides (``file:``, a ``/``, ``.json``), and also a
-    table file ending ``.json.gz``, ``.gz`` or ``.txt``, or any existing file.
+    table file ending ``.json.gz``, ``.gz`` or ``.txt``, or an existing file whose name is not
+    shaped like a spec (``star-4`` is the network even beside a file of that name).
     """
-    return (target.startswith("file:") or "/" in target or target.endswith(TABLE_FILE_ENDINGS)
-            or Path(target).is_file())
+    if target.startswith("file:") or "/" in target or target.endswith(TABLE_FILE_ENDINGS):
+        return True
+    return SPEC_SHAPE.fullmatch(target) is None and Path(target).is_file()
 
 
 def network_or_checked_table(target: str, *, command: str) -> tuple[Network, Table | None]:

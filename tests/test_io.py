@@ -151,7 +151,7 @@ def test_every_small_committed_table_loads():
         load_checked_table(path, command="test")
 
 
-def test_compare_accepts_the_generator_files_info_accepts(tmp_path):
+def test_compare_accepts_the_generator_files_info_accepts(tmp_path, monkeypatch):
     """Issue 28: `compare` refused a generators file that `info` accepts."""
     gens = json.loads(STAR4.read_text())["generators"]
     bare = tmp_path / "gens.json"
@@ -163,6 +163,10 @@ def test_compare_accepts_the_generator_files_info_accepts(tmp_path):
         result = run_cli("compare", path, "--quiet")
         assert result.exit_code == 0, result.output
         assert "tesearch table" not in result.output  # a network, not a table
+    (tmp_path / "star-4").write_text("not a network")  # a file named like a spec does not shadow the spec
+    monkeypatch.chdir(tmp_path)
+    assert network_or_checked_table("star-4", command="compare")[0].spec == "star-4"
+    assert network_or_checked_table("gens.json", command="compare")[0].degree == 3
     net, table = network_or_checked_table(str(labelled), command="compare")
     assert net.spec == "star-4" and table is None
     net, table = network_or_checked_table(str(STAR4), command="compare")
