@@ -263,8 +263,6 @@ def attack_target(attack: str, kind, tmp_path: Path, src: Path) -> Path:
 @pytest.mark.parametrize("writer", WRITERS)
 def test_no_command_writes_where_it_must_not(tmp_path, writer, attack):
     kind, arguments = WRITERS[writer]
-    if writer == "sweep --runs":
-        pytest.importorskip("ray")
     src = star4_copy(tmp_path / "star-4.json")
     target = attack_target(attack, kind, tmp_path, src)
     before = fingerprint(target) if os.path.lexists(target) else None
