@@ -278,6 +278,8 @@ TRACE_KIND = FileKind("Chrome trace", (".json",), frozenset({"chrome-trace"}))
 HTML_KIND = FileKind("HTML page", (".html", ".htm"), frozenset({"html"}))
 #: a markdown report (benchmarks' --report): plain text, so it may replace any text file tesearch did not write
 MARKDOWN_KIND = FileKind("markdown report", (".md",), frozenset({"other"}))
+#: a plain JSON record of a benchmark or report script (no tesearch format): never over a table or certificate
+RECORD_KIND = FileKind("JSON record", (".json",), frozenset({"json"}))
 
 #: what :func:`sniff_kind`'s tags mean, for messages
 KIND_NAMES = {
@@ -322,8 +324,8 @@ def sniff_kind(path: str | Path) -> str:
         if found and found.group(1).startswith("tesearch-"):
             return found.group(1) if found.group(1) in KIND_NAMES else "json"
         return "chrome-trace" if '"traceEvents"' in text else "json"
-    if start.startswith("[") and '"ph"' in text:
-        return "chrome-trace"
+    if start.startswith("["):
+        return "chrome-trace" if '"ph"' in text else "json"
     if "<svg" in start:
         return "svg"
     if start.startswith("<!doctype html") or start.startswith("<html"):
