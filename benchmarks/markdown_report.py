@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import time
 
+from tesearch.files import MARKDOWN_KIND, write_output
+
 
 class Report:
-    """Lines printed as they come, and kept for --report FILE with the command and the date."""
+    """Lines printed as they come, and kept for --report FILE with the command and the date (written by
+    tesearch.files.write_output: atomically, a .md name, never through a link or over a JSON file or picture)."""
 
     def __init__(self, path: str | None, command: str):
         self.path, self.command, self.lines = path, command, []
@@ -19,5 +22,4 @@ class Report:
         if self.path:
             when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
             head = [f"Command: `{self.command}` ({when}; a 2-core machine, other work beside it).", ""]
-            with open(self.path, "w") as fh:
-                fh.write("\n".join(head + self.lines) + "\n")
+            write_output(self.path, "\n".join(head + self.lines) + "\n", kind=MARKDOWN_KIND)

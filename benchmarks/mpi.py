@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tesearch.files import RECORD_KIND, write_output  # noqa: E402
 from tesearch.limits import format_bytes, parse_bytes  # noqa: E402
 from tesearch.programs.launch import MpiRun, launch, memory_estimate  # noqa: E402
 
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     libraries = sorted({r["library"] for r in rows if "library" in r})
     print(f"MPI library: {', '.join(libraries)}")
     if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+        write_output(args.json, json.dumps(rows, indent=1) + "\n", kind=RECORD_KIND)
     return 0 if all(r["verdict"] == "match" or r["verdict"].startswith("skipped") for r in rows) else 1
 
 

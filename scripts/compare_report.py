@@ -21,6 +21,7 @@ from pathlib import Path
 
 from tesearch.baselines import Engine, InjectionOrder, Route, has_axes, run_baseline, schedule_json
 from tesearch.compare import baseline_rows, seed000_row
+from tesearch.files import FIGURE_KIND, MARKDOWN_KIND, RECORD_KIND, write_output
 from tesearch.info import network_info
 from tesearch.networks import network_from_spec
 
@@ -260,8 +261,7 @@ def plot_overhead(results: list[dict], path: Path) -> None:
     handles += [Line2D([], [], color="grey", marker=m, linestyle="", label=f) for f, m in FAMILY_MARKERS.items()]
     fig.legend(handles=handles, loc="lower center", ncol=10, frameon=False)
     fig.tight_layout(rect=(0, 0.07, 1, 1))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def plot(results: list[dict], path: Path) -> None:
@@ -322,8 +322,19 @@ def plot(results: list[dict], path: Path) -> None:
     fig.legend(handles, labels, loc="lower center", ncol=5, frameon=False)
     fig.suptitle("Total exchange: steps against network size (log-log); lower is better, the bound is the floor")
     fig.tight_layout(rect=(0, 0.05, 1, 0.96))
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path)
+
+
+def save_figure(fig, path: Path) -> None:
+    """Write a matplotlib figure as PNG through tesearch's one safe writer, and close it."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
     plt.close(fig)
+    write_output(path, buffer.getvalue(), kind=FIGURE_KIND)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -353,10 +364,12 @@ def main(argv: list[str] | None = None) -> int:
                + (" --no-replay" if args.no_replay else "")
                + (f" --all-nodes-limit {args.all_nodes_limit}" if args.all_nodes_limit != 300_000 else ""))
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    (args.out_dir / "compare.md").write_text(markdown(results, command, total, skipped,
-                                                     (load_start, os.getloadavg()[0]), args.all_nodes_limit))
-    (args.out_dir / "compare.json").write_text(json.dumps({"command": command, "seconds": round(total, 1),
-                                                           "results": results, "not_run": skipped}, indent=1) + "\n")
+    write_output(args.out_dir / "compare.md", markdown(results, command, total, skipped,
+                                                       (load_start, os.getloadavg()[0]), args.all_nodes_limit),
+                 kind=MARKDOWN_KIND)
+    write_output(args.out_dir / "compare.json", json.dumps({"command": command, "seconds": round(total, 1),
+                                                             "results": results, "not_run": skipped}, indent=1) + "\n",
+                 kind=RECORD_KIND)
     plot(results, args.out_dir / "compare.png")
     plot_overhead(results, args.out_dir / "compare-overhead.png")
     return 0

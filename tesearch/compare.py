@@ -18,27 +18,25 @@ from pathlib import Path
 from tesearch import limits
 from tesearch.baselines import Engine, InjectionOrder, Route, has_axes, run_baseline, schedule_stats
 from tesearch.errors import OptionError
-from tesearch.networks import Network, network_for_table, network_from_spec
-from tesearch.table import Table, read_table
+from tesearch.loading import network_or_checked_table
+from tesearch.networks import Network
+from tesearch.table import Table
 
 TABLE_ROW = "tesearch table"
 SEED000_ROW = "seed 000 FIFO"
 
 
-def looks_like_path(target: str) -> bool:
-    """Whether the command's argument names a table file rather than a network spec."""
-    return target.endswith(".json") or "/" in target or Path(target).is_file()
-
-
 def load_target(target: str) -> tuple[Network, Table | None]:
-    """The network and (for a path) the table the argument names; total-exchange tables only."""
-    if not looks_like_path(target):
-        return network_from_spec(target), None
-    table = read_table(target)
-    if table.exchange != "total":
+    """The network and (for a table file) the checked table the argument names; total-exchange tables only.
+
+    A network spec or a generators file is read as ``tesearch info`` reads it; a table through the
+    checked loader (:func:`tesearch.loading.network_or_checked_table`).
+    """
+    net, table = network_or_checked_table(target, command="compare")
+    if table is not None and table.exchange != "total":
         raise OptionError(f"{target}: compare takes total-exchange tables (the baselines are total exchanges); "
                           f"this one is {table.exchange!r}")
-    return network_for_table(table.network, table.generators, where=target), table
+    return net, table
 
 
 def _row(name: str, model: str, stats, seconds: float | None, **extra) -> dict:

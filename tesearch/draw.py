@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Iterable
 
 import matplotlib
 
@@ -27,7 +28,7 @@ from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from tesearch.errors import FormatError, OptionError, SizeLimitError  # noqa: E402
-from tesearch.files import writable_target, write_atomically  # noqa: E402
+from tesearch.files import FIGURE_KIND, check_output, write_output  # noqa: E402
 from tesearch.table import Table  # noqa: E402
 
 #: widest window drawn cell by cell
@@ -69,17 +70,23 @@ def _word_starts(table: Table) -> list[set[int]]:
 
 
 def draw_table(table: Table, path: str | Path, window: tuple[int, int] | None = None,
-               title: str | None = None) -> tuple[int, int]:
-    """Draw ``table`` to ``path`` (.png or .svg); returns the window drawn."""
+               title: str | None = None, *, inputs: Iterable[str | Path | None] = (),
+               force: bool = False) -> tuple[int, int]:
+    """Draw ``table`` to ``path`` (.png or .svg); returns the window drawn.
+
+    The picture is written by :func:`tesearch.files.write_output`: never over one of ``inputs``
+    (the table's file), a link or a device, nor without ``force`` over a file that is not a picture.
+    """
     path = Path(path)
     if path.suffix.lower() not in (".png", ".svg"):
         raise FormatError(f"draw writes .png or .svg, not {path.suffix or 'no extension'!r}", where=str(path))
+    inputs = tuple(inputs)
     T, rows = table.T, table.rows
     if T == 0:
         raise FormatError("the table has no columns", where=str(path))
     if T > MAX_DRAW_COLUMNS:
         raise SizeLimitError(f"the table has {T} columns; draw pictures tables of at most {MAX_DRAW_COLUMNS}")
-    writable_target(path)
+    check_output(path, kind=FIGURE_KIND, inputs=inputs, force=force)
     known = set(table.letters)
     for i, p in enumerate(table.placements):
         unknown = [s for s in p.word if s not in known]
@@ -169,5 +176,5 @@ def draw_table(table: Table, path: str | Path, window: tuple[int, int] | None = 
     fig.savefig(buffer, format=path.suffix.lower()[1:], dpi=110 if path.suffix.lower() == ".png" else None,
                 bbox_inches="tight")
     plt.close(fig)
-    write_atomically(path, buffer.getvalue())
+    write_output(path, buffer.getvalue(), kind=FIGURE_KIND, inputs=inputs, force=force)
     return start, end

@@ -10,16 +10,22 @@ A command that produced a verified table writes it with :func:`save_table`:
   verify): refused with exit 2 and left as it is, unless ``--force``.
 
 So a rerun never replaces a better table, and a mistyped ``--out`` never
-destroys a file that is not a table.
+destroys a file that is not a table.  Before all that, the checks of
+:func:`tesearch.files.check_output` hold, ``--force`` or not: never one of the
+command's inputs, never a link, device, FIFO or socket, and an extension that
+fits (.json, .json.gz or .txt); the file is written by
+:func:`tesearch.files.write_output`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 from tesearch.errors import OptionError, TesearchError
-from tesearch.table import Table, read_table, write_table
+from tesearch.files import TABLE_KIND, check_output, write_output
+from tesearch.table import Table, read_table, table_file_bytes
 
 
 @dataclass(frozen=True)
@@ -58,16 +64,27 @@ def existing_table(path: Path, table: Table) -> tuple[Table | None, str | None]:
     return old, None
 
 
-def save_table(table: Table, path: str | Path, *, force: bool = False) -> Saved:
-    """Write a verified ``table`` to ``path`` under the keep-better rule (see the module doc)."""
+def check_table_output(path: str | Path, *, inputs: Iterable[str | Path | None] = (), force: bool = False) -> Path:
+    """Refuse, before any work, a ``--out`` that no table could be written to (see :func:`tesearch.files.check_output`)."""
+    return check_output(path, kind=TABLE_KIND, inputs=inputs, force=force)
+
+
+def save_table(table: Table, path: str | Path, *, force: bool = False,
+               inputs: Iterable[str | Path | None] = ()) -> Saved:
+    """Write a verified ``table`` to ``path`` under the keep-better rule (see the module doc).
+
+    ``inputs`` are the command's input files: never written, ``force`` or not.
+    """
     path = Path(path)
+    inputs = tuple(inputs)
+    check_output(path, kind=TABLE_KIND, inputs=inputs, force=force)
     replaced = None
-    if path.exists() and not force:
+    if path.exists() and path.stat().st_size > 0 and not force:  # an empty file holds nothing to keep
         old, why = existing_table(path, table)
         if old is None:
             raise OptionError(f"not replaced: {why}; it is left as it was (--force replaces it)", where=str(path))
         if old.T <= table.T:
             return Saved(path, False, kept_T=old.T)
         replaced = old.T
-    write_table(table, path)  # JSON, text for .txt, gzip-compressed JSON for .gz
+    write_output(path, table_file_bytes(table, path), kind=TABLE_KIND, inputs=inputs, force=force)
     return Saved(path, True, replaced_T=replaced)

@@ -146,17 +146,22 @@ class Table:
         return "\n".join(lines) + "\n"
 
 
-def write_table(table: Table, path: str | Path) -> None:
-    """Write a table atomically: JSON, text for a .txt path, gzip-compressed JSON for a .gz path.
+def table_file_bytes(table: Table, path: str | Path) -> bytes:
+    """The bytes of ``table`` in the form ``path``'s extension asks for: JSON, text for .txt,
+    gzip-compressed JSON for .gz (exactly what :meth:`Table.dumps` gives, compressed reproducibly)."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".gz":
+        return gzip_bytes(table.dumps().encode("utf-8"))
+    return (table.to_text() if suffix == ".txt" else table.dumps()).encode("utf-8")
 
-    No keep-better check here (see tesearch.outputs).  A ``.json.gz`` file holds exactly the
-    tesearch-table v1 text :meth:`Table.dumps` gives, compressed reproducibly (no time stamp).
+
+def write_table(table: Table, path: str | Path) -> None:
+    """Write a table atomically in the form its extension asks for (:func:`table_file_bytes`).
+
+    No keep-better check and no output checks here: commands write tables through
+    :func:`tesearch.outputs.save_table`.
     """
-    path = Path(path)
-    if path.suffix == ".gz":
-        write_atomically(path, gzip_bytes(table.dumps().encode("utf-8")))
-    else:
-        write_atomically(path, table.to_text() if path.suffix == ".txt" else table.dumps())
+    write_atomically(path, table_file_bytes(table, path))
 
 
 # -------------------------------------------------------------------- reading

@@ -14,6 +14,7 @@ import platform
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 from tesearch import proof as proof_tools
 from tesearch.certificate.check import check_certificate_data, kernel_comparison, run_replay
@@ -22,7 +23,7 @@ from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S
                                          header_problems, optimality, read_encoding_header, repository_root,
                                          table_sha256, tool_version, validate_certificate)
 from tesearch.errors import FormatError, OptionError, TesearchError
-from tesearch.files import read_text_file
+from tesearch.files import CERTIFICATE_KIND, read_text_file, write_output
 from tesearch.files import write_atomically as atomic_write
 from tesearch.kernel import MAX_CHECK_NODES, build_network, input_from_json, kernel_bounds, target_mask
 from tesearch.table import Table
@@ -362,6 +363,9 @@ def _verification_text(claims: list[dict], replay: Verdict) -> dict:
                        "encoding and proof files it names", "checks": checks}
 
 
-def write_certificate(certificate: dict, path: str | Path) -> None:
-    """Write a certificate atomically (indented JSON)."""
-    atomic_write(Path(path), json.dumps(certificate, indent=1) + "\n")
+def write_certificate(certificate: dict, path: str | Path, *, inputs: Iterable[str | Path | None] = (),
+                      force: bool = False) -> None:
+    """Write a certificate (indented JSON) through :func:`tesearch.files.write_output`: atomically, never over
+    one of ``inputs``, a link or a device, nor without ``force`` over a file that is not a certificate."""
+    write_output(Path(path), json.dumps(certificate, indent=1) + "\n", kind=CERTIFICATE_KIND, inputs=inputs,
+                 force=force)

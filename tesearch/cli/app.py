@@ -4,7 +4,8 @@ A subcommand's module is imported only when that subcommand runs (or its own
 ``--help`` is asked for): ``tesearch info`` never loads z3.  Every way a
 command can end maps to an :class:`~tesearch.terms.ExitCode`:
 
-* a :class:`~tesearch.errors.TesearchError` -> ``tesearch: <one line>`` and its code;
+* a :class:`~tesearch.errors.TesearchError` -> ``tesearch: <one line>`` and its code (control
+  characters echoed from the input are escaped: :func:`one_line`);
 * a click usage error (unknown option, bad value) -> click's message, exit 2;
 * Ctrl-C outside a supervised phase -> exit 130, SIGTERM -> 143;
 * anything else is a bug: one line naming a file that holds the traceback, exit 70.
@@ -120,8 +121,18 @@ def _usage_line(exc: click.ClickException) -> str:
     return f"{where}: {message} (see {where} --help)"
 
 
+def one_line(text: str) -> str:
+    """``text`` with every character that is not printable (newline, tab, escape, a bidi override...)
+    written as its Python escape, so an error that echoes the user's input stays one line.
+
+    >>> one_line("star-4\\nx: bad")
+    'star-4\\\\nx: bad'
+    """
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
 def _fail(message: str, code: int) -> int:
-    click.echo(f"tesearch: {message}", err=True)
+    click.echo(f"tesearch: {one_line(message)}", err=True)
     return code
 
 

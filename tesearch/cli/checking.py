@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from tesearch.cli.app import SECONDS
-from tesearch.cli.options import JSON_OPTION, emit, input_file, limit_options, output_option
+from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, output_option
 from tesearch.terms import ExitCode
 
 
@@ -21,6 +21,7 @@ from tesearch.terms import ExitCode
 @limit_options(timeout_default=None)
 def verify(file, partial, kernel, as_json, limits, quiet):
     """Check FILE (tesearch-table JSON, .json.gz or text) against seed 003 Theorem 1."""
+    from tesearch.loading import recorded_bound_faults
     from tesearch.segment import segmented
     from tesearch.supervise import supervise
     from tesearch.table import read_table
@@ -33,10 +34,10 @@ def verify(file, partial, kernel, as_json, limits, quiet):
     else:
         data, text = partial_json(result), partial_summary(result)
     ok = result.ok
-    recorded = [] if partial else recorded_bound_problems(table, result.bounds)
-    if recorded:
-        data["recorded_bounds"] = recorded
-        text += "\nRECORDED BOUNDS DISAGREE: " + "; ".join(recorded)
+    faults = [] if partial else recorded_bound_faults(table, result)
+    if faults:  # a wrong recorded bound is refused by every command that loads the table (tesearch.loading)
+        data["recorded_bound_faults"] = faults
+        text += "\nWRONG RECORDED BOUND: " + "; ".join(faults)
         ok = False
     if kernel:
         report = supervise(lambda: kernel_theorem1(file, complete=not partial), limits=limits, quiet=quiet)
@@ -46,17 +47,6 @@ def verify(file, partial, kernel, as_json, limits, quiet):
         ok = ok and report.ok
     emit(data, as_json, text)
     return ExitCode.OK if ok else ExitCode.FAILED
-
-
-def recorded_bound_problems(table, bounds) -> list[str]:
-    """A table's recorded ``lower_bound`` (and ``letter_bound``) against the recomputed bounds, naming each field."""
-    problems = []
-    if table.lower_bound is not None and table.lower_bound != bounds.counting:
-        problems.append(f"lower_bound is {table.lower_bound}, the recomputed counting bound is {bounds.counting}")
-    letter = table.extra.get("letter_bound")
-    if letter is not None and letter != bounds.letter.value:
-        problems.append(f"letter_bound is {letter!r}, the recomputed per-letter bound is {bounds.letter.value}")
-    return problems
 
 
 def kernel_theorem1(file, *, complete: bool = True):
@@ -91,24 +81,41 @@ def partial_summary(result) -> str:
 @input_file()
 @click.option("--model", type=click.Choice(["all-port", "single-port"]), default=None,
               help="Port model (default: the file's 'model' key, else all-port).")
-@output_option("--plot", "plot_png", help="Draw link utilisation per step to this PNG.")
+@output_option("--plot", "plot_png", help="Draw link utilisation per step to this PNG (or .svg).")
+@OVERWRITE_OPTION
 @click.option("--engine", type=click.Choice(["auto", "vectorised", "streaming", "reference"]), default="auto",
               show_default=True,
               help="auto: the N x N vectorised engine up to 12000 nodes, the streaming engine above.")
 @JSON_OPTION
 @limit_options(timeout_default=None)
-def replay(file, model, plot_png, engine, as_json, limits, quiet):
+def replay(file, model, plot_png, force, engine, as_json, limits, quiet):
     """Replay FILE (tesearch-table or tesearch-schedule JSON) on the whole network."""
+    from tesearch.files import FIGURE_KIND, check_output
     from tesearch.replay import load_input, plot_utilization, replay as run_replay
     from tesearch.supervise import supervise
 
+    if plot_png is not None:
+        check_output(plot_png, kind=FIGURE_KIND, inputs=[file], force=force)
     data = load_input(file)
+    replay_label_check(data)
     report = supervise(lambda: run_replay(data, model or data.model_hint or "all-port", progress=False,
                                           engine=engine), limits=limits, quiet=quiet)
     if plot_png is not None:
-        plot_utilization(report, plot_png)
+        plot_utilization(report, plot_png, inputs=[file], force=force)
     emit(report.to_json(), as_json, report.summary())
     return ExitCode.OK if report.ok else ExitCode.FAILED
+
+
+def replay_label_check(inp) -> None:
+    """Refuse (GeneratorsError, exit 2) a replay input whose ``network`` label names a family whose generators
+    are not the file's (``custom:NAME`` takes them as they are).
+
+    The replay stays independent of the prover: this is :func:`tesearch.networks.network_for_table`
+    (the family rebuilt from the registry, no sympy, no verify), applied to what the kernel's loader read.
+    """
+    from tesearch.networks import network_for_table
+
+    network_for_table(inp.network, {s: list(p) for s, p in zip(inp.letters, inp.generators)}, where=inp.where)
 
 
 @click.command("certify")
@@ -116,23 +123,25 @@ def replay(file, model, plot_png, engine, as_json, limits, quiet):
 @click.option("--refutation", "refutations", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="An SMT-LIB2 encoding (under encodings/) that z3 finds unsat: an impossibility claim. Repeatable.")
 @output_option("-o", "--output", required=True, help="Where to write the certificate (proofs/NAME.json).")
+@OVERWRITE_OPTION
 @click.option("--name", default=None, help="The certificate's name (default: the output file's stem).")
 @click.option("--solver-timeout", "solver_timeout_s", type=SECONDS, default=600.0, show_default=True,
               help="Seconds per solver run.")
 @limit_options(timeout_default=None)
-def certify(table_file, refutations, output, name, solver_timeout_s, limits, quiet):
+def certify(table_file, refutations, output, force, name, solver_timeout_s, limits, quiet):
     """Check TABLE_FILE and the refutations now and write a proof certificate."""
     from tesearch.certificate import (RefutationRequest, make_certificate, read_refutation, repository_root,
                                       write_certificate)
-    from tesearch.networks import network_for_table
+    from tesearch.files import CERTIFICATE_KIND, check_output
+    from tesearch.loading import load_checked_table
     from tesearch.supervise import supervise
-    from tesearch.table import read_table
 
     root = repository_root(Path.cwd())
-    probe_writable(output)
-    table = read_table(table_file)
-    # refuse, before any work and writing nothing, what certify cannot stand behind
-    network_for_table(table.network, table.generators, where=str(table_file))
+    inputs = [table_file, *refutations]
+    check_output(output, kind=CERTIFICATE_KIND, inputs=inputs, force=force)
+    # refuse, before any work and writing nothing, what certify cannot stand behind: the label,
+    # Theorem 1 and the recorded bounds (the checked loader), and each refutation's header
+    table = load_checked_table(table_file, command="certify")
     for path in refutations:
         read_refutation(RefutationRequest(path), network=table.network, exchange=table.exchange, root=root,
                         T=table.T)
@@ -140,27 +149,12 @@ def certify(table_file, refutations, output, name, solver_timeout_s, limits, qui
         table, name=name or output.stem, table_source=str(table_file),
         refutations=[RefutationRequest(p) for p in refutations], root=root, timeout_s=solver_timeout_s,
         command="tesearch " + " ".join(sys.argv[1:])), limits=limits, quiet=quiet)
-    write_certificate(certificate, output)
+    write_certificate(certificate, output, inputs=inputs, force=force)
     claims = certificate["impossibility_claims"]
     click.echo(f"wrote {output}: T = {certificate['result']['T']}, "
                f"{'optimal' if certificate['result']['optimal'] else 'not shown optimal'}; "
                f"{len(claims)} impossibility claim(s)"
                + "".join(f"\n  {c['claim']}: unsat by {', '.join(c['confirmed_by'])}" for c in claims))
-
-
-def probe_writable(path: Path) -> None:
-    """Refuse (OptionError, exit 2) before any work an output whose directory does not take a new file."""
-    import os
-    import tempfile
-
-    from tesearch.errors import OptionError
-
-    try:
-        fd, probe = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".probe")
-    except OSError as exc:
-        raise OptionError(f"cannot write: {exc.strerror or exc}", where=str(path)) from None
-    os.close(fd)
-    os.unlink(probe)
 
 
 @click.command("check-proof")

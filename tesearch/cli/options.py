@@ -18,7 +18,12 @@ JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print one JS
 QUIET_OPTION = click.option("--quiet", is_flag=True, help="No progress lines.")
 FORCE_OPTION = click.option("--force", is_flag=True,
                             help="Replace the output file even if it holds a table no wider than this one "
-                                 "(or something that is not a table of this network).")
+                                 "(or something that is not a table of this network).  Never a link, a "
+                                 "device, a FIFO or one of the command's inputs.")
+#: --force for the commands that write a file other than a table
+OVERWRITE_OPTION = click.option("--force", is_flag=True,
+                                help="Replace the output file even if it holds another kind of file.  Never a "
+                                     "link, a device, a FIFO or one of the command's inputs.")
 
 
 def input_file(name: str = "file"):

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import enum
-import os
-import tempfile
 from pathlib import Path
 
 import click
 
 from tesearch.cli.app import POSITIVE, NON_NEGATIVE
-from tesearch.cli.options import JSON_OPTION, emit, input_file, limit_options, output_option
+from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, output_option
 from tesearch.terms import ExitCode
 
 
@@ -42,12 +40,12 @@ class BlockSize(click.ParamType):
         return number
 
 
-def _schedule_of(table_file: Path):
-    """The table at ``table_file`` compiled for programs (bad files exit 2 with one line)."""
+def _schedule_of(table_file: Path, command: str):
+    """The table at ``table_file``, checked as verify checks it, compiled for programs (bad files exit 2)."""
+    from tesearch.loading import load_checked_table
     from tesearch.programs.schedule import compile_schedule
-    from tesearch.table import read_table
 
-    return compile_schedule(read_table(table_file))
+    return compile_schedule(load_checked_table(table_file, command=command))
 
 
 @click.command()
@@ -55,29 +53,24 @@ def _schedule_of(table_file: Path):
 @click.option("--format", "fmt", type=click.Choice([f.value for f in ExportFormat]),
               default=ExportFormat.PROGRAMS.value,
               show_default=True, help="What to write: tesearch-programs v1 (docs/programs-format.md).")
-@output_option("-o", "--output", required=True, help="The file to write (JSON Lines, one line per rank).")
+@output_option("-o", "--output", required=True, help="The file to write (JSON Lines, one line per rank: .jsonl).")
+@OVERWRITE_OPTION
 @limit_options(timeout_default=None)
-def export(table_file, fmt, output, limits, quiet):
+def export(table_file, fmt, output, force, limits, quiet):
     """Write every rank's program of TABLE_FILE's schedule (streamed rank by rank)."""
     from tesearch import limits as progress
-    from tesearch.files import FILE_MODE
+    from tesearch.files import PROGRAMS_KIND, output_target
     from tesearch.programs.export import stream_programs
     from tesearch.supervise import supervise
 
-    fd, scratch = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
+    with output_target(output, kind=PROGRAMS_KIND, inputs=[table_file], force=force) as scratch:
         def work():
-            schedule = _schedule_of(table_file)
+            schedule = _schedule_of(table_file, "export")
             with progress.phase("write programs", total=schedule.ranks):
                 size = stream_programs(schedule, scratch, progress=progress.advance)
             return schedule.ranks, schedule.steps, size
 
         ranks, steps, size = supervise(work, limits=limits, quiet=quiet)
-        os.chmod(scratch, FILE_MODE)
-        os.replace(scratch, output)
-    finally:
-        Path(scratch).unlink(missing_ok=True)
     click.echo(f"wrote {output}: tesearch-programs v1, {ranks} ranks, {steps} steps, {size} bytes")
     return ExitCode.OK
 
@@ -109,7 +102,7 @@ def run(table_file, mpi, ranks, block_bytes, repeat, seed, programs_file, as_jso
 
     if not mpi:
         raise OptionError("give --mpi: MPI is the only executor (tesearch run TABLE --mpi)")
-    schedule = _schedule_of(table_file)
+    schedule = _schedule_of(table_file, "run")
     table = schedule.table
     if table.exchange != Exchange.TOTAL.value:
         raise OptionError(f"the table is for the {table.exchange} exchange; a run is compared with MPI_Alltoall, "

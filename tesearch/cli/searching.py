@@ -48,11 +48,24 @@ def _network(spec: str, limits):
         return network_from_spec(spec)
 
 
-def _supervised(work, limits, quiet, out: Path | None, force: bool):
-    """Run ``work`` supervised; at a limit, save the best verified table offered so far, then re-raise."""
-    from tesearch.outputs import save_table
+def _inputs(network: str, *files: Path | None) -> list:
+    """The command's input files, never written: NETWORK when it names a file, and the table options given."""
+    from tesearch.loading import names_a_file
+
+    return ([network.removeprefix("file:")] if names_a_file(network) else []) + [f for f in files if f is not None]
+
+
+def _supervised(work, limits, quiet, out: Path | None, force: bool, inputs=()):
+    """Run ``work`` supervised; at a limit, save the best verified table offered so far, then re-raise.
+
+    ``--out`` is checked first (tesearch.outputs.check_table_output: never an input, a link or a device, an
+    extension that fits, not over a file that is no table without --force), before any work starts.
+    """
+    from tesearch.outputs import check_table_output, save_table
     from tesearch.supervise import supervise
 
+    if out is not None:
+        check_table_output(out, inputs=inputs, force=force)
     try:
         return supervise(work, limits=limits, quiet=quiet)
     except LimitReached as exc:
@@ -61,18 +74,18 @@ def _supervised(work, limits, quiet, out: Path | None, force: bool):
             line = f"best verified table before the limit: T = {best.T}"
             if out is not None:
                 try:
-                    line += "; " + save_table(best, out, force=force).text(best.T)
+                    line += "; " + save_table(best, out, force=force, inputs=inputs).text(best.T)
                 except TesearchError as refused:  # the limit stays the outcome (exit 4); say why nothing was written
                     line += f"; {refused}"
             click.echo(line, err=True)
         raise
 
 
-def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, as_json: bool) -> None:
+def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, as_json: bool, inputs=()) -> None:
     """Save (with --out) and print a verified table and what was said about it."""
     from tesearch.outputs import save_table
 
-    saved = save_table(table, out, force=force) if out is not None else None
+    saved = save_table(table, out, force=force, inputs=inputs) if out is not None else None
     data["table"] = str(out) if saved is not None and saved.written else None
     data["kept_existing_T"] = saved.kept_T if saved is not None else None
     lines = [text]
@@ -129,10 +142,10 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
                           backend=Backend(backend), sampling=WordSampling(sampling),
                           core_schedule=CoreSchedule(core_schedule), cpsat_model=model)
     outcome = _supervised(lambda: run_search(net, params, progress=log, encodings_dir=keep_encodings),
-                          limits, quiet, out, force)
+                          limits, quiet, out, force, _inputs(network))
     data = outcome_json(outcome)
     if outcome.table is not None:
-        _finish_table(outcome.table, out, force, outcome_text(outcome), data, as_json)
+        _finish_table(outcome.table, out, force, outcome_text(outcome), data, as_json, _inputs(network))
     else:
         emit(data, as_json, outcome_text(outcome))
         if outcome.status is Status.UNKNOWN:
@@ -165,13 +178,13 @@ def stratify(network, exchange, out, force, attempt_s, seed, backend, cpsat_mode
     table, summary = _supervised(
         lambda: stratified_table(net, exchange, timeout_s=limits.timeout_s, attempt_s=attempt_s, seed=seed,
                                  progress=log, backend=Backend(backend), cpsat_model=model),
-        limits, quiet, out, force)
+        limits, quiet, out, force, _inputs(network))
     if table is None:
         emit({"network": net.spec, "exchange": exchange, "status": "unknown"}, as_json,
              f"{net.spec} {exchange}: unknown: a part stayed unsolved within the time")
         return ExitCode.UNKNOWN
     _finish_table(table, out, force, summary, {"network": net.spec, "exchange": exchange, "status": "found",
-                                               "T": table.T}, as_json)
+                                               "T": table.T}, as_json, _inputs(network))
     return ExitCode.OK
 
 
@@ -194,16 +207,19 @@ def lift(network, out, force, ring, modes, factor, backend, solver_s, as_json, l
     """A table for the torus NETWORK from m copies of a table of its other sides (the ring lift)."""
     from tesearch.backends import Backend
     from tesearch.limits import log
+    from tesearch.loading import load_checked_table
     from tesearch.search.lift import AssignMode, lifted_table, verified_factor
-    from tesearch.table import read_table
 
     net = _network(network, limits)
-    factor_table = verified_factor(read_table(factor), where=str(factor)) if factor is not None else None
+    factor_table = (verified_factor(load_checked_table(factor, command="lift"), where=str(factor))
+                    if factor is not None else None)
     chosen = tuple(AssignMode(m) for m in modes) if modes else (AssignMode.FIXED, AssignMode.LATIN)
     table, summary = _supervised(
         lambda: lifted_table(net, ring_index=ring, factor=factor_table, timeout_s=solver_s, modes=chosen,
-                             backend=Backend(backend), progress=log), limits, quiet, out, force)
-    _finish_table(table, out, force, summary, {"network": net.spec, "status": "found", "T": table.T}, as_json)
+                             backend=Backend(backend), progress=log), limits, quiet, out, force,
+        _inputs(network, factor))
+    _finish_table(table, out, force, summary, {"network": net.spec, "status": "found", "T": table.T}, as_json,
+                  _inputs(network, factor))
     return ExitCode.OK
 
 
@@ -256,25 +272,21 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, cpsat_mo
 
         first = None
         if start is not None:
-            from tesearch.table import read_table
-            from tesearch.verify import verify_table
+            from tesearch.loading import load_checked_table
 
-            first = read_table(start)
-            check = verify_table(first)
-            if not check.ok:
-                raise TesearchError(f"the starting table does not verify ({len(check.violations)} violation(s)); "
-                                    f"first: {check.violations[0]}", where=str(start))
+            first = load_checked_table(start, command="repack")
             if first.network != net.spec or first.exchange != "total":
                 raise OptionError(f"{start}: a {first.exchange} table of {first.network}, not a total table of "
                                   f"{net.spec}")
         work = lambda: improve_greedy(net, timeout_s=limits.timeout_s, word_cap=word_cap, seed=seed,  # noqa: E731
                                       workers=workers, tail=tail, round_s=round_s, progress=log,
                                       cpsat_model=CpsatModel(cpsat_model), start=first)
-    table, summary = _supervised(work, limits, quiet, out, force)
+    table, summary = _supervised(work, limits, quiet, out, force, _inputs(network, start))
     if table is None:
         emit({"network": net.spec, "status": "unknown"}, as_json, summary)
         return ExitCode.UNKNOWN
-    _finish_table(table, out, force, summary, {"network": net.spec, "status": "found", "T": table.T}, as_json)
+    _finish_table(table, out, force, summary, {"network": net.spec, "status": "found", "T": table.T}, as_json,
+                  _inputs(network, start))
     return ExitCode.OK
 
 
@@ -291,7 +303,8 @@ def construct(network, exchange, out, force, as_json, limits, quiet):
     from tesearch.constructions import constructed_table
 
     net = _network(network, limits)
-    table, summary = _supervised(lambda: constructed_table(net, exchange), limits, quiet, out, force)
+    table, summary = _supervised(lambda: constructed_table(net, exchange), limits, quiet, out, force,
+                                 _inputs(network))
     _finish_table(table, out, force, summary, {"network": net.spec, "exchange": exchange, "status": "found",
-                                               "T": table.T}, as_json)
+                                               "T": table.T}, as_json, _inputs(network))
     return ExitCode.OK

@@ -45,11 +45,16 @@ def sweep(networks, exchange, out_dir, force, runs, address, num_cpus, seeds, as
 
     if address is not None and num_cpus is not None:
         raise OptionError("--num-cpus applies to a local Ray only; a cluster has the CPUs its nodes give it")
-    require_ray()
     if runs is None and out_dir is not None:
         runs = out_dir / RUNS_FILE
     if runs is not None:
+        from tesearch.files import RUNS_KIND, check_output
+        from tesearch.loading import names_a_file
+
+        # never an input, a link or a device, and a .json name; what it may replace is check_runs_file's rule
+        check_output(runs, kind=RUNS_KIND, inputs=[n for n in networks if names_a_file(n)], force=True)
         check_runs_file(runs)
+    require_ray()
     specs = list(dict.fromkeys(networks))
     prepared = supervise(lambda: prepare(specs, exchange, seeds=seeds), limits=limits, quiet=quiet)
     keys = [p.key for p in prepared]

@@ -6,21 +6,24 @@ import json
 
 import click
 
-from tesearch.cli.options import JSON_OPTION, emit, input_file, limit_options, output_option
+from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, output_option
 from tesearch.terms import ExitCode
 
 
 @click.command()
 @input_file()
 @output_option("-o", "--output", required=True, help="Picture to write: .png or .svg.")
+@OVERWRITE_OPTION
 @click.option("--window", default=None, metavar="START:END", help="Columns to draw (END exclusive).")
-def draw(file, output, window):
+def draw(file, output, force, window):
     """Draw the table in FILE as a grid: one colour per letter, word boundaries, blanks, sections."""
     from tesearch.draw import draw_table, parse_window
-    from tesearch.table import read_table
+    from tesearch.files import FIGURE_KIND, check_output
+    from tesearch.loading import load_checked_table
 
-    table = read_table(file)
-    start, end = draw_table(table, output, parse_window(window, table.T))
+    check_output(output, kind=FIGURE_KIND, inputs=[file], force=force)
+    table = load_checked_table(file, command="draw")
+    start, end = draw_table(table, output, parse_window(window, table.T), inputs=[file], force=force)
     click.echo(f"wrote {output} (columns {start}-{end - 1} of {table.T})")
 
 
@@ -45,21 +48,26 @@ def regress(as_json, no_constructions, limits, quiet):
 @click.argument("network")
 @click.option("--algorithm", type=click.Choice(["fifo", "a2"]), default="fifo", show_default=True,
               help="fifo: seed 000 node-invariant FIFO; a2: seed 001 Algorithm A2 (product networks).")
-@output_option("--out", help="Write the schedule (tesearch-schedule JSON).")
+@output_option("--out", help="Write the schedule (tesearch-schedule JSON, .json).")
+@OVERWRITE_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=None)
-def singleport(network, algorithm, out, as_json, limits, quiet):
-    """Single-port total exchange on NETWORK: schedule, time vs status bound, replay verdict."""
-    from tesearch.files import write_atomically
+def singleport(network, algorithm, out, force, as_json, limits, quiet):
+    """Single-port total exchange on NETWORK (a spec, a generators file or a table): schedule, time vs
+    status bound, replay verdict."""
+    from tesearch.files import SCHEDULE_KIND, check_output, write_output
     from tesearch.limits import activated
-    from tesearch.networks import network_from_spec
+    from tesearch.loading import names_a_file, network_or_checked_table
     from tesearch.singleport import run_singleport
     from tesearch.supervise import supervise
 
+    inputs = [network.removeprefix("file:")] if names_a_file(network) else []
+    if out is not None:
+        check_output(out, kind=SCHEDULE_KIND, inputs=inputs, force=force)
     with activated(limits):
-        net = network_from_spec(network)
+        net, _ = network_or_checked_table(network, command="singleport")
     run = supervise(lambda: run_singleport(net, algorithm, progress=not quiet), limits=limits, quiet=quiet)
     if out is not None:
-        write_atomically(out, json.dumps(run.schedule_json) + "\n")
+        write_output(out, json.dumps(run.schedule_json) + "\n", kind=SCHEDULE_KIND, inputs=inputs, force=force)
     emit(run.to_json(), as_json, run.summary())
     return ExitCode.OK if run.ok else ExitCode.FAILED

@@ -1,19 +1,28 @@
-"""Link utilisation per step, drawn to a PNG (matplotlib, imported on use)."""
+"""Link utilisation per step, drawn to a PNG or SVG (matplotlib, imported on use), written by the one safe writer."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 
+from tesearch.files import FIGURE_KIND, check_output, write_output
 from tesearch.kernel.loader import PortModel
 from tesearch.replay.report import ReplayReport
 
 
 def plot_utilization(report_or_data: ReplayReport | Mapping[str, Any] | str | Path, png_path: str | Path,
-                     model: PortModel | str | None = None) -> Path:
-    """Draw the link utilisation per step (transmissions / capacity) to a PNG file."""
+                     model: PortModel | str | None = None, *, inputs: Iterable[str | Path | None] = (),
+                     force: bool = False) -> Path:
+    """Draw the link utilisation per step (transmissions / capacity) to a PNG (or SVG) file.
+
+    The picture is written by :func:`tesearch.files.write_output`: never over one of ``inputs``, a
+    link or a device, nor without ``force`` over a file that is not a picture; no directory is created.
+    """
+    png_path = Path(png_path)
+    check_output(png_path, kind=FIGURE_KIND, inputs=inputs, force=force)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -42,8 +51,7 @@ def plot_utilization(report_or_data: ReplayReport | Mapping[str, Any] | str | Pa
     ax.set_title(f"{report.network} ({report.model.value}): {report.transmissions} transmissions in "
                  f"{report.completion_time} steps, mean {share.mean() if len(share) else 0:.3f}")
     fig.tight_layout()
-    png_path = Path(png_path)
-    png_path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(png_path, dpi=110)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=png_path.suffix.lower()[1:], dpi=110)
     plt.close(fig)
-    return png_path
+    return write_output(png_path, buffer.getvalue(), kind=FIGURE_KIND, inputs=inputs, force=force)

@@ -1,0 +1,117 @@
+"""One checked way in for tables: every command that takes a table loads it with :func:`load_checked_table`.
+
+``run``, ``export``, ``certify``, ``draw``, ``compare`` and ``singleport`` (and every later command
+that reads a table) call :func:`load_checked_table`; ``compare`` and ``singleport``, which take a
+network or a table, call :func:`network_or_checked_table`.  The loader refuses, with one line
+naming the file and the fault (exit 2), what ``tesearch verify`` refuses:
+
+* a file that does not read as a table (tesearch-table v1 JSON, ``.json.gz`` or the marked text form);
+* a ``network`` label whose family's generators are not the table's (:func:`tesearch.networks.network_for_table`);
+* a table that breaks seed 003 Theorem 1 (:func:`tesearch.verify.verify_table`: the count and the
+  first violation with its rule, row, column and word);
+* recorded bounds (``lower_bound``, ``letter_bound``, ``best_bound``) that differ from the ones
+  :func:`tesearch.verify.verify_table` recomputes from the generators.
+
+No Theorem-1 check is written here: this module only calls the prover's verifier.  The replay,
+which is the independent simulator, keeps its own loader (:mod:`tesearch.kernel.loader`) and
+checks the label with :func:`tesearch.networks.network_for_table` (see ``tesearch.cli.checking``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tesearch.errors import FormatError, GeneratorsError
+from tesearch.files import sniff_kind
+from tesearch.groups import cached_cayley_graph
+from tesearch.networks import Network, network_for_table, network_from_file, network_from_spec
+from tesearch.table import Table, read_table
+from tesearch.verify import Verification, verify_table
+
+#: recorded bound keys of a table and how each is recomputed from a verification
+RECORDED_BOUNDS = {
+    "lower_bound": ("the counting bound", lambda check: check.bounds.counting),
+    "letter_bound": ("the per-letter bound", lambda check: check.bounds.letter.value),
+    "best_bound": ("the best lower bound", lambda check: check.bounds.best),
+}
+#: file-name endings that make a command argument a table file rather than a network spec
+TABLE_FILE_ENDINGS = (".json", ".json.gz", ".gz", ".txt")
+#: what a network spec looks like (FAMILY-PARAMS[:GROUP]); such an argument is never taken for a file
+SPEC_SHAPE = re.compile(r"[a-z]+-[^:/]*(:[^/]*)?")
+
+
+class InvalidTableError(FormatError):
+    """A table file that reads but that a command refuses: Theorem 1 fails or a recorded bound is wrong."""
+
+
+def recorded_bound_faults(table: Table, check: Verification) -> list[str]:
+    """Each recorded bound of ``table`` that differs from the one ``check`` recomputed, as a phrase."""
+    faults = []
+    for key, (what, recomputed) in RECORDED_BOUNDS.items():
+        recorded = table.lower_bound if key == "lower_bound" else table.extra.get(key)
+        if recorded is None:
+            continue
+        value = recomputed(check)
+        if recorded != value:
+            faults.append(f"its recorded {key} is {recorded!r}, but {what} of {table.network} "
+                          f"{table.exchange} is {value}")
+    return faults
+
+
+def load_checked_table(path: str | Path, *, command: str) -> Table:
+    """The table at ``path``, checked as ``tesearch verify`` checks it, or one line naming file and fault.
+
+    ``command`` is the subcommand's name, for the message (``tesearch: t.json: run refuses this
+    table: ...``).  Raises :class:`~tesearch.errors.FormatError` (unreadable file),
+    :class:`~tesearch.errors.GeneratorsError` (the label names other generators) or
+    :class:`InvalidTableError` (Theorem 1 fails; a recorded bound differs): all exit 2.
+    The :class:`~tesearch.table.Table` returned is valid and its recorded bounds are right.
+    """
+    path = Path(path)
+    where = str(path)
+    table = read_table(path)
+    net = network_for_table(table.network, table.generators, where=where)
+    check = verify_table(table, cg=cached_cayley_graph(net))
+    if not check.ok:
+        count = len(check.violations)
+        raise InvalidTableError(
+            f"{command} refuses this table: it does not verify ({count} violation{'' if count == 1 else 's'} "
+            f"of seed 003 Theorem 1; the first: {check.violations[0]}); `tesearch verify {path}` lists them",
+            where=where)
+    faults = recorded_bound_faults(table, check)
+    if faults:
+        raise InvalidTableError(f"{command} refuses this table: {'; '.join(faults)}", where=where)
+    return table
+
+
+def names_a_file(target: str) -> bool:
+    """Whether a command argument that may be a network spec or a file names a file.
+
+    As :func:`tesearch.networks.network_from_spec` decides (``file:``, a ``/``, ``.json``), and also a
+    table file ending ``.json.gz``, ``.gz`` or ``.txt``, or an existing file whose name is not
+    shaped like a spec (``star-4`` is the network even beside a file of that name).
+    """
+    if target.startswith("file:") or "/" in target or target.endswith(TABLE_FILE_ENDINGS):
+        return True
+    return SPEC_SHAPE.fullmatch(target) is None and Path(target).is_file()
+
+
+def network_or_checked_table(target: str, *, command: str) -> tuple[Network, Table | None]:
+    """The network (and the checked table, if any) that a NETWORK|TABLE argument names.
+
+    A network spec or a generators file (a bare generators object, or one with a ``network``
+    label) gives the network as ``tesearch info`` reads it and no table; a tesearch table gives
+    the table through :func:`load_checked_table` and its network.
+    """
+    if not names_a_file(target):
+        return network_from_spec(target), None
+    path = Path(target.removeprefix("file:"))
+    if path.is_file() and sniff_kind(path) == "tesearch-table":
+        table = load_checked_table(path, command=command)
+        return network_for_table(table.network, table.generators, where=str(path)), table
+    try:
+        return network_from_file(path), None
+    except GeneratorsError as exc:
+        raise GeneratorsError(f"{exc.message} (give a network spec, a generators file or a tesearch table)",
+                              where=exc.where) from None
