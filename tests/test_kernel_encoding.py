@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from tesearch import proof as proof_tools
-from tesearch.certificate import Verdict, check_certificate, make_certificate, table_sha256, write_certificate
+from tesearch.certificate import Verdict, check_certificate, make_certificate, write_certificate
 from tesearch.cli import main
 from tesearch.encode import encode
 from tesearch.errors import OptionError
@@ -350,9 +350,8 @@ def test_the_kernel_loader_refuses_a_huge_t():
     with pytest.raises(Exception, match="larger than"):
         input_from_json(data)
     data = json.loads((ROOT / "results" / "star-4.json").read_text())
-    data["T"] = 2 ** 20
-    data_hash = table_sha256(data)
-    assert input_from_json(data).T == 2 ** 20 and data_hash
+    data["T"] = 2 ** 20  # wide, but a number the loader takes
+    assert input_from_json(data).T == 2 ** 20
 
 
 # ---------------------------------------------------------------- every other fact: re-derived or unchecked

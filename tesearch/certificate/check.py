@@ -388,7 +388,7 @@ def kernel_comparison(text: str, net, is_target: np.ndarray, width: int, what: s
     """(the kernel's encoding, the comparison of ``text`` with it), or (None, why the kernel cannot encode it)."""
     try:
         encoding = kernel_encoding(net, is_target, width)
-    except EncoderTooLarge as exc:
+    except (EncoderTooLarge, proof_tools.Unsupported) as exc:
         return None, f"the kernel does not encode this problem ({exc})"
     return encoding, compare_with_kernel(text, encoding, what)
 

@@ -207,7 +207,7 @@ def inverse_letters_of(net: RebuiltNetwork) -> tuple[int, ...]:
     return tuple(out)
 
 
-def inverse_node(net: RebuiltNetwork, node: int, word: Sequence[int], inverse: Sequence[int]) -> int:
+def inverse_node(net: RebuiltNetwork, word: Sequence[int], inverse: Sequence[int]) -> int:
     """The node of ``word`` reversed with every letter inverted (the inverse element)."""
     g = 0
     for s in reversed(word):
@@ -289,7 +289,7 @@ def kernel_encoding(net: RebuiltNetwork, is_target: np.ndarray, width: int) -> K
 
     # the mirror pin: target set closed under inverses, the longest involution (first in BFS order)
     target_nodes = set(nodes)
-    inverses = [inverse_node(net, t.node, t.words[0], inverse) for t in targets]
+    inverses = [inverse_node(net, t.words[0], inverse) for t in targets]
     pin = None
     if all(h in target_nodes for h in inverses):
         involutions = [i for i, t in enumerate(targets) if inverses[i] == t.node]
