@@ -20,20 +20,29 @@ from tesearch.table import read_table
 from tesearch.terms import Exchange, SolveResult
 from tesearch.verify import verify_table
 
-#: (network, committed table) whose T is optimal: T equals the table's best bound
+#: network (" odd" for odd-distance exchange) -> the committed table whose T is optimal (it meets its best bound)
 KNOWN = {"ring-5": "ring-5.json", "ring-6": "ring-6.json", "ring-7": "ring-7.json", "ring-8": "ring-8.json",
          "ring-6:cyclic": "ring-6-cyclic.json", "ring-8:cyclic": "ring-8-cyclic.json", "ring-4:cyclic":
          "ring-4-cyclic.json", "star-3": "star-3.json", "star-4": "star-4.json", "torus-3x3": "torus-3x3.json",
-         "torus-4x4": "torus-4x4.json", "pancake-4": "pancake-4.json", "hypercube-3": "hypercube-3.json"}
+         "torus-4x4": "torus-4x4.json", "pancake-4": "pancake-4.json", "hypercube-3": "hypercube-3.json",
+         "star-3 odd": "star-3-odd.json", "star-4 odd": "star-4-odd.json"}
 FAST = ["ring-5", "ring-6:cyclic", "ring-8:cyclic", "star-3", "torus-3x3"]
-SLOW = ["ring-6", "ring-7", "ring-8", "ring-4:cyclic", "hypercube-3", "star-4", "torus-4x4", "pancake-4"]
+SLOW = ["ring-6", "ring-7", "ring-8", "ring-4:cyclic", "hypercube-3", "star-4", "torus-4x4", "pancake-4",
+        "star-3 odd", "star-4 odd"]
+
+
+def network_of(name: str) -> tuple[str, Exchange]:
+    """("star-3", odd-distance) for "star-3 odd"."""
+    spec, _, odd = name.partition(" ")
+    return spec, Exchange.ODD_DISTANCE if odd else Exchange.TOTAL
 STRATEGIES = [Strategy.AUTO, Strategy.ROTATION, Strategy.SPLIT, Strategy.FULL]
 
 
-def known_optimal(spec: str) -> int:
-    """The optimal width of ``spec`` (total exchange): a committed table that meets its best bound."""
-    data = json.loads((ROOT / "results" / KNOWN[spec]).read_text())
-    assert data["network"] == spec and data["exchange"] == "total"
+def known_optimal(name: str) -> int:
+    """The optimal width of the network ``name`` (:data:`KNOWN`): a committed table that meets its best bound."""
+    data = json.loads((ROOT / "results" / KNOWN[name]).read_text())
+    spec, exchange = network_of(name)
+    assert data["network"] == spec and data["exchange"] == exchange.value
     assert data["T"] == max(data["lower_bound"], data.get("letter_bound") or 0), f"{spec}: not at its bound"
     return data["T"]
 
@@ -49,12 +58,13 @@ def width_ranges(optimal: int, broad: bool) -> list[tuple[int | None, int | None
     return [(a, b) for a in lows for b in highs if a is None or b is None or a <= b]
 
 
-def check_outcome(spec: str, strategy: Strategy, low: int | None, high: int | None) -> str:
+def check_outcome(name: str, strategy: Strategy, low: int | None, high: int | None) -> str:
     """Run one search and check what it says against the known optimal width; the kind of outcome."""
-    optimal = known_optimal(spec)
+    optimal = known_optimal(name)
+    spec, exchange = network_of(name)
     net = network_from_spec(spec)
-    params = SearchParams(spec, Exchange.TOTAL, strategy, timeout_s=30, max_width=high, min_width=low)
-    where = f"{spec} {strategy.value} [{low}, {high}]"
+    params = SearchParams(spec, exchange, strategy, timeout_s=30, max_width=high, min_width=low)
+    where = f"{name} {strategy.value} [{low}, {high}]"
     try:
         outcome = search(net, params)
     except OptionError as exc:  # exit 2: only an empty range, or --from-width where no width loop runs
@@ -100,6 +110,22 @@ def test_every_strategy_and_width_range_agrees_with_known_tables():
     seen = _sweep(FAST, broad=False)
     assert seen.get("infeasible", 0) >= 20 and seen.get("found", 0) >= 40 and seen.get("usage", 0) >= 20, seen
     assert time.monotonic() - started < 60
+
+
+def test_stratify_exit_3_only_below_the_optimal_width():
+    """stratify's one width is the counting bound: infeasible only where that is below the optimal width."""
+    from tesearch.search.stratify import stratify
+
+    kinds = set()
+    for spec in FAST:
+        outcome = stratify(network_from_spec(spec), Exchange.TOTAL, timeout_s=30)
+        optimal = known_optimal(spec)
+        if outcome.status is Status.INFEASIBLE:
+            assert outcome.width < optimal and outcome.table is None, spec
+        elif outcome.status is Status.FOUND:
+            assert outcome.table.T == outcome.width >= optimal and verify_table(outcome.table).ok, spec
+        kinds.add(outcome.status)
+    assert kinds == {Status.FOUND, Status.INFEASIBLE}
 
 
 @pytest.mark.slow
