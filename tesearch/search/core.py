@@ -558,6 +558,7 @@ class Searcher:
         escalating = self.params.core_schedule is CoreSchedule.ESCALATING
         unresolved: list[int] | None = None  # None: the first pass, over candidates as they come
         budget, gave_up = FIRST_CORE_BUDGET_S, 0
+        capped = False  # a refuted core offered only capped candidate words
         while unresolved is None or (unresolved and (max_budget is None or budget <= max_budget)):
             still: list[int] = []
             for index in self._pass_order(unresolved, candidates, fresh):
@@ -581,6 +582,7 @@ class Searcher:
                     still.append(index)
                 else:
                     gave_up += result is SolveResult.UNKNOWN
+                    capped |= result is SolveResult.UNSAT and not problems[index].complete_words
                     problems.pop(index)  # refuted (or given up by the patient schedule): never tried again
             unresolved = still
             budget *= CORE_BUDGET_GROWTH
@@ -593,7 +595,9 @@ class Searcher:
             gave_up += len(unresolved or [])
             self.stop(f"no {part} found: of those tried ({widths}) {gave_up} ended unknown and the rest were "
                       f"refuted" if gave_up else
-                      f"every {part} tried was refuted ({widths}; this refutes only these cores, not the network)")
+                      f"every {part} tried was refuted ({widths}"
+                      + ("; some over capped candidate words" if capped else "")
+                      + "; this refutes only these cores, not the network)")
         return None
 
     def split_search(self) -> tuple[Status, Table | None]:
