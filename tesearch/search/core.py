@@ -21,10 +21,11 @@ refutes only those words: the search then ends unknown), by Z3 (a CP-SAT
 unsat is no certificate: the search then ends unknown too).  No width at or
 above a table the search holds (the greedy one included) is ever refuted; an
 empty range (``--from-width`` above the greedy width) is a usage error.  The
-rotation and split strategies build their tables at the counting bound and
-refute no width, so they refuse ``--from-width`` (``auto`` with it runs the
-full strategy's width loop); they honour ``--max-width`` by returning no
-wider table.
+rotation and split strategies have no width loop (they aim at the counting
+bound, and the rotation search keeps a wider greedy-core table when no core
+is found) and refute no width, so they refuse ``--from-width`` (``auto``
+with it runs the full strategy's width loop); they honour ``--max-width`` by
+returning no wider table.
 """
 
 from __future__ import annotations
@@ -788,7 +789,7 @@ def check_width_range(params: SearchParams) -> None:
         raise OptionError(f"--from-width {low} is above --max-width {high}: the range of widths is empty")
     if low is not None and params.strategy in (Strategy.ROTATION, Strategy.SPLIT):
         raise OptionError(f"--from-width is for the full strategy's width loop; the {params.strategy.value} "
-                          f"strategy builds its table at the counting bound and refutes no width "
+                          f"strategy has none: it aims at the counting bound and refutes no width "
                           f"(use --strategy full, or leave out --from-width)")
 
 
