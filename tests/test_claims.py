@@ -53,7 +53,7 @@ def width_ranges(optimal: int, broad: bool) -> list[tuple[int | None, int | None
         lows = [None, 1, max(1, optimal - 2), max(1, optimal - 1), optimal, optimal + 1, optimal + 40]
         highs = [None, max(1, optimal - 2), max(1, optimal - 1), optimal, optimal + 1]
     else:
-        lows = [None, max(1, optimal - 2), optimal, optimal + 40]
+        lows = [None, max(1, optimal - 2), optimal + 40]
         highs = [None, max(1, optimal - 1), optimal]
     return [(a, b) for a in lows for b in highs if a is None or b is None or a <= b]
 
