@@ -23,6 +23,8 @@ def outcome_json(outcome) -> dict:
         "seconds": round(outcome.seconds, 3),
         "run": str(outcome.params),
         "refuted_widths": outcome.refuted_widths,
+        "infeasible_widths": list(outcome.infeasible_widths) if outcome.infeasible_widths else None,
+        "infeasible_by": outcome.infeasible_by or None,
         "attempts": [a.to_json() for a in outcome.attempts],
         "stop_reason": outcome.stop_reason,
     }
@@ -52,7 +54,13 @@ def outcome_text(outcome) -> str:
     if outcome.stop_reason:
         lines.append(f"stopped: {outcome.stop_reason}")
     if outcome.table is None:
-        lines.append(f"no table; best lower bound {b.best} ({b.binding})")
+        if outcome.infeasible_widths is not None:
+            low, high = outcome.infeasible_widths
+            widths = f"<= {high}" if low is None else (f"{high}" if low == high else f"{low} to {high}")
+            lines.append(f"no table of width {widths} exists: refuted by {outcome.infeasible_by}"
+                         + ("" if low is None else f"; best lower bound {b.best} ({b.binding})"))
+        else:
+            lines.append(f"no table; nothing proved; best lower bound {b.best} ({b.binding})")
         return "\n".join(lines)
     verdict = "OPTIMAL" if outcome.optimal else f"not shown optimal (gap {outcome.T - b.best})"
     lines.append(f"T = {outcome.T}; counting bound {b.counting}, per-letter bound {b.letter.value}; "

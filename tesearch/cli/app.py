@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import math
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -176,25 +177,35 @@ class Seconds(click.ParamType):
         return number
 
 
+#: the largest integer any option accepts unless it says otherwise (solvers take 32-bit ints)
+MAX_OPTION_INT = 2**31 - 1
+
+
 class AtLeast(click.ParamType):
-    """An integer >= a minimum."""
+    """An integer from ``minimum`` to ``maximum`` (default :data:`MAX_OPTION_INT`): a huge number is a usage
+    error, never an overflow deep inside a solver."""
 
     name = "INTEGER"
 
-    def __init__(self, minimum: int):
+    def __init__(self, minimum: int, maximum: int = MAX_OPTION_INT):
         self.minimum = minimum
+        self.maximum = maximum
 
     def convert(self, value, param, ctx):
-        """The value as an integer >= the minimum, or a usage error."""
+        """The value as an integer in range, or a usage error."""
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         else:
-            try:
-                number = int(str(value), 10)
-            except ValueError:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
                 self.fail(f"{value!r} is not an integer", param, ctx)
-        if number < self.minimum:
-            self.fail(f"must be an integer >= {self.minimum}, got {number}", param, ctx)
+            digits = text.lstrip("+-")
+            if len(digits.lstrip("0")) > 40:  # do not even convert a 10^6-digit number
+                self.fail(f"must be an integer from {self.minimum} to {self.maximum}, got a "
+                          f"{len(digits)}-digit number", param, ctx)
+            number = int(text, 10)
+        if not self.minimum <= number <= self.maximum:
+            self.fail(f"must be an integer from {self.minimum} to {self.maximum}, got {number}", param, ctx)
         return number
 
 
@@ -218,4 +229,8 @@ class ByteSize(click.ParamType):
 SECONDS = Seconds()
 POSITIVE = AtLeast(1)
 NON_NEGATIVE = AtLeast(0)
+#: solver seeds: Z3 and CP-SAT take 32-bit seeds, and the CP-SAT rounds add their round number to it
+SEED = AtLeast(0, 2**30)
+#: CP-SAT worker threads (above a few thousand CP-SAT rejects its own model as MODEL_INVALID)
+WORKERS = AtLeast(1, 1024)
 BYTES = ByteSize()

@@ -9,11 +9,12 @@ table offered so far is written (same rule) before the command exits 4.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
 
-from tesearch.cli.app import NON_NEGATIVE, POSITIVE, SECONDS
+from tesearch.cli.app import NON_NEGATIVE, POSITIVE, SECONDS, SEED, WORKERS
 from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, emit, limit_options,
                                   output_option)
 from tesearch.errors import LimitReached, OptionError, TesearchError
@@ -55,11 +56,13 @@ def _inputs(network: str, *files: Path | None) -> list:
     return ([network.removeprefix("file:")] if names_a_file(network) else []) + [f for f in files if f is not None]
 
 
-def _supervised(work, limits, quiet, out: Path | None, force: bool, inputs=()):
+def _supervised(work, limits, quiet, out: Path | None, force: bool, wanted: tuple[str, str], inputs=()):
     """Run ``work`` supervised; at a limit, save the best verified table offered so far, then re-raise.
 
     ``--out`` is checked first (tesearch.outputs.check_table_output: never an input, a link or a device, an
     extension that fits, not over a file that is no table without --force), before any work starts.
+    ``wanted`` is the (network spec, exchange) the command was asked for: a table the work offered for
+    another network (a lift's factor, searched on the way) or another exchange is never written or shown.
     """
     from tesearch.outputs import check_table_output, save_table
     from tesearch.supervise import supervise
@@ -70,6 +73,8 @@ def _supervised(work, limits, quiet, out: Path | None, force: bool, inputs=()):
         return supervise(work, limits=limits, quiet=quiet)
     except LimitReached as exc:
         best = exc.stopped.candidate if exc.stopped is not None else None
+        if best is not None and (best.network, best.exchange) != wanted:
+            best = None  # e.g. the factor table a lift was building on: not a table of this network
         if best is not None:
             line = f"best verified table before the limit: T = {best.T}"
             if out is not None:
@@ -84,6 +89,9 @@ def _supervised(work, limits, quiet, out: Path | None, force: bool, inputs=()):
 def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, as_json: bool, inputs=()) -> None:
     """Save (with --out) and print a verified table and what was said about it."""
     from tesearch.outputs import save_table
+
+    if (table.network, table.exchange) != (data["network"], data.get("exchange", "total")):
+        raise AssertionError(f"a {table.exchange} table of {table.network} came back for {data['network']}")
 
     saved = save_table(table, out, force=force, inputs=inputs) if out is not None else None
     data["table"] = str(out) if saved is not None and saved.written else None
@@ -103,7 +111,7 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
               show_default=True,
               help="rotation: core + blocks; split: several small sub-cores + blocks (for many exceptional "
                    "elements: star-9); full: every target searched.")
-@click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True, help="Solver random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Solver random seed.")
 @click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
               help="Candidate shortest words per element.")
 @click.option("--sampling", type=click.Choice(["spread", "uniform"]), default="spread", show_default=True,
@@ -114,9 +122,12 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
               help="Rotation search: every core width and filler plan first gets 2 s, the unknown ones again "
                    "with 4x the time, pass after pass (escalating); or each attempt a third of the time left, "
                    "one pass (patient: the schedule before 2026-11-25, kept for comparison).")
-@click.option("--max-width", type=POSITIVE, default=None, help="Do not look for tables wider than this.")
+@click.option("--max-width", type=POSITIVE, default=None,
+              help="Return no table wider than this (every strategy); below the best bound: infeasible by the bound.")
 @click.option("--from-width", type=POSITIVE, default=None,
-              help="Start the width loop here instead of at the best bound (e.g. the counting bound, to refute it).")
+              help="Start the full strategy's width loop here instead of at the best bound (e.g. the counting "
+                   "bound, to refute it); auto then runs the full strategy, rotation and split refuse it. "
+                   "Above the greedy table's width: a usage error.")
 @click.option("--keep-encodings", type=click.Path(exists=True, file_okay=False, writable=True, path_type=Path),
               default=None, help="Write the SMT-LIB2 encoding of every refuted width into this directory.")
 @click.option("--backend", type=click.Choice(BACKEND_CHOICES), default="z3", show_default=True,
@@ -126,23 +137,25 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
 @limit_options(timeout_default=300.0)
 def search(network, exchange, out, force, strategy, seed, word_cap, sampling, core_schedule, max_width, from_width,
            keep_encodings, backend, cpsat_model, as_json, limits, quiet):
-    """Search NETWORK for a valid table of the smallest width (exit 0 found, 3 refuted, 4 unknown)."""
+    """Search NETWORK for a valid table of the smallest width (exit 0 found; 3 every width asked for refuted,
+    by the bound or a solver's unsat over all shortest words; 4 unknown)."""
     from tesearch.backends import Backend
     from tesearch.limits import log
     from tesearch.report import outcome_json, outcome_text
     from tesearch.search import CoreSchedule, SearchParams, Status, Strategy, WordSampling, search as run_search
+    from tesearch.search.core import check_width_range
     from tesearch.terms import Exchange
 
-    if max_width is not None and from_width is not None and from_width > max_width:
-        raise OptionError(f"--from-width {from_width} is above --max-width {max_width}")
     model = _cpsat_model(cpsat_model, backend)
-    net = _network(network, limits)
-    params = SearchParams(net.spec, Exchange(exchange), Strategy(strategy), limits.timeout_s, seed,
+    params = SearchParams(network, Exchange(exchange), Strategy(strategy), limits.timeout_s, seed,
                           word_cap, max_width=max_width, min_width=from_width,
                           backend=Backend(backend), sampling=WordSampling(sampling),
                           core_schedule=CoreSchedule(core_schedule), cpsat_model=model)
+    check_width_range(params)  # before any group is built
+    net = _network(network, limits)
+    params = dataclasses.replace(params, network=net.spec)
     outcome = _supervised(lambda: run_search(net, params, progress=log, encodings_dir=keep_encodings),
-                          limits, quiet, out, force, _inputs(network))
+                          limits, quiet, out, force, (net.spec, exchange), _inputs(network))
     data = outcome_json(outcome)
     if outcome.table is not None:
         _finish_table(outcome.table, out, force, outcome_text(outcome), data, as_json, _inputs(network))
@@ -161,30 +174,33 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
 @FORCE_OPTION
 @click.option("--attempt-timeout", "attempt_s", type=SECONDS, default=120.0, show_default=True,
               help="Seconds for one solver call (one part, width and filler plan).")
-@click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--backend", type=click.Choice(BACKEND_CHOICES), default="z3", show_default=True,
               help="Solver for each part; cpsat needs the cpsat extra (it builds the wide cores Z3 stalls on).")
 @CPSAT_MODEL_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=600.0)
 def stratify(network, exchange, out, force, attempt_s, seed, backend, cpsat_model, as_json, limits, quiet):
-    """Symmetry-stratified search for networks with a rotation: one part per divisor of its order."""
+    """Symmetry-stratified search for networks with a rotation: one part per divisor of its order. A stratified
+    table is as wide as the counting bound (exit 0 found; 3 no table of that width exists, by the best lower
+    bound; 4 none found, with what was shown)."""
     from tesearch.backends import Backend
     from tesearch.limits import log
-    from tesearch.search.stratify import stratified_table
+    from tesearch.search.stratify import stratify as run_stratify
+    from tesearch.terms import Status
 
     model = _cpsat_model(cpsat_model, backend)
     net = _network(network, limits)
-    table, summary = _supervised(
-        lambda: stratified_table(net, exchange, timeout_s=limits.timeout_s, attempt_s=attempt_s, seed=seed,
-                                 progress=log, backend=Backend(backend), cpsat_model=model),
-        limits, quiet, out, force, _inputs(network))
-    if table is None:
-        emit({"network": net.spec, "exchange": exchange, "status": "unknown"}, as_json,
-             f"{net.spec} {exchange}: unknown: a part stayed unsolved within the time")
-        return ExitCode.UNKNOWN
-    _finish_table(table, out, force, summary, {"network": net.spec, "exchange": exchange, "status": "found",
-                                               "T": table.T}, as_json, _inputs(network))
+    outcome = _supervised(
+        lambda: run_stratify(net, exchange, timeout_s=limits.timeout_s, attempt_s=attempt_s, seed=seed,
+                             progress=log, backend=Backend(backend), cpsat_model=model),
+        limits, quiet, out, force, (net.spec, exchange), _inputs(network))
+    data = {"network": net.spec, "exchange": exchange, "status": outcome.status.value, "width": outcome.width}
+    if outcome.table is None:
+        emit({**data, "T": None, "summary": outcome.summary}, as_json, outcome.summary)
+        return ExitCode.INFEASIBLE if outcome.status is Status.INFEASIBLE else ExitCode.UNKNOWN
+    _finish_table(outcome.table, out, force, outcome.summary, {**data, "T": outcome.table.T}, as_json,
+                  _inputs(network))
     return ExitCode.OK
 
 
@@ -216,7 +232,7 @@ def lift(network, out, force, ring, modes, factor, backend, solver_s, as_json, l
     chosen = tuple(AssignMode(m) for m in modes) if modes else (AssignMode.FIXED, AssignMode.LATIN)
     table, summary = _supervised(
         lambda: lifted_table(net, ring_index=ring, factor=factor_table, timeout_s=solver_s, modes=chosen,
-                             backend=Backend(backend), progress=log), limits, quiet, out, force,
+                             backend=Backend(backend), progress=log), limits, quiet, out, force, (net.spec, "total"),
         _inputs(network, factor))
     _finish_table(table, out, force, summary, {"network": net.spec, "status": "found", "T": table.T}, as_json,
                   _inputs(network, factor))
@@ -230,10 +246,10 @@ def lift(network, out, force, ring, modes, factor, backend, solver_s, as_json, l
 @click.option("--tail", type=POSITIVE, default=None,
               help="Repack the items ending in the last TAIL columns, round by round, instead of one whole model.")
 @click.option("--round", "round_s", type=SECONDS, default=60.0, show_default=True, help="Seconds per repack round.")
-@click.option("--workers", type=POSITIVE, default=2, show_default=True, help="CP-SAT worker threads.")
+@click.option("--workers", type=WORKERS, default=2, show_default=True, help="CP-SAT worker threads (1 to 1024).")
 @click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
               help="Candidate shortest words per element.")
-@click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--cpsat-model", type=click.Choice(CPSAT_MODEL_CHOICES), default="placements",
               show_default=True,
               help="The minimisation's CP-SAT model (as search's --cpsat-model; also with --rotation-core); "
@@ -281,12 +297,12 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, cpsat_mo
         work = lambda: improve_greedy(net, timeout_s=limits.timeout_s, word_cap=word_cap, seed=seed,  # noqa: E731
                                       workers=workers, tail=tail, round_s=round_s, progress=log,
                                       cpsat_model=CpsatModel(cpsat_model), start=first)
-    table, summary = _supervised(work, limits, quiet, out, force, _inputs(network, start))
+    table, summary = _supervised(work, limits, quiet, out, force, (net.spec, exchange), _inputs(network, start))
     if table is None:
-        emit({"network": net.spec, "status": "unknown"}, as_json, summary)
+        emit({"network": net.spec, "exchange": exchange, "status": "unknown"}, as_json, summary)
         return ExitCode.UNKNOWN
-    _finish_table(table, out, force, summary, {"network": net.spec, "status": "found", "T": table.T}, as_json,
-                  _inputs(network, start))
+    _finish_table(table, out, force, summary, {"network": net.spec, "exchange": exchange, "status": "found",
+                                               "T": table.T}, as_json, _inputs(network, start))
     return ExitCode.OK
 
 
@@ -304,7 +320,7 @@ def construct(network, exchange, out, force, as_json, limits, quiet):
 
     net = _network(network, limits)
     table, summary = _supervised(lambda: constructed_table(net, exchange), limits, quiet, out, force,
-                                 _inputs(network))
+                                 (net.spec, exchange), _inputs(network))
     _finish_table(table, out, force, summary, {"network": net.spec, "exchange": exchange, "status": "found",
                                                "T": table.T}, as_json, _inputs(network))
     return ExitCode.OK

@@ -12,9 +12,14 @@ from pathlib import Path
 
 import click
 
-from tesearch.cli.app import POSITIVE
+from tesearch.cli.app import AtLeast
 from tesearch.cli.options import EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, limit_options, output_option
 from tesearch.errors import OptionError
+
+#: --seeds: every seed is one more task per network
+MAX_SEEDS = 256
+#: --num-cpus of a local Ray (Ray itself refuses absurd counts only far above this)
+MAX_LOCAL_CPUS = 4096
 
 
 @click.command()
@@ -29,10 +34,11 @@ from tesearch.errors import OptionError
 @click.option("--address", default=None,
               help="Ray cluster to join (HOST:6379, or 'auto' for the one `ray start` runs on this node). "
                    "Default: a local Ray on this machine's cores, started and stopped by the command.")
-@click.option("--num-cpus", type=POSITIVE, default=None,
-              help="CPUs of the local Ray (default: all of this machine's); not with --address.")
-@click.option("--seeds", type=POSITIVE, default=2, show_default=True,
-              help="Solver seeds of the rotation search (one task each).")
+@click.option("--num-cpus", type=AtLeast(1, MAX_LOCAL_CPUS), default=None,
+              help=f"CPUs of the local Ray, 1 to {MAX_LOCAL_CPUS} (default: all of this machine's); "
+                   f"not with --address.")
+@click.option("--seeds", type=AtLeast(1, MAX_SEEDS), default=2, show_default=True,
+              help=f"Solver seeds of the rotation search (one task each per network), 1 to {MAX_SEEDS}.")
 @JSON_OPTION
 @limit_options(timeout_default=300.0)
 def sweep(networks, exchange, out_dir, force, runs, address, num_cpus, seeds, as_json, limits, quiet):

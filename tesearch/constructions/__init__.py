@@ -18,6 +18,7 @@ from tesearch.constructions.hypercube import CONSTRUCTION_NAME, MAX_DIMENSION, h
 from tesearch.errors import ConstructionError
 from tesearch.networks import HypercubeParams, Network, RingParams, SymmetricParams, TorusParams
 from tesearch.published import constructions as seeds
+from tesearch.published.complete import CompletionError
 from tesearch.table import Table
 from tesearch.terms import Exchange
 from tesearch.verify import verify_table
@@ -52,7 +53,14 @@ def constructed_table(network: Network, exchange: Exchange | str = Exchange.TOTA
                                         f"the largest its checkers rebuild (2^{MAX_DIMENSION} nodes)")
             table, how = hypercube_table(p.d), CONSTRUCTION_NAME
         elif isinstance(p, SymmetricParams) and network.family == "star" and exchange is Exchange.ODD_DISTANCE:
-            table, how = seeds.star_odd_by_rotation(p.n).table, "seed 004: odd-distance by rotation blocks"
+            try:
+                table, how = seeds.star_odd_by_rotation(p.n).table, "seed 004: odd-distance by rotation blocks"
+            except CompletionError as exc:
+                raise ConstructionError(
+                    f"{network.spec} odd-distance: seed 004's construction needs every odd-distance element in "
+                    f"a full orbit of the rotation ({network.degree} elements: a rotation block), as when n - 1 is "
+                    f"an odd prime (its Theorem 3); for n = {p.n} an odd-distance orbit is short ({exc}); "
+                    f"use tesearch search --exchange odd-distance") from None
         elif exchange is Exchange.TOTAL and lanes.applies(network) is None:
             table, how = lanes.mirror_lane_table(network), lanes.CONSTRUCTION_NAME
         else:

@@ -8,9 +8,24 @@
 * full search: every target is an item; for networks without a rotation, or
   where the per-letter bound binds (the blocks are letter-balanced, so they
   cannot help there).
-* the width loop: from the best lower bound upward to a known upper bound (a
-  greedy first-fit table), each width sat / unsat / unknown; unknown is never
-  read as unsat, and every unsat width can keep its SMT-LIB2 encoding.
+* the width loop: from the best lower bound (or ``--from-width``) upward to a
+  known upper bound (a greedy first-fit table, or ``--max-width`` when it is
+  narrower), each width sat / unsat / unknown; unknown is never read as unsat,
+  and every unsat width can keep its SMT-LIB2 encoding.
+
+What "infeasible" means.  A search ends :attr:`Status.INFEASIBLE` only when
+every width of the range asked for is refuted: by the best lower bound (a
+``--max-width`` below it), or by a solver's unsat at each width, with every
+target's shortest words all offered (an unsat over capped candidate words
+refutes only those words: the search then ends unknown), by Z3 (a CP-SAT
+unsat is no certificate: the search then ends unknown too).  No width at or
+above a table the search holds (the greedy one included) is ever refuted; an
+empty range (``--from-width`` above the greedy width) is a usage error.  The
+rotation and split strategies have no width loop (they aim at the counting
+bound, and the rotation search keeps a wider greedy-core table when no core
+is found) and refute no width, so they refuse ``--from-width`` (``auto``
+with it runs the full strategy's width loop); they honour ``--max-width`` by
+returning no wider table.
 """
 
 from __future__ import annotations
@@ -28,7 +43,7 @@ from tesearch import limits
 from tesearch.backends import Backend, CpsatModel
 from tesearch.backends.decide import decide, solver_name
 from tesearch.bounds import PARIKH_LIMIT, Bounds, compute_bounds, letter_vectors
-from tesearch.errors import ConstructionError
+from tesearch.errors import ConstructionError, OptionError
 from tesearch.encode import EncodingOptions, Item, TableProblem, encode
 from tesearch.files import safe_name, write_atomically
 from tesearch.groups import CayleyGraph, cayley_graph
@@ -148,6 +163,9 @@ class SearchOutcome:
     attempts: list[Attempt]
     strategy_used: str
     stop_reason: str | None = None  # why the search ended without proving its table optimal, with the phase
+    #: with INFEASIBLE: the widths shown to have no table, (lowest, highest); lowest None = every width up to highest
+    infeasible_widths: tuple[int | None, int] | None = None
+    infeasible_by: str = ""  # with INFEASIBLE: what refuted them (the bound, or the solver's unsat at each width)
 
     @property
     def T(self) -> int | None:
@@ -227,6 +245,7 @@ class Searcher:
 
     def __init__(self, network: Network, params: SearchParams, *, progress: Progress = _quiet,
                  encodings_dir: str | Path | None = None):
+        check_width_range(params)  # before any group is built
         self.network = network
         self.params = params
         self.progress = progress
@@ -242,6 +261,8 @@ class Searcher:
             self.counts = word_counts(self.cg)
         self.attempts: list[Attempt] = []
         self.stop_reason: str | None = None
+        self.infeasible_widths: tuple[int | None, int] | None = None  # set only where a range is refuted
+        self.infeasible_by = ""
         self._inverse_cache: dict[int, int] = {}
 
     def log(self, msg: str) -> None:
@@ -336,11 +357,12 @@ class Searcher:
 
     # ------------------------------------------------------------ strategies
     def run(self) -> SearchOutcome:
-        """Pick the strategy (auto: rotation where it can meet the bound, else full) and run it."""
+        """Pick the strategy (auto: rotation where it can meet the bound, else full; with --from-width the
+        full strategy's width loop) and run it."""
         strategy = self.params.strategy
         if strategy is Strategy.AUTO:
             usable = self.rotation is not None and self.bounds.letter.value <= self.bounds.counting
-            strategy = Strategy.ROTATION if usable else Strategy.FULL
+            strategy = Strategy.ROTATION if usable and self.params.min_width is None else Strategy.FULL
         self.log(f"{self.network.spec} {self.params.exchange.value}: {self.cg.order} nodes, "
                  f"{len(self.targets)} targets, best bound {self.bounds.best} ({self.bounds.binding}); "
                  f"strategy {strategy.value}")
@@ -353,8 +375,10 @@ class Searcher:
             status, table = self.rotation_search() if strategy is Strategy.ROTATION else self.split_search()
         else:
             status, table = self.full_search()
+        if status is Status.INFEASIBLE and self.infeasible_widths is None:
+            raise AssertionError("an infeasible outcome must name the widths it refuted")
         return SearchOutcome(self.params, status, self.bounds, table, self.clock.elapsed, self.attempts, strategy.value,
-                             self.stop_reason)
+                             self.stop_reason, self.infeasible_widths, self.infeasible_by)
 
     def stop(self, reason: str) -> None:
         """Record why the search stops short (the last solver phase, if any, named), and log it."""
@@ -372,6 +396,8 @@ class Searcher:
                                      SolveResult.UNSAT, 0.0, True,
                                      f"the best lower bound is {self.bounds.best} ({self.bounds.binding})"))
         self.log(f"no table of width <= {width}: the best lower bound is {self.bounds.best} ({self.bounds.binding})")
+        self.infeasible_widths = (None, width)
+        self.infeasible_by = f"the best lower bound {self.bounds.best} ({self.bounds.binding})"
         return Status.INFEASIBLE, None
 
     def full_search(self) -> tuple[Status, Table | None]:
@@ -386,8 +412,14 @@ class Searcher:
             fallback = self.make_table(assign_rows(greedy, self.cg.degree), upper,
                                        self.meta("full", "greedy first-fit (solver unknown below)"))
             limits.offer(fallback)
-        width = self.params.min_width if self.params.min_width is not None else self.bounds.best
+        start = self.params.min_width if self.params.min_width is not None else self.bounds.best
+        if start > upper:
+            raise OptionError(f"--from-width {start} is above the greedy table's width {upper}: a table of width "
+                              f"{upper} exists, so every width from {upper} up has one; nothing to search "
+                              f"(use --from-width {upper} or less)")
+        width = start
         saw_unknown = False
+        capped: list[int] = []  # widths refuted only over capped candidate words: no proof
         while width <= top:
             if width == upper:
                 fallback.extra["search"] = self.meta("full", "greedy first-fit")["search"]
@@ -411,6 +443,8 @@ class Searcher:
                 self.stop(f"the solver answered unknown at width {width}")
                 saw_unknown = True
                 break
+            if not problem.complete_words:
+                capped.append(width)
             width += 1
         if saw_unknown:
             if fallback is not None:
@@ -418,6 +452,19 @@ class Searcher:
                 fallback.extra["search"]["seconds"] = round(self.clock.elapsed, 3)
                 return Status.FOUND, fallback
             return Status.UNKNOWN, None
+        if top >= upper:  # the loop returns the greedy table at width upper: a table is known there
+            raise AssertionError(f"width {top} refuted although a table of width {upper} is known")
+        if capped:
+            self.stop(f"width(s) {_span(capped)} were refuted only over the first {self.params.word_cap} candidate "
+                      f"words of some elements (--word-cap): that proves nothing about all tables")
+            return Status.UNKNOWN, None
+        if self.params.backend is not Backend.Z3:
+            self.stop(f"{self.params.backend.value} answered unsat at every width from {start} to {top}, but its "
+                      f"unsat is no certificate: refute them with --backend z3 (and --keep-encodings to certify)")
+            return Status.UNKNOWN, None
+        self.infeasible_widths = (start, top)
+        self.infeasible_by = (f"{solver_name(self.params.backend, self.params.cpsat_model)} unsat at every width, "
+                              f"all shortest words offered")
         return Status.INFEASIBLE, None
 
     @functools.cached_property
@@ -512,6 +559,7 @@ class Searcher:
         escalating = self.params.core_schedule is CoreSchedule.ESCALATING
         unresolved: list[int] | None = None  # None: the first pass, over candidates as they come
         budget, gave_up = FIRST_CORE_BUDGET_S, 0
+        capped = False  # a refuted core offered only capped candidate words
         while unresolved is None or (unresolved and (max_budget is None or budget <= max_budget)):
             still: list[int] = []
             for index in self._pass_order(unresolved, candidates, fresh):
@@ -535,6 +583,7 @@ class Searcher:
                     still.append(index)
                 else:
                     gave_up += result is SolveResult.UNKNOWN
+                    capped |= result is SolveResult.UNSAT and not problems[index].complete_words
                     problems.pop(index)  # refuted (or given up by the patient schedule): never tried again
             unresolved = still
             budget *= CORE_BUDGET_GROWTH
@@ -547,7 +596,9 @@ class Searcher:
             gave_up += len(unresolved or [])
             self.stop(f"no {part} found: of those tried ({widths}) {gave_up} ended unknown and the rest were "
                       f"refuted" if gave_up else
-                      f"every {part} tried was refuted ({widths}; this refutes only these cores, not the network)")
+                      f"every {part} tried was refuted ({widths}"
+                      + ("; some over capped candidate words" if capped else "")
+                      + "; this refutes only these cores, not the network)")
         return None
 
     def split_search(self) -> tuple[Status, Table | None]:
@@ -556,6 +607,9 @@ class Searcher:
         once found; the fillers one sub-core takes are not offered to the next."""
         rot, S = self.rotation, self.cg.degree
         full, short, lengths, blanks = self.orbit_classes
+        if not short:  # no exceptional element: nothing to split, the rotation search's core is all there is
+            self.log("no short orbit to split: the rotation search")
+            return self.rotation_search()
         profiles = [self.orbit_profiles(o) for o in short]
         groups = group_orbits([len(o) * int(self.cg.dist[o[0]]) for o in short], S, blanks,
                               self.params.group_columns * S, profiles)
@@ -725,6 +779,23 @@ class Searcher:
         return {"search": {"tool": "tesearch", "strategy": strategy, "method": how, "run": str(self.params),
                            "seed": self.params.seed, "solver": solver,
                            "seconds": round(self.clock.elapsed, 3)}}
+
+
+def check_width_range(params: SearchParams) -> None:
+    """Refuse width options the chosen strategy cannot honour (OptionError, exit 2): a --from-width above
+    --max-width, and --from-width with the rotation or split strategy, which have no width loop."""
+    low, high = params.min_width, params.max_width
+    if low is not None and high is not None and low > high:
+        raise OptionError(f"--from-width {low} is above --max-width {high}: the range of widths is empty")
+    if low is not None and params.strategy in (Strategy.ROTATION, Strategy.SPLIT):
+        raise OptionError(f"--from-width is for the full strategy's width loop; the {params.strategy.value} "
+                          f"strategy has none: it aims at the counting bound and refutes no width "
+                          f"(use --strategy full, or leave out --from-width)")
+
+
+def _span(widths: list[int]) -> str:
+    """Widths as 'a' or 'a to b' (they are consecutive)."""
+    return str(widths[0]) if len(widths) == 1 else f"{widths[0]} to {widths[-1]}"
 
 
 def search(network: Network, params: SearchParams, *, progress: Progress = _quiet,

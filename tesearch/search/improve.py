@@ -122,7 +122,8 @@ def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int =
     searcher.log(f"cpsat: {outcome.status}, width {outcome.width}, CP-SAT bound {outcome.bound} "
                  f"(not a certificate), {outcome.seconds:.1f}s")
     if outcome.result is not SolveResult.SAT:
-        return None, f"{network.spec}: no table ({outcome.status})"
+        return None, (f"{network.spec}: no table: CP-SAT ended {outcome.status} without a placement of width "
+                      f"{upper} or less (nothing is proved)")
     table = table_of(outcome.chosen, outcome.width, f"{label}: width minimised from the {first}")
     return table, (f"{network.spec}: T = {table.T} (best bound {bound}, CP-SAT bound {outcome.bound}, "
                    f"not a certificate); verified")

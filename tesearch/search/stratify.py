@@ -54,11 +54,19 @@ must go to the core (39 + 3L = 0 mod 6).  ``plan_moves`` finds the
 cheapest such split (fewest letters moved to the core).  All blanks the
 bound allows go to the core.
 
+Width.  Every part is filled exactly (the core with the blanks the counting
+bound allows, the others with none), so a stratified table is always as wide
+as the counting bound.  When the best lower bound is above it (the per-letter
+bound of ring-8:cyclic), no table of that width exists at all: stratify says
+so without a solver, and that is its only "infeasible" (exit 3).
+
 What is not proved.  Nothing about optimality beyond the counting bound
 (a table meeting it is its own certificate).  An unsat part refutes only
 that part at that width with those fillers (a narrower class than all
-tables); the search then widens the part or changes fillers.  Unknown is
-unknown.  Reduced words are deduplicated by class pattern; the candidate
+tables); the search then widens the part or changes fillers.  When every
+attempt of a part was unsat, the run says so, naming the class (stratified
+tables of this layout with the filler plans tried), never "infeasible": other
+tables may exist.  Unknown is unknown.  Reduced words are deduplicated by class pattern; the candidate
 set is complete when every shortest word of the representative was
 enumerated (``WORD_CAP``).
 
@@ -85,7 +93,7 @@ from tesearch.layout import assign_rows, filler_plans, rotation_blocks
 from tesearch.networks import Network
 from tesearch.rotation import Rotation, find_rotation
 from tesearch.table import Placement, Table
-from tesearch.terms import Exchange, SolveResult
+from tesearch.terms import Exchange, SolveResult, Status
 from tesearch.verify import verify_table
 from tesearch.words import canonical_word, shortest_words, targets, to_letters
 
@@ -248,6 +256,8 @@ class StarStratifier:
         self.options = options if options is not None else EncodingOptions()
         self.start = time.monotonic()
         self.targets = targets(self.cg, self.exchange)
+        self.failure = "no part was tried"  # why run() returned None: what was proved, or what stopped it
+        self.status = Status.UNKNOWN  # INFEASIBLE only when the bound rules out the counting-bound width
         with limits.phase("bounds"):
             self.bounds = compute_bounds(self.cg, self.exchange, rot)
 
@@ -270,6 +280,7 @@ class StarStratifier:
                                tuple(r.item for r in reduced), None, self.options)
         decision = decide(problem, self.backend, self.cpsat_model, timeout_s=budget, seed=self.seed, label=part.name)
         result, chosen = decision.result, decision.chosen
+        self.last_complete = problem.complete_words
         part.seconds = decision.seconds
         part.result = result
         self.log(f"{part.name} T={width}: {len(problem.items)} items, {problem.letter_count} reduced letters, "
@@ -288,8 +299,16 @@ class StarStratifier:
         return sorted(int(self.cg.dist[o[0]]) for o in orbits)
 
     def run(self) -> Table | None:
-        """Plan the strata, solve each part, assemble: a verified table or None."""
+        """Plan the strata, solve each part, assemble: a verified table or None (then :attr:`failure` says
+        what was proved or what stopped the run, and :attr:`status` is INFEASIBLE or UNKNOWN)."""
         cg, rot, S = self.cg, self.rot, self.cg.degree
+        if self.bounds.best > self.bounds.counting:
+            self.status = Status.INFEASIBLE
+            self.failure = (f"no table of width {self.bounds.counting} (the counting bound, the only width a "
+                            f"stratified table has) exists: the best lower bound is {self.bounds.best} "
+                            f"({self.bounds.binding}); use tesearch search for wider tables")
+            self.log(self.failure)
+            return None
         orbits = rot.orbits(self.targets)
         exceptional = [o for o in orbits if len(o) < S]
         full = sorted((o for o in orbits if len(o) == S), key=lambda o: (int(cg.dist[o[0]]), o[0]))
@@ -308,15 +327,24 @@ class StarStratifier:
             self.log(f"{part.name}: {len(own)} own orbits (lengths {self._lengths(own)}), "
                      f"{base - part.blanks} reduced letters, least width {least}")
             found = False
+            tried: dict[SolveResult, int] = {}
+            widths_tried: list[int] = []
+            capped = False  # some reduced item offered only WORD_CAP of its words
             for width in range(least, least + MAX_EXTRA_WIDTH + 1):
                 need = width - base // d  # sum of filler word lengths (base is a multiple of d)
                 for plan in filler_plans(free, need, MAX_PLANS_PER_WIDTH, preferred=(2, 3), exhaustive=True):
                     if self.left <= 0:
+                        self.failure = f"the time ran out in the {part.name} part (width {width})"
                         self.log("time is up")
                         return None
                     part.fillers = [full[j] for j in plan]
                     budget = min(self.attempt_s, max(self.left / 3, min(self.left, 5.0)))
-                    if self.solve_part(part, d, width, budget) is SolveResult.SAT:
+                    result = self.solve_part(part, d, width, budget)
+                    tried[result] = tried.get(result, 0) + 1
+                    capped |= not self.last_complete
+                    if not widths_tried or widths_tried[-1] != width:
+                        widths_tried.append(width)
+                    if result is SolveResult.SAT:
                         for j in plan:
                             del free[j]
                         found = True
@@ -324,10 +352,28 @@ class StarStratifier:
                 if found:
                     break
             if not found:
-                self.log(f"{part.name}: no width up to {least + MAX_EXTRA_WIDTH} solved")
+                self.failure = self._part_failure(part, widths_tried, tried, capped)
+                self.log(f"{part.name}: no width up to {least + MAX_EXTRA_WIDTH} solved: {self.failure}")
                 return None
             done.append(part)
         return self.assemble(done, [full[j] for j in sorted(free)])
+
+    def _part_failure(self, part: Part, widths: list[int], tried: dict[SolveResult, int], capped: bool) -> str:
+        """What a part that found no placement shows: a class refuted (every attempt unsat), or nothing."""
+        if not widths:
+            return (f"no filler plan fits the {part.name} part at any width tried: no stratified table of this "
+                    f"layout (this refutes nothing about other tables)")
+        span = f"width {widths[0]}" if len(widths) == 1 else f"widths {widths[0]} to {widths[-1]}"
+        attempts = sum(tried.values())
+        unknown = tried.get(SolveResult.UNKNOWN, 0)
+        if unknown:
+            return (f"the {part.name} part stayed unsolved: of {attempts} attempt(s) ({span}) {unknown} ended "
+                    f"unknown, the rest unsat; nothing is proved")
+        words = " over capped candidate words" if capped else ""
+        return (f"no stratified table of this layout: every one of the {attempts} (width, filler plan) attempts "
+                f"of the {part.name} part ({span}, at most {MAX_PLANS_PER_WIDTH} filler plans per width) was "
+                f"unsat{words}; this refutes only those stratified tables, not the network (other tables "
+                f"of width {self.bounds.counting} may exist)")
 
     def assemble(self, parts: list[Part], blocks: list[tuple[int, ...]]) -> Table:
         """The parts side by side, then every unused full orbit as a rotation block; verified."""
@@ -363,16 +409,39 @@ class StarStratifier:
         return table
 
 
+@dataclass
+class StratifyOutcome:
+    """What a stratified search ended with: FOUND (a verified table), INFEASIBLE (no table of the counting
+    bound's width exists, by the best lower bound) or UNKNOWN (nothing proved about the network); a summary."""
+
+    status: Status
+    table: Table | None
+    summary: str
+    width: int  # the only width a stratified table has: the counting bound
+
+
+def stratify(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
+             attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
+             backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> StratifyOutcome:
+    """Run the stratified search (:class:`StarStratifier`) and say what it showed."""
+    stratifier = StarStratifier(network, Exchange(exchange), timeout_s=timeout_s, attempt_s=attempt_s, seed=seed,
+                                progress=progress, backend=backend, cpsat_model=cpsat_model)
+    table = stratifier.run()
+    name = f"{network.spec} {stratifier.exchange.value}"
+    width = stratifier.bounds.counting
+    if table is None:
+        return StratifyOutcome(stratifier.status, None, f"{name}: {stratifier.status.value}: {stratifier.failure}",
+                               width)
+    best = stratifier.bounds.best
+    return StratifyOutcome(Status.FOUND, table, f"{name}: T = {table.T}, best bound {best}: "
+                           + ("OPTIMAL" if table.T == best else f"gap {table.T - best}") + "; verified", width)
+
+
 def stratified_table(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
                      attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
                      backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS
                      ) -> tuple[Table | None, str]:
-    """(a verified table built stratum by stratum, or None when a part stayed unsolved in time; a summary)."""
-    stratifier = StarStratifier(network, Exchange(exchange), timeout_s=timeout_s, attempt_s=attempt_s, seed=seed,
-                                progress=progress, backend=backend, cpsat_model=cpsat_model)
-    table = stratifier.run()
-    if table is None:
-        return None, f"{network.spec} {stratifier.exchange.value}: unknown: a part stayed unsolved within the time"
-    best = stratifier.bounds.best
-    return table, (f"{network.spec} {stratifier.exchange.value}: T = {table.T}, best bound {best}: "
-                   + ("OPTIMAL" if table.T == best else f"gap {table.T - best}") + "; verified")
+    """(a verified table built stratum by stratum, or None; a summary saying what was shown): :func:`stratify`."""
+    outcome = stratify(network, exchange, timeout_s=timeout_s, attempt_s=attempt_s, seed=seed, progress=progress,
+                       backend=backend, cpsat_model=cpsat_model)
+    return outcome.table, outcome.summary
