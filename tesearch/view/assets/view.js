@@ -242,13 +242,18 @@
       }
     }
     ctx.setLineDash([]);
-    // the selected word
+    // the selected word: a dark frame 3 px wide just outside its cells, a yellow line outside that
     if (selected) {
       const i = selectedIn(m);
       if (i >= 0) {
-        const x = X(m.column[i]), w = m.length[i] * view.ppc, y = Y(m.row[i]);
-        ctx.lineWidth = 3; ctx.strokeStyle = "#111827"; ctx.strokeRect(x - 1.5, y - 1.5, Math.max(w, 2) + 3, p.rowH + 2);
-        ctx.lineWidth = 1.5; ctx.strokeStyle = "#ffd400"; ctx.strokeRect(x - 3.5, y - 3.5, Math.max(w, 2) + 7, p.rowH + 6);
+        const x = Math.round(X(m.column[i])), x2 = Math.max(x + 2, Math.round(X(m.column[i] + m.length[i])));
+        const y = Y(m.row[i]), y2 = y + p.rowH - 1;
+        const frame = (d, t, colour) => {
+          ctx.fillStyle = colour;
+          ctx.fillRect(x - d - t, y - d - t, x2 - x + 2 * (d + t), t); ctx.fillRect(x - d - t, y2 + d, x2 - x + 2 * (d + t), t);
+          ctx.fillRect(x - d - t, y - d, t, y2 - y + 2 * d); ctx.fillRect(x2 + d, y - d, t, y2 - y + 2 * d);
+        };
+        frame(0, 3, "#111827"); frame(3, 2, "#ffd400");
       }
     }
     ctx.restore();
@@ -296,11 +301,11 @@
   }
 
   function drawOverview(p) {
-    const W = plotWidth(), src = overviewImage(p), H = p.ovH + 6;
+    const W = plotWidth(), strip = overviewImage(p), H = p.ovH + 6;
     sizeCanvas(p.overview, W + LABEL_W, H);
     const ctx = p.octx;
     ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, p.overview.width, p.overview.height);
-    ctx.drawImage(src, Math.round(LABEL_W * dpr), Math.round(3 * dpr));
+    ctx.drawImage(strip, Math.round(LABEL_W * dpr), Math.round(3 * dpr));
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = "#5b6475"; ctx.font = "11px system-ui, sans-serif"; ctx.textAlign = "right"; ctx.textBaseline = "middle";
     ctx.fillText("whole", LABEL_W - 8, H / 2);
