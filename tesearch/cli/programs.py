@@ -18,6 +18,8 @@ class ExportFormat(str, enum.Enum):
     """The formats ``tesearch export`` writes."""
 
     PROGRAMS = "programs"  # tesearch-programs v1
+    CHROME_TRACE = "chrome-trace"  # Chrome trace-event JSON (tesearch/programs/traces.py)
+    CHAKRA = "chakra"  # one Chakra execution trace per rank, PREFIX.{rank}.et (tesearch/programs/traces.py)
 
 
 class BlockSize(click.ParamType):
@@ -54,11 +56,24 @@ def _schedule_of(table_file: Path):
 @input_file("table_file")
 @click.option("--format", "fmt", type=click.Choice([f.value for f in ExportFormat]),
               default=ExportFormat.PROGRAMS.value,
-              show_default=True, help="What to write: tesearch-programs v1 (docs/programs-format.md).")
-@output_option("-o", "--output", required=True, help="The file to write (JSON Lines, one line per rank).")
+              show_default=True, help="What to write: tesearch-programs v1 (docs/programs-format.md), a Chrome "
+                                      "trace (Perfetto, chrome://tracing) or Chakra traces (ASTRA-sim; docs/traces.md).")
+@output_option("-o", "--output", required=True,
+               help="The file to write (programs: JSON Lines, one line per rank); for chakra the prefix of PREFIX.{rank}.et.")
+@click.option("--tracks", type=click.Choice(["auto", "links", "letters"]), default="auto", show_default=True,
+              help="chrome-trace: one track per (node, letter) link, or per letter (node-invariant); auto: links "
+                   "up to 300000 hops.")
+@click.option("--bytes", "block_bytes", type=BlockSize(), default="8", show_default=True,
+              help="chakra: bytes of each message (comm_size).")
 @limit_options(timeout_default=None)
-def export(table_file, fmt, output, limits, quiet):
-    """Write every rank's program of TABLE_FILE's schedule (streamed rank by rank)."""
+def export(table_file, fmt, output, tracks, block_bytes, limits, quiet):
+    """Write every rank's program of TABLE_FILE's schedule (streamed rank by rank), or traces of it."""
+    if fmt != ExportFormat.PROGRAMS.value:
+        from tesearch.programs.traces import export_trace
+
+        click.echo(export_trace(fmt, table_file, output, tracks=tracks, block_bytes=block_bytes, limits=limits,
+                                quiet=quiet))
+        return ExitCode.OK
     from tesearch import limits as progress
     from tesearch.files import FILE_MODE
     from tesearch.programs.export import stream_programs
