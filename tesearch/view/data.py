@@ -45,8 +45,8 @@ class WordClass(enum.IntEnum):
     FILLER = 3
 
 
-CLASS_NAMES = {WordClass.NO_ROTATION: "no rotation", WordClass.CORE: "core",
-               WordClass.ROTATION_BLOCK: "rotation block", WordClass.FILLER: "filler"}
+CLASS_NAMES = {WordClass.NO_ROTATION: "no rotation", WordClass.CORE: "core (exceptional orbit)",
+               WordClass.ROTATION_BLOCK: "rotation block", WordClass.FILLER: "filler (full orbit, not in a block)"}
 
 
 @dataclass(frozen=True)

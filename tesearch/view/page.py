@@ -20,6 +20,7 @@ from tesearch.files import writable_target, write_atomically
 from tesearch.groups import CayleyGraph
 from tesearch.networks import Network, network_for_table
 from tesearch.rotation import Rotation, find_rotation
+from tesearch.segment import segmented
 from tesearch.table import Table, read_table
 from tesearch.verify import Verification, table_graph, verify_table
 from tesearch.view.data import view_data, window_cells
@@ -49,7 +50,7 @@ def checked_table(path: str | Path, *, command: str = "view", window: str | None
     (The one place tesearch.view reads tables: when ``load_checked_table`` lands it replaces this body.)
     """
     path = Path(path)
-    table = read_table(path)
+    table = read_table(path, segmenter=segmented)  # text rows without '|' are split into words as verify does
     columns = parse_window(window, table.T)
     window_cells(table, columns)
     graph = table_graph(table)

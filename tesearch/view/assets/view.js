@@ -264,7 +264,8 @@
     ctx.textAlign = "center";
     ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, 0, W, H); ctx.clip();
     for (let c = Math.ceil(view.x0 / step) * step; c < view.x0 + visibleColumns(); c += step) {
-      ctx.fillText(String(c), X(c + 0.5), RULER_H - 10);
+      const half = ctx.measureText(String(c)).width / 2;
+      ctx.fillText(String(c), Math.max(X(c + 0.5), LABEL_W + half + 1), RULER_H - 10);
       ctx.fillRect(X(c + 0.5), RULER_H - 3, 1, 3);
     }
     ctx.font = "italic 11px system-ui, sans-serif"; ctx.fillStyle = "#333a48"; ctx.textAlign = "left";
@@ -327,10 +328,12 @@
     if (mode === "letter") m.d.letters.forEach((s, k) => out.push(`<span>${sw(LETTER_COLOURS[k % LETTER_COLOURS.length])}letter ${esc(s)}</span>`));
     else if (mode === "length") for (let n = 1; n <= Math.max(...models.map(x => x.maxLen)); n++) out.push(`<span>${sw(rampColour(m.maxLen <= 1 ? 0.5 : (n - 1) / (m.maxLen - 1)))}length ${n}</span>`);
     else {
-      out.push(`<span>${sw(CLASS_COLOURS[1])}core (orbit shorter than the letters)</span>`);
-      out.push(`<span>${sw(CLASS_COLOURS[2])}${sw(BLOCK_ALT)}rotation blocks (alternate blocks)</span>`);
-      out.push(`<span>${sw(CLASS_COLOURS[3])}filler (full orbit outside the blocks)</span>`);
-      if (models.some(x => !x.d.rotation)) out.push(`<span>${sw(CLASS_COLOURS[0])}no rotation</span>`);
+      if (models.some(x => x.d.rotation)) {
+        out.push(`<span>${sw(CLASS_COLOURS[1])}core (orbit shorter than the letters)</span>`);
+        out.push(`<span>${sw(CLASS_COLOURS[2])}${sw(BLOCK_ALT)}rotation blocks (alternate blocks)</span>`);
+        out.push(`<span>${sw(CLASS_COLOURS[3])}filler (full orbit, not in a block)</span>`);
+      }
+      if (models.some(x => !x.d.rotation)) out.push(`<span>${sw(CLASS_COLOURS[0])}no rotation: no core or blocks</span>`);
     }
     out.push('<span><span class="sw blank"></span>blank</span>');
     document.getElementById("legend").innerHTML = out.join("");
