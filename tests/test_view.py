@@ -326,3 +326,37 @@ def test_class_colours_mark_core_blocks_and_filler(chromium, pages):
                 allowed.add(palette["blockAlt"])
             assert colour in allowed, (i, word_class[i], colour)
     page.close()
+
+
+def test_the_overview_strip_moves_the_window(chromium, pages):
+    page = open_page(chromium, pages["star-5"])
+    page.evaluate("window.tesearchView.setView(0, 40)")
+    box = page.locator("canvas.overview").bounding_box()
+    label = 58  # the row-label gutter (LABEL_W in view.js)
+    page.mouse.click(box["x"] + label + 0.75 * (box["width"] - label), box["y"] + box["height"] / 2)
+    seen = page.evaluate("window.tesearchView.visibleWindow()")
+    assert (seen["start"] + seen["end"]) / 2 == pytest.approx(0.75 * 111, abs=1.5) or seen["end"] == pytest.approx(111)
+    assert seen["start"] > 30
+    page.close()
+
+
+@pytest.mark.slow
+def test_star_8_page_becomes_interactive(chromium, tmp_path):
+    """star-8's page (40135 x 7 cells) loads, reports when it became interactive, and hover works at its far end."""
+    html, (data,) = build_page(RESULTS / "frontier" / "star-8.json")
+    path = tmp_path / "star-8.html"
+    path.write_text(html)
+    assert path.stat().st_size < 4_000_000
+    page = open_page(chromium, path)
+    assert page.evaluate("window.tesearchView.interactiveAt") > 0
+    for _ in range(16):
+        page.keyboard.press("+")
+    page.keyboard.press("End")
+    seen = page.evaluate("window.tesearchView.visibleWindow()")
+    assert seen["end"] == pytest.approx(40135) and seen["pxPerColumn"] > 10
+    table = read_table(RESULTS / "frontier" / "star-8.json")
+    last = max(table.placements, key=lambda p: p.end)
+    page.mouse.move(*centre(page, last.row, last.end - 1))
+    assert f"word {' '.join(last.word)}" in page.evaluate("window.tesearchView.tooltipText()")
+    assert not page.errors
+    page.close()
