@@ -4,6 +4,7 @@ real browser (headless Chromium via Playwright): pixels, hover, search, zoom, pa
 The browser tests skip, with the reason, when Playwright or Chromium is missing; under CI=true they fail.
 """
 
+import functools
 import json
 import os
 import re
@@ -30,6 +31,12 @@ def cli(*args):
     return run_cli(*args, env={"TESEARCH_INLINE": "1"})
 
 
+@functools.lru_cache(maxsize=None)
+def built(name: str, compare: str | None = None, window: str | None = None):
+    """build_page of results/NAME (once per test run: several tests read the same page)."""
+    return build_page(RESULTS / name, compare=None if compare is None else RESULTS / compare, window=window)
+
+
 def page_data(html: str) -> dict:
     raw = re.search(r'<script type="application/json" id="tesearch-data">(.*?)</script>', html, re.S).group(1)
     return json.loads(raw)
@@ -38,7 +45,7 @@ def page_data(html: str) -> dict:
 # ------------------------------------------------------------------ data, without a browser
 
 def test_classes_follow_the_rotation_structure_of_star_5():
-    html, (data,) = build_page(RESULTS / "star-5.json")
+    html, (data,) = built("star-5.json")
     table = read_table(RESULTS / "star-5.json")
     word_class = unpacked(data["arrays"]["word_class"])
     column = unpacked(data["arrays"]["column"])
@@ -65,7 +72,7 @@ def test_elements_are_named_as_the_network_names_them():
         element = graph.element_of(table.placements[i].word)
         rank = int(numbering.rank_of_index[element])
         assert tuple(coordinates[i]) == numbering.coordinates(rank)
-    _, (star,) = build_page(RESULTS / "star-4.json")
+    _, (star,) = built("star-4.json")
     assert star["element_kind"] == "permutation"
     images = unpacked(star["arrays"]["element"]).reshape(-1, 4)
     # word "1" is the transposition of points 0 and 1
@@ -84,7 +91,7 @@ def test_twisted_torus_elements_are_coordinates():
 
 
 def test_the_page_is_self_contained():
-    html, _ = build_page(RESULTS / "ring-6.json")
+    html, _ = built("ring-6.json")
     assert not re.search(r"""\b(src|href)\s*=|https?://|@import|url\(|fetch\(|XMLHttpRequest|import\(""", html)
     assert html.count("<script") == 2 and "tesearchView" in html
 
@@ -94,7 +101,7 @@ def test_too_many_cells_are_refused_with_the_figure(monkeypatch):
     monkeypatch.setattr("tesearch.view.data.MAX_CELLS", 400)
     with pytest.raises(SizeLimitError, match=r"4 rows x 111 columns = 444 cells, more than a page holds \(400\)"):
         build_page(RESULTS / "star-5.json")
-    _, (data,) = build_page(RESULTS / "star-5.json", window="10:100")
+    _, (data,) = built("star-5.json", window="10:100")
     assert data["cells"] == 360 and data["window"] == [10, 100]
     assert min(unpacked(data["arrays"]["column"]) + unpacked(data["arrays"]["length"])) > 10
 
@@ -138,7 +145,7 @@ def pages(tmp_path_factory):
     out = {}
     for name, args in {"star-4": ("star-4.json",), "ring-6": ("ring-6.json",), "star-5": ("star-5.json",),
                        "compare": ("star-4.json", "--compare", "star-4.json")}.items():
-        html, _ = build_page(RESULTS / args[0], compare=RESULTS / args[2] if len(args) > 2 else None)
+        html, _ = built(args[0], args[2] if len(args) > 2 else None)
         path = folder / f"{name}.html"
         path.write_text(html)
         out[name] = path
@@ -314,7 +321,7 @@ def test_class_colours_mark_core_blocks_and_filler(chromium, pages):
     page.evaluate("window.tesearchView.setView(0, 40)")
     page.select_option("#colour-mode", "class")
     palette = page.evaluate("window.tesearchView.palette()")
-    _, (data,) = build_page(RESULTS / "star-5.json")
+    _, (data,) = built("star-5.json")
     word_class = unpacked(data["arrays"]["word_class"])
     rows, columns = unpacked(data["arrays"]["row"]), unpacked(data["arrays"]["column"])
     shown = [i for i in range(len(word_class)) if columns[i] < 25]
