@@ -35,10 +35,10 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from tesearch import limits as progress
 from tesearch.chrome_trace import HopSlice, chrome_trace
 from tesearch.errors import SizeLimitError, SolverUnavailable
 from tesearch.files import atomic_target
+from tesearch.limits import advance, phase
 from tesearch.programs.schedule import Column, CompiledSchedule, compile_schedule, program
 from tesearch.supervise import supervise
 from tesearch.table import read_table
@@ -114,7 +114,7 @@ def link_slices(schedule: CompiledSchedule, *, progress: Callable[[int], None] |
                 args={"origin": hop.origin, "destination": hop.destination, "from": rank, "to": hop.neighbour,
                       "letter": hop.letter, "step": hop.step, "hop": hop.index, "hops": hop.length}))
         if progress is not None:
-            progress(rank + 1)
+            progress(1)
     return out
 
 
@@ -225,7 +225,7 @@ def chakra_trace(schedule: CompiledSchedule, rank: int, block_bytes: int, index:
 
 def chakra_traces(schedule: CompiledSchedule, block_bytes: int, *,
                   progress: Callable[[int], None] | None = None) -> list[bytes]:
-    """Every rank's Chakra execution trace (index = rank)."""
+    """Every rank's Chakra execution trace (index = rank); ``progress(1)`` after each rank."""
     chakra_schema()
     total = schedule.ranks * schedule.status
     if total > MAX_CHAKRA_HOPS:
@@ -236,7 +236,7 @@ def chakra_traces(schedule: CompiledSchedule, block_bytes: int, *,
     for rank in range(schedule.ranks):
         out.append(chakra_trace(schedule, rank, block_bytes, index))
         if progress is not None:
-            progress(rank + 1)
+            progress(1)
     return out
 
 
@@ -273,11 +273,11 @@ def export_trace(fmt: str, table_file: str | Path, output: Path, *, tracks: str,
 
     def work():
         schedule = compile_schedule(read_table(table_file))
-        with progress.phase(f"build {fmt} trace", total=schedule.ranks):
+        with phase(f"build {fmt} trace", total=schedule.ranks):
             if fmt == "chrome-trace":
-                document, used = chrome_trace_document(schedule, tracks, progress=progress.advance)
+                document, used = chrome_trace_document(schedule, tracks, progress=advance)
                 return schedule.ranks, schedule.status, used, {output: trace_json(document)}
-            traces = chakra_traces(schedule, block_bytes, progress=progress.advance)
+            traces = chakra_traces(schedule, block_bytes, progress=advance)
             return schedule.ranks, schedule.status, None, dict(zip(chakra_paths(output, schedule.ranks), traces))
 
     ranks, hops, used, contents = supervise(work, limits=limits, quiet=quiet)
