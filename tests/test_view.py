@@ -367,3 +367,22 @@ def test_star_8_page_becomes_interactive(chromium, tmp_path):
     assert f"word {' '.join(last.word)}" in page.evaluate("window.tesearchView.tooltipText()")
     assert not page.errors
     page.close()
+
+
+def test_a_window_page_holds_only_its_columns(chromium, tmp_path):
+    html, _ = built("star-5.json", window="10:100")
+    path = tmp_path / "window.html"
+    path.write_text(html)
+    page = open_page(chromium, path)
+    page.evaluate("window.tesearchView.setView(0, 40)")  # asked for column 0: the page starts at 10
+    seen = page.evaluate("window.tesearchView.visibleWindow()")
+    assert seen["start"] == 10
+    assert page.evaluate("window.tesearchView.cellRect(0, 5, 0)") is None
+    grid = read_table(RESULTS / "star-5.json").grid()
+    palette = page.evaluate("window.tesearchView.palette()")
+    assert pixels(page, [(r, 10, 0, 0.2, 0.25) for r in range(4)]) == [palette["letters"][grid[r][10]] for r in range(4)]
+    page.mouse.move(*centre(page, 2, 10))
+    assert "row 2 · column 10" in page.evaluate("window.tesearchView.tooltipText()")
+    page.keyboard.press("End")
+    assert page.evaluate("window.tesearchView.visibleWindow()")["end"] == 100
+    page.close()
