@@ -386,3 +386,29 @@ def test_a_window_page_holds_only_its_columns(chromium, tmp_path):
     page.keyboard.press("End")
     assert page.evaluate("window.tesearchView.visibleWindow()")["end"] == 100
     page.close()
+
+
+def test_compare_shows_which_words_moved(chromium, tmp_path):
+    """star-4 against itself with rows 0 and 1 swapped (still valid): in the changes mode, row 2's words are
+    grey in both tables and rows 0 and 1 keep their letter colours."""
+    data = json.loads((RESULTS / "star-4.json").read_text())
+    data["placements"] = [[{0: 1, 1: 0}.get(r, r), c, w] for r, c, w in data["placements"]]
+    swapped = tmp_path / "swapped.json"
+    swapped.write_text(json.dumps(data))
+    html, _ = build_page(RESULTS / "star-4.json", compare=swapped)
+    path = tmp_path / "compare.html"
+    path.write_text(html)
+    page = open_page(chromium, path)
+    page.evaluate("window.tesearchView.setView(0, 40)")
+    page.select_option("#colour-mode", "diff")
+    palette = page.evaluate("window.tesearchView.palette()")
+    for table, source in ((0, RESULTS / "star-4.json"), (1, swapped)):
+        grid = read_table(source).grid()
+        cells = [(r, c) for r in range(3) for c in range(21) if grid[r][c] is not None]
+        seen = pixels(page, [(r, c, table, 0.2, 0.25) for r, c in cells])
+        for (r, c), colour in zip(cells, seen):
+            if r == 2:
+                assert colour == palette["unchanged"], (table, r, c)
+            else:
+                assert colour in palette["letters"].values(), (table, r, c)
+    page.close()

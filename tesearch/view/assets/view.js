@@ -10,7 +10,7 @@
     "#2ca02c", "#9467bd", "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94", "#f7b6d2"];
   const CLASS_COLOURS = ["#b8bec9", "#e8743b", "#4e79a7", "#59a14f"]; // none, core, block, filler
   const BLOCK_ALT = "#86a9cf"; // every other rotation block
-  const BLANK = "#ffffff", HATCH = "#c3c8d2", GAP = "#ffffff";
+  const BLANK = "#ffffff", HATCH = "#c3c8d2", GAP = "#ffffff", UNCHANGED = "#dfe3ea";
 
   function decode(a) {
     const bin = atob(a.b64), bytes = new Uint8Array(bin.length);
@@ -86,13 +86,24 @@
 
   // ------------------------------------------------------------------ colours
   let mode = "letter";
+  function unchangedWords(m) { // compare: is each word placed alike (same element, row, column, word) in the other table?
+    const o = models[1 - m.index], out = new Uint8Array(m.n);
+    m.buildKeys(); o.buildKeys();
+    for (let i = 0; i < m.n; i++) {
+      const j = o.keys.element.get(m.elementOf(i).join(","));
+      out[i] = j !== undefined && o.row[j] === m.row[i] && o.column[j] === m.column[i] && o.wordText(j) === m.wordText(i) ? 1 : 0;
+    }
+    return out;
+  }
   function wordColour(m, i, letter) {
     if (mode === "letter") return LETTER_COLOURS[letter % LETTER_COLOURS.length];
+    if (mode === "diff") return m.unchanged[i] ? UNCHANGED : LETTER_COLOURS[letter % LETTER_COLOURS.length];
     if (mode === "length") return rampColour(m.maxLen <= 1 ? 0.5 : (m.length[i] - 1) / (m.maxLen - 1));
     const k = m.wordClass[i];
     return k === 2 && m.orbit[i] % 2 ? BLOCK_ALT : CLASS_COLOURS[k];
   }
   function paintCells(m) { // per cell: an index into m.paletteRgb (0 = blank)
+    if (mode === "diff" && !m.unchanged) m.unchanged = unchangedWords(m);
     const cols = ["#000000"], index = new Map();
     const paint = new Uint16Array(m.rows * m.W);
     for (let k = 0; k < paint.length; k++) {
@@ -326,6 +337,10 @@
     const m = models[0], out = [];
     const sw = c => `<span class="sw" style="background:${c}"></span>`;
     if (mode === "letter") m.d.letters.forEach((s, k) => out.push(`<span>${sw(LETTER_COLOURS[k % LETTER_COLOURS.length])}letter ${esc(s)}</span>`));
+    else if (mode === "diff") {
+      m.d.letters.forEach((s, k) => out.push(`<span>${sw(LETTER_COLOURS[k % LETTER_COLOURS.length])}letter ${esc(s)}: a word placed otherwise in the other table</span>`));
+      out.push(`<span>${sw(UNCHANGED)}placed alike in both (same word, row and column)</span>`);
+    }
     else if (mode === "length") for (let n = 1; n <= Math.max(...models.map(x => x.maxLen)); n++) out.push(`<span>${sw(rampColour(m.maxLen <= 1 ? 0.5 : (n - 1) / (m.maxLen - 1)))}length ${n}</span>`);
     else {
       if (models.some(x => x.d.rotation)) {
@@ -338,7 +353,13 @@
     out.push('<span><span class="sw blank"></span>blank</span>');
     document.getElementById("legend").innerHTML = out.join("");
   }
+  if (models.length > 1) {
+    const option = document.createElement("option");
+    option.value = "diff"; option.textContent = "changes between A and B";
+    document.getElementById("colour-mode").appendChild(option);
+  }
   function setMode(value) {
+    if (value === "diff" && models.length < 2) return;
     mode = value; document.getElementById("colour-mode").value = value;
     models.forEach(paintCells); legend(); draw();
   }
@@ -548,7 +569,7 @@
     cellAt, cellRect,
     visibleWindow: () => ({ start: view.x0, end: Math.min(domainEnd, view.x0 + visibleColumns()), pxPerColumn: view.ppc }),
     setView: (start, pxPerColumn) => { if (pxPerColumn) view.ppc = pxPerColumn; view.x0 = start; draw(); return window.tesearchView.visibleWindow(); },
-    palette: () => ({ letters: Object.fromEntries(models[0].d.letters.map((s, k) => [s, LETTER_COLOURS[k % LETTER_COLOURS.length]])), blank: BLANK, hatch: HATCH, gap: GAP, classes: CLASS_COLOURS, blockAlt: BLOCK_ALT }),
+    palette: () => ({ letters: Object.fromEntries(models[0].d.letters.map((s, k) => [s, LETTER_COLOURS[k % LETTER_COLOURS.length]])), blank: BLANK, unchanged: UNCHANGED, hatch: HATCH, gap: GAP, classes: CLASS_COLOURS, blockAlt: BLOCK_ALT }),
     setMode, search,
     selected: () => models.map(m => selectedIn(m)).map((i, k) => i < 0 ? null : { table: k, word: i, row: models[k].row[i], column: models[k].column[i], text: models[k].wordText(i), element: models[k].elementText(i) }),
     describe: (row, column, table) => describe(models[table || 0], row, column).text,
