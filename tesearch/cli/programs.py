@@ -57,9 +57,9 @@ def _schedule_of(table_file: Path):
 @click.option("--format", "fmt", type=click.Choice([f.value for f in ExportFormat]),
               default=ExportFormat.PROGRAMS.value,
               show_default=True, help="What to write: tesearch-programs v1 (docs/programs-format.md), a Chrome "
-                                      "trace (Perfetto, chrome://tracing) or Chakra traces (ASTRA-sim; docs/traces.md).")
-@output_option("-o", "--output", required=True,
-               help="The file to write (programs: JSON Lines, one line per rank); for chakra the prefix of PREFIX.{rank}.et.")
+                                      "trace (Perfetto, chrome://tracing) or Chakra traces (ASTRA-sim; -o names the "
+                                      "prefix of PREFIX.{rank}.et; docs/traces.md).")
+@output_option("-o", "--output", required=True, help="The file to write (JSON Lines, one line per rank).")
 @click.option("--tracks", type=click.Choice(["auto", "links", "letters"]), default="auto", show_default=True,
               help="chrome-trace: one track per (node, letter) link, or per letter (node-invariant); auto: links "
                    "up to 300000 hops.")
