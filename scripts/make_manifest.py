@@ -134,6 +134,9 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/symmetry-cores.md": (
         ["python scripts/symmetry_cores.py --max-n 9 --report results/symmetry-cores.md"], [],
         "the core of every regular letter group (every group of order n-1) on star-5..9, total and odd-distance"),
+    "results/view.md": (["python benchmarks/view.py --report results/view.md"], [],
+                        "tesearch view pages (star-5, star-7, star-8, hypercube-16): build seconds, bytes, gzipped bytes, "
+                        "time to interactive and redraw time measured in headless Chromium (quoted in README.md)"),
     "results/limits.md": (["python benchmarks/limits.py --report results/limits.md"], [],
                           "from --timeout to exit and peak memory per run (quoted in results/README.md)"),
     "results/twisted/runs.json": (["python scripts/twisted_runs.py SPEC --timeout S [--command search|stratify]"], [],

@@ -20,7 +20,9 @@ checks the label with :func:`tesearch.networks.network_for_table` (see ``tesearc
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from tesearch.errors import FormatError, GeneratorsError
 from tesearch.files import sniff_kind
@@ -59,6 +61,43 @@ def recorded_bound_faults(table: Table, check: Verification) -> list[str]:
     return faults
 
 
+@dataclass(frozen=True)
+class CheckedTable:
+    """A table that passed the checked loader, with what the check computed (for commands that show it)."""
+
+    path: Path
+    table: Table
+    check: Verification
+    network: Network
+
+
+def load_checked(path: str | Path, *, command: str, segmenter=None,
+                 precheck: Callable[[Table], None] | None = None) -> CheckedTable:
+    """:func:`load_checked_table`, keeping the verification and the network.
+
+    ``segmenter`` splits text rows without ``|`` into words as ``tesearch verify`` does
+    (:func:`tesearch.segment.segmented`); ``precheck`` runs on the table read, before the Theorem-1
+    check (a command's own size limits, so that a table too large for it is refused before work).
+    """
+    path = Path(path)
+    where = str(path)
+    table = read_table(path, segmenter=segmenter) if segmenter is not None else read_table(path)
+    if precheck is not None:
+        precheck(table)
+    net = network_for_table(table.network, table.generators, where=where)
+    check = verify_table(table, cg=cached_cayley_graph(net))
+    if not check.ok:
+        count = len(check.violations)
+        raise InvalidTableError(
+            f"{command} refuses this table: it fails verification ({count} violation{'' if count == 1 else 's'} "
+            f"of seed 003 Theorem 1; the first: {check.violations[0]}); `tesearch verify {path}` lists them",
+            where=where)
+    faults = recorded_bound_faults(table, check)
+    if faults:
+        raise InvalidTableError(f"{command} refuses this table: {'; '.join(faults)}", where=where)
+    return CheckedTable(path, table, check, net)
+
+
 def load_checked_table(path: str | Path, *, command: str) -> Table:
     """The table at ``path``, checked as ``tesearch verify`` checks it, or one line naming file and fault.
 
@@ -68,21 +107,7 @@ def load_checked_table(path: str | Path, *, command: str) -> Table:
     :class:`InvalidTableError` (Theorem 1 fails; a recorded bound differs): all exit 2.
     The :class:`~tesearch.table.Table` returned is valid and its recorded bounds are right.
     """
-    path = Path(path)
-    where = str(path)
-    table = read_table(path)
-    net = network_for_table(table.network, table.generators, where=where)
-    check = verify_table(table, cg=cached_cayley_graph(net))
-    if not check.ok:
-        count = len(check.violations)
-        raise InvalidTableError(
-            f"{command} refuses this table: it does not verify ({count} violation{'' if count == 1 else 's'} "
-            f"of seed 003 Theorem 1; the first: {check.violations[0]}); `tesearch verify {path}` lists them",
-            where=where)
-    faults = recorded_bound_faults(table, check)
-    if faults:
-        raise InvalidTableError(f"{command} refuses this table: {'; '.join(faults)}", where=where)
-    return table
+    return load_checked(path, command=command).table
 
 
 def names_a_file(target: str) -> bool:

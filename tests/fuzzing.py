@@ -212,11 +212,13 @@ def cases(draw, command: str | None = None) -> Case:
         out = ["--out", "out.json"] if draw(st.booleans()) and command != "info" else []
         files = {"out.json": draw(table_bytes())} if out and draw(st.booleans()) else {}
         return Case([command, spec, *out, *extra, *_bounded(command, extra)], files)
-    if command in ("verify", "replay", "draw"):
+    if command in ("verify", "replay", "draw", "view"):
         name = draw(st.sampled_from(["t.json", "t.txt"]))
         args = [command, name, *extra]
         if command == "draw":
             args += ["-o", draw(st.sampled_from(["p.png", "p.svg", "p.jpg", "missing/p.png"]))]
+        if command == "view":
+            args += ["-o", draw(st.sampled_from(["p.html", "p.png", "missing/p.html"]))]
         return Case(args + _bounded(command, extra), {name: draw(table_bytes())})
     if command == "certify":
         refute = ["--refutation", draw(st.sampled_from(["e.smt2", "/nope.smt2", "../e.smt2"]))] \
@@ -242,9 +244,9 @@ def _bounded(command: str, extra: list[str]) -> list[str]:
 
 #: the subcommands that take --timeout (tesearch.cli.options.limit_options)
 TIMED = {"info", "search", "stratify", "lift", "repack", "construct", "verify", "replay", "certify", "check-proof",
-         "singleport"}
+         "singleport", "view"}
 COMMANDS = ["info", "search", "stratify", "lift", "repack", "construct", "verify", "replay", "certify",
-            "check-proof", "draw", "singleport"]
+            "check-proof", "draw", "singleport", "view"]
 
 
 # ------------------------------------------------------------------ running one case

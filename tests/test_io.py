@@ -16,7 +16,7 @@ import pytest
 
 from conftest import ROOT, run_cli
 from tesearch.errors import GeneratorsError, OptionError
-from tesearch.files import (FIGURE_KIND, PROGRAMS_KIND, SCHEDULE_KIND, TABLE_KIND, check_output, gzip_bytes,
+from tesearch.files import (FIGURE_KIND, HTML_KIND, TRACE_KIND, PROGRAMS_KIND, SCHEDULE_KIND, TABLE_KIND, check_output, gzip_bytes,
                             sniff_kind, write_output)
 from tesearch.loading import InvalidTableError, load_checked_table, network_or_checked_table
 
@@ -207,6 +207,9 @@ WRITERS = {
     "certify -o": (None, lambda src, out: ["certify", src, "-o", out, "--quiet"]),
     "replay --plot": (FIGURE_KIND, lambda src, out: ["replay", src, "--plot", out, "--quiet"]),
     "sweep --runs": (None, lambda src, out: ["sweep", src, "--runs", out, "--quiet", "--timeout", "5"]),
+    "export --format chrome-trace -o": (TRACE_KIND, lambda src, out: ["export", src, "--format", "chrome-trace",
+                                                                      "-o", out, "--quiet"]),
+    "view -o": (HTML_KIND, lambda src, out: ["view", src, "-o", out, "--quiet"]),
 }
 ATTACKS = ["input as output", "symlink to a file", "device", "fifo", "wrong extension", "another kind"]
 PNG_BYTES = b"\x89PNG\r\n\x1a\n" + bytes(32)

@@ -49,6 +49,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "certify": ("tesearch.cli.checking", "certify", "Check a table and refutations now and write a certificate."),
     "check-proof": ("tesearch.cli.checking", "check_proof", "Re-derive every claim of proof certificates."),
     "draw": ("tesearch.cli.tables", "draw", "Draw a table as a picture."),
+    "view": ("tesearch.cli.viewing", "view", "Write a table as an interactive, self-contained HTML page."),
     "regress": ("tesearch.cli.tables", "regress", "Check every table printed in seeds 003 and 004."),
     "singleport": ("tesearch.cli.tables", "singleport", "Single-port total exchange (seed 000 FIFO, seed 001 A2)."),
     "compare": ("tesearch.cli.compare", "compare", "A table or network against shortest-path, e-cube and seed 000 FIFO."),

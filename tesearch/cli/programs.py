@@ -16,6 +16,8 @@ class ExportFormat(str, enum.Enum):
     """The formats ``tesearch export`` writes."""
 
     PROGRAMS = "programs"  # tesearch-programs v1
+    CHROME_TRACE = "chrome-trace"  # Chrome trace-event JSON (tesearch/programs/traces.py)
+    CHAKRA = "chakra"  # one Chakra execution trace per rank, PREFIX.{rank}.et (tesearch/programs/traces.py)
 
 
 class BlockSize(click.ParamType):
@@ -52,12 +54,26 @@ def _schedule_of(table_file: Path, command: str):
 @input_file("table_file")
 @click.option("--format", "fmt", type=click.Choice([f.value for f in ExportFormat]),
               default=ExportFormat.PROGRAMS.value,
-              show_default=True, help="What to write: tesearch-programs v1 (docs/programs-format.md).")
-@output_option("-o", "--output", required=True, help="The file to write (JSON Lines, one line per rank: .jsonl).")
+              show_default=True, help="What to write: tesearch-programs v1 (docs/programs-format.md), a Chrome "
+                                      "trace (Perfetto, chrome://tracing) or Chakra traces (ASTRA-sim; -o names the "
+                                      "prefix of PREFIX.{rank}.et; docs/traces.md).")
+@output_option("-o", "--output", required=True, help="The file to write: .jsonl for programs, .json for a "
+                                                       "Chrome trace, a prefix for Chakra traces.")
+@click.option("--tracks", type=click.Choice(["auto", "links", "letters"]), default="auto", show_default=True,
+              help="chrome-trace: one track per (node, letter) link, or per letter (node-invariant); auto: links "
+                   "up to 300000 hops.")
+@click.option("--bytes", "block_bytes", type=BlockSize(), default="8", show_default=True,
+              help="chakra: bytes of each message (comm_size).")
 @OVERWRITE_OPTION
 @limit_options(timeout_default=None)
-def export(table_file, fmt, output, force, limits, quiet):
-    """Write every rank's program of TABLE_FILE's schedule (streamed rank by rank)."""
+def export(table_file, fmt, output, tracks, block_bytes, force, limits, quiet):
+    """Write every rank's program of TABLE_FILE's schedule (streamed rank by rank), or traces of it."""
+    if fmt != ExportFormat.PROGRAMS.value:
+        from tesearch.programs.traces import export_trace
+
+        click.echo(export_trace(fmt, table_file, output, tracks=tracks, block_bytes=block_bytes, limits=limits,
+                                quiet=quiet, force=force))
+        return ExitCode.OK
     from tesearch import limits as progress
     from tesearch.files import PROGRAMS_KIND, output_target
     from tesearch.programs.export import stream_programs
