@@ -27,6 +27,7 @@ from typing import Callable
 from tesearch.errors import FormatError, GeneratorsError
 from tesearch.files import sniff_kind
 from tesearch.groups import cached_cayley_graph
+from tesearch.limits import phase
 from tesearch.networks import Network, network_for_table, network_from_file, network_from_spec
 from tesearch.table import Table, read_table
 from tesearch.verify import Verification, verify_table
@@ -37,6 +38,8 @@ RECORDED_BOUNDS = {
     "letter_bound": ("the per-letter bound", lambda check: check.bounds.letter.value),
     "best_bound": ("the best lower bound", lambda check: check.bounds.best),
 }
+#: the phase a limit names while a table is read and checked
+CHECK_PHASE = "check the table"
 #: file-name endings that make a command argument a table file rather than a network spec
 TABLE_FILE_ENDINGS = (".json", ".json.gz", ".gz", ".txt")
 #: what a network spec looks like (FAMILY-PARAMS[:GROUP]); such an argument is never taken for a file
@@ -81,15 +84,16 @@ def load_checked(path: str | Path, *, command: str, segmenter=None,
     """
     path = Path(path)
     where = str(path)
-    table = read_table(path, segmenter=segmenter) if segmenter is not None else read_table(path)
-    if precheck is not None:
-        precheck(table)
-    net = network_for_table(table.network, table.generators, where=where)
-    check = verify_table(table, cg=cached_cayley_graph(net))
+    with phase(CHECK_PHASE):
+        table = read_table(path, segmenter=segmenter) if segmenter is not None else read_table(path)
+        if precheck is not None:
+            precheck(table)
+        net = network_for_table(table.network, table.generators, where=where)
+        check = verify_table(table, cg=cached_cayley_graph(net))
     if not check.ok:
         count = len(check.violations)
         raise InvalidTableError(
-            f"{command} refuses this table: it fails verification ({count} violation{'' if count == 1 else 's'} "
+            f"{command} refuses this table: it does not verify ({count} violation{'' if count == 1 else 's'} "
             f"of seed 003 Theorem 1; the first: {check.violations[0]}); `tesearch verify {path}` lists them",
             where=where)
     faults = recorded_bound_faults(table, check)
@@ -101,7 +105,9 @@ def load_checked(path: str | Path, *, command: str, segmenter=None,
 def load_checked_table(path: str | Path, *, command: str) -> Table:
     """The table at ``path``, checked as ``tesearch verify`` checks it, or one line naming file and fault.
 
-    ``command`` is the subcommand's name, for the message (``tesearch: t.json: run refuses this
+    Runs as the phase :data:`CHECK_PHASE` (a command's limits name it); a command with limits
+    calls it inside :func:`tesearch.supervise.supervise`, so that --timeout holds while a large
+    table is checked.  ``command`` is the subcommand's name, for the message (``tesearch: t.json: run refuses this
     table: ...``).  Raises :class:`~tesearch.errors.FormatError` (unreadable file),
     :class:`~tesearch.errors.GeneratorsError` (the label names other generators) or
     :class:`InvalidTableError` (Theorem 1 fails; a recorded bound differs): all exit 2.

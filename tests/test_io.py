@@ -382,3 +382,17 @@ def test_the_writer_itself(tmp_path):
     with pytest.raises(OptionError, match="tesearch table, not a picture"):
         check_output(picture_name, kind=FIGURE_KIND)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+@pytest.mark.parametrize("command", ["certify", "compare"])
+def test_the_table_check_runs_where_the_time_limit_holds(tmp_path, command):
+    """Checking a large table takes a while (hypercube-20: 160 s): --timeout stops it, names the phase,
+    and nothing is written."""
+    from tesearch.limits import STALL_PHASE_VARIABLE
+    from tesearch.loading import CHECK_PHASE
+
+    table = star4_copy(tmp_path / "t.json")
+    args = {"certify": ["certify", table, "-o", tmp_path / "c.json"], "compare": ["compare", table]}[command]
+    result = run_cli(*args, "--timeout", "1", "--quiet", env={STALL_PHASE_VARIABLE: CHECK_PHASE})
+    assert result.exit_code == 4 and f"(in phase: {CHECK_PHASE})" in one_error_line(result)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.json"]

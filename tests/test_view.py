@@ -115,7 +115,7 @@ def test_cli_writes_a_page_and_refuses_bad_input(tmp_path):
     bad["placements"][0][1] += 1
     (tmp_path / "bad.json").write_text(json.dumps(bad))
     refused = cli("view", tmp_path / "bad.json", "-o", tmp_path / "bad.html")
-    assert refused.exit_code == 2 and "fails verification" in refused.stderr
+    assert refused.exit_code == 2 and "does not verify" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1 and not (tmp_path / "bad.html").exists()
     with pytest.raises(OptionError, match="--compare"):
         build_page(RESULTS / "star-4.json", compare=RESULTS / "ring-6.json")

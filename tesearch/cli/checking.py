@@ -141,7 +141,7 @@ def certify(table_file, refutations, output, force, name, solver_timeout_s, limi
     check_output(output, kind=CERTIFICATE_KIND, inputs=inputs, force=force)
     # refuse, before any work and writing nothing, what certify cannot stand behind: the label,
     # Theorem 1 and the recorded bounds (the checked loader), and each refutation's header
-    table = load_checked_table(table_file, command="certify")
+    table = supervise(lambda: load_checked_table(table_file, command="certify"), limits=limits, quiet=quiet)
     for path in refutations:
         read_refutation(RefutationRequest(path), network=table.network, exchange=table.exchange, root=root,
                         T=table.T)

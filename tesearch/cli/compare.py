@@ -31,8 +31,8 @@ def compare(target, order, engine, as_json, limits, quiet):
     from tesearch.limits import activated
     from tesearch.supervise import supervise
 
-    with activated(limits):
-        net, table = load_target(target)
+    with activated(limits):  # a spec's size is refused at once; a table is checked where --timeout holds
+        net, table = supervise(lambda: load_target(target), limits=limits, quiet=quiet)
     path = target if table is not None else None
     work = lambda: run_compare(net, table, table_path=path, order=InjectionOrder(order),  # noqa: E731
                                engine=Engine(engine))

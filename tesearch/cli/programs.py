@@ -118,7 +118,7 @@ def run(table_file, mpi, ranks, block_bytes, repeat, seed, programs_file, as_jso
 
     if not mpi:
         raise OptionError("give --mpi: MPI is the only executor (tesearch run TABLE --mpi)")
-    schedule = _schedule_of(table_file, "run")
+    schedule = _schedule_of(table_file, "run")  # in this process: --max-memory is for the MPI run's blocks
     table = schedule.table
     if table.exchange != Exchange.TOTAL.value:
         raise OptionError(f"the table is for the {table.exchange} exchange; a run is compared with MPI_Alltoall, "

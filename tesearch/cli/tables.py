@@ -65,7 +65,8 @@ def singleport(network, algorithm, out, force, as_json, limits, quiet):
     if out is not None:
         check_output(out, kind=SCHEDULE_KIND, inputs=inputs, force=force)
     with activated(limits):
-        net, _ = network_or_checked_table(network, command="singleport")
+        net, _ = supervise(lambda: network_or_checked_table(network, command="singleport"), limits=limits,
+                           quiet=quiet)
     run = supervise(lambda: run_singleport(net, algorithm, progress=not quiet), limits=limits, quiet=quiet)
     if out is not None:
         write_output(out, json.dumps(run.schedule_json) + "\n", kind=SCHEDULE_KIND, inputs=inputs, force=force)
