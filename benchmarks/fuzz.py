@@ -11,7 +11,8 @@ Each runs in a temporary directory of its own, in a session of its own, watched 
 Prints one row per command (inputs, wrong, exit codes seen, seconds of its cases, seconds per
 input) and a total, then every wrong input with its command line and why; --report also writes
 that as markdown (atomically).  Exit 1 if anything was wrong, 2 if a subcommand has no generator.
-Slow commands run a share of N (sweep 15 %: each real case starts a Ray; regress 25 %).
+Slow commands run a share of N (fuzzing.SHARES: run, stratify and draw 50 %; sweep 5 %, each real case
+starting a one-CPU Ray of its own, 10-25 s; regress 5 %, 4-6 s a case).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import json
 import signal
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import fuzzing
@@ -20,8 +20,8 @@ from fuzzing import COMMANDS, Case, Run, cases, judge, run_case
 
 _counter = itertools.count()
 
-#: the slow subcommands run fewer cases in the everyday test (each real sweep starts a Ray)
-_EVERYDAY = {command: 2 for command in COMMANDS} | {"sweep": 1, "regress": 1, "run": 1}
+#: slow to start (a Ray per case, or seconds of checks per case): only in the slow tests and benchmarks/fuzz.py
+_SLOW_COMMANDS = ("sweep", "regress")
 
 
 def _check(case, tmp_path_factory):
@@ -41,21 +41,32 @@ def test_missing_generator_is_noticed(monkeypatch):
     assert fuzzing.missing_generators() == ["export"]
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in ("sweep", "regress", "run")])
-@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in _SLOW_COMMANDS])
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True,
+          phases=[Phase.generate])
 @given(data=st.data())
 def test_hostile_input_everyday(command, data, tmp_path_factory):
+    """Two fixed cases per subcommand, forked (signal cases, which need a real process, run in the slow test)."""
     case = data.draw(cases(command))
-    if case.signal or case.exec_mode:  # real processes: the slow run and benchmarks/fuzz.py
-        case.signal, case.exec_mode = None, False
+    case.signal, case.exec_mode = None, False
     _check(case, tmp_path_factory)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", COMMANDS)
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in _SLOW_COMMANDS])
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck), database=None,
+          phases=[Phase.generate])
 @given(data=st.data())
 def test_hostile_input_more(command, data, tmp_path_factory):
+    _check(data.draw(cases(command)), tmp_path_factory)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", _SLOW_COMMANDS)
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), database=None,
+          phases=[Phase.generate])
+@given(data=st.data())
+def test_hostile_input_slow_commands(command, data, tmp_path_factory):
     _check(data.draw(cases(command)), tmp_path_factory)
 
 
@@ -186,3 +197,22 @@ def test_output_attack_files_are_set_up(tmp_path):
     assert snap["work/f.png"] == ("fifo",)
     assert snap["work/dev"][0] in ("device", "file")
     assert json.loads((work / "t.json").read_text())["network"] == "ring-4"
+
+
+def test_watch_finds_a_process_left_behind():
+    """A process started in the command's session outlives it: the watch finds it, then kills it."""
+    import subprocess
+    import time
+
+    proc = subprocess.Popen(["sh", "-c", "sleep 30 & echo started"], stdout=subprocess.DEVNULL, start_new_session=True)
+    watch = fuzzing.Watch(proc.pid)
+    watch.poll()
+    proc.wait()
+    time.sleep(0.1)
+    left = watch.alive()
+    assert any(name == "sleep" for name in left.values()), left
+    watch.kill_all()
+    deadline = time.monotonic() + 3
+    while watch.alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert watch.alive() == {}
