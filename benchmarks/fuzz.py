@@ -11,14 +11,15 @@ Each runs in a temporary directory of its own, in a session of its own, watched 
 Prints one row per command (inputs, wrong, exit codes seen, seconds of its cases, seconds per
 input) and a total, then every wrong input with its command line and why; --report also writes
 that as markdown (atomically).  Exit 1 if anything was wrong, 2 if a subcommand has no generator.
-Slow commands run a share of N (fuzzing.SHARES: run, stratify and draw 50 %; sweep 5 %, each real case
-starting a one-CPU Ray of its own, 10-25 s; regress 5 %, 4-6 s a case).
+Slow commands run a share of N (fuzzing.SHARES: run, stratify and draw 50 %; sweep 3 %, each real case
+starting a one-CPU Ray of its own, 10-45 s; regress 5 %, 4-16 s a case).
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import math
 import multiprocessing
 import os
 import shutil
@@ -151,6 +152,12 @@ def main() -> int:
         total_wrong += tally["wrong"]
     wall = time.monotonic() - started
     lines.append(f"| **total** | **{total_tried}** | **{total_wrong}** | | {wall:.0f} (wall, {args.jobs} jobs) | |")
+    per_unit = sum(count_for(c, 1000) for c in fuzzing.GENERATORS) / 1000  # inputs per unit of --per-command
+    rate = wall / total_tried if total_tried else 0.0
+    needed = math.ceil(10000 / per_unit)
+    lines.append("")
+    lines.append(f"Rate: {rate:.2f} s of wall time per input with {args.jobs} jobs; 10000 inputs need "
+                 f"--per-command {needed}, about {10000 * rate / 60:.0f} min at this rate.")
     lines.append("")
     if wrong:
         lines.append(f"Wrong inputs ({len(wrong)}; each line is the command line, run in a directory holding the "

@@ -216,3 +216,12 @@ def test_watch_finds_a_process_left_behind():
     while watch.alive() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert watch.alive() == {}
+
+
+def test_judge_excuses_only_an_interrupt_before_any_tesearch_code(tmp_path):
+    """SIGINT inside Python's own start-up (site) is nobody's bug; one inside tesearch's imports is."""
+    case = Case(["search", "star-5"], signal=(int(signal.SIGINT), 0.05, False))
+    site = "Traceback (most recent call last):\n  File \"<frozen site>\", line 1\nKeyboardInterrupt\n"
+    assert _judged(case, Run(1, "", site, 0.2, signal_sent=0.05), tmp_path=tmp_path) == []
+    ours = site.replace("<frozen site>", str(fuzzing.ROOT / "tesearch" / "entry.py"))
+    assert any("traceback" in w for w in _judged(case, Run(1, "", ours, 0.2, signal_sent=0.05), tmp_path=tmp_path))
