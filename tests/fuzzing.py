@@ -1537,6 +1537,8 @@ def _sweep(draw) -> Case:
             ["ring-4", "--timeout", draw(st.sampled_from(["0", "-1", "nan", HUGE[0]]))],
             ["ring-4", "--exchange", "both"], [], ["ring-4", "--max-memory", "lots"],
             ["ring-4", "--address", "auto", "--num-cpus", "1"]]))
+        if "--timeout" not in bad:  # joining a cluster that is not there waits ~30 s otherwise
+            bad = [*bad, "--timeout", "10"]
         case = Case(_clean(["sweep", *bad]), exec_mode=True, seconds=60.0, kind="bad input")
         if bad and bad[0] == "ring-4" and draw(st.booleans()):
             _apply_output(case, "--out-dir", "directory", draw(output_target("directory", [])))
