@@ -98,6 +98,14 @@ def test_judge_flags_a_false_infeasible(tmp_path):
     assert _judged(below, Run(3, "", "", 1.0), tmp_path=tmp_path) == []
 
 
+def test_judge_reads_stratify_exit_3_as_a_claim_about_the_counting_bound(tmp_path):
+    """stratify searches one width, the counting bound: its exit 3 is false only where a table of that width exists."""
+    true_claim = Case(["stratify", "ring-6:cyclic"], network="ring-6:cyclic")  # counting bound 5, optimum 6
+    assert _judged(true_claim, Run(3, "", "", 1.0), tmp_path=tmp_path) == []
+    false_claim = Case(["stratify", "star-4"], network="star-4")  # counting bound 21 = optimum
+    assert any("exit 3" in w for w in _judged(false_claim, Run(3, "", "", 1.0), tmp_path=tmp_path))
+
+
 def test_judge_flags_confirmed_false_impossibility(tmp_path):
     out = ("c.json: CONFIRMED\n  confirmed  network: star-4 total: 24 nodes\n"
            "  confirmed  impossibility[0]: no table of width 23 for star-4 total\n"
