@@ -8,9 +8,11 @@ run their own processes and are marked slow.
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -30,10 +32,12 @@ TESEARCH = str(Path(sys.executable).with_name("tesearch"))
 def local_ray():
     """One local Ray with 2 CPUs for the module; the sweeps run in process join it and leave it running."""
     ray = pytest.importorskip("ray")
+    scratch = tempfile.mkdtemp(prefix="tesearch-ray-test-", dir="/tmp")  # short: Ray's socket paths are limited
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
-             object_store_memory=128 << 20)
+             object_store_memory=128 << 20, _temp_dir=scratch)
     yield ray
     ray.shutdown()
+    shutil.rmtree(scratch, ignore_errors=True)  # Ray leaves its session directory behind
 
 
 def best_bound(spec: str, exchange: str = "total") -> int:

@@ -48,11 +48,21 @@ def _network(spec: str, limits):
         return network_from_spec(spec)
 
 
+#: output path -> its keep-better check, made under the command's limits before the work (tesearch.outputs)
+_CHECKED_OUTPUTS: dict = {}
+
+
 def _supervised(work, limits, quiet, out: Path | None, force: bool):
-    """Run ``work`` supervised; at a limit, save the best verified table offered so far, then re-raise."""
-    from tesearch.outputs import save_table
+    """Run ``work`` supervised; at a limit, save the best verified table offered so far, then re-raise.
+
+    A table already at ``out`` is read and verified first, supervised too: its time counts against
+    ``--timeout`` (star-9's takes longer than a minute), and the save after the work reuses the check.
+    """
+    from tesearch.outputs import check_existing, save_table
     from tesearch.supervise import supervise
 
+    if out is not None and not force and out.exists():
+        _CHECKED_OUTPUTS[out] = supervise(lambda: check_existing(out), limits=limits, quiet=quiet)
     try:
         return supervise(work, limits=limits, quiet=quiet)
     except LimitReached as exc:
@@ -61,7 +71,7 @@ def _supervised(work, limits, quiet, out: Path | None, force: bool):
             line = f"best verified table before the limit: T = {best.T}"
             if out is not None:
                 try:
-                    line += "; " + save_table(best, out, force=force).text(best.T)
+                    line += "; " + save_table(best, out, force=force, existing=_CHECKED_OUTPUTS.get(out)).text(best.T)
                 except TesearchError as refused:  # the limit stays the outcome (exit 4); say why nothing was written
                     line += f"; {refused}"
             click.echo(line, err=True)
@@ -72,7 +82,7 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
     """Save (with --out) and print a verified table and what was said about it."""
     from tesearch.outputs import save_table
 
-    saved = save_table(table, out, force=force) if out is not None else None
+    saved = save_table(table, out, force=force, existing=_CHECKED_OUTPUTS.get(out)) if out is not None else None
     data["table"] = str(out) if saved is not None and saved.written else None
     data["kept_existing_T"] = saved.kept_T if saved is not None else None
     lines = [text]
