@@ -157,6 +157,8 @@ def _child_main(conn, work: Callable[[], object], limits: Limits, started: float
 
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+#: held back while processes are being stopped (the deadline alarm too: a cleanup is never cut short)
+_CLEANUP_SIGNALS = _STOP_SIGNALS | {signal.SIGALRM}
 
 
 class _Signalled(BaseException):
@@ -230,7 +232,7 @@ def _stop(proc, known: dict[int, int] | None = None, grace_s: float = 0.0) -> No
     tasks); then SIGKILL to its process group and every known member.  A large process may take
     seconds to unmap after SIGKILL; the command need not wait for that: the kernel frees it.
     """
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _CLEANUP_SIGNALS)
     try:
         members = dict(known or {})
         if proc.pid is not None:
@@ -565,7 +567,7 @@ class ProcessGroupChild:
 
     def stop(self, grace_s: float = GROUP_GRACE_S) -> None:
         """End the command and everything it started (idempotent), signals blocked meanwhile."""
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _CLEANUP_SIGNALS)
         try:
             stop_family(self.pid, self.known, grace_s=grace_s)
             if self.proc.poll() is None:

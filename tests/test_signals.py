@@ -275,13 +275,12 @@ def test_checking_the_existing_output_counts_against_the_timeout(tmp_path):
     out = tmp_path / "ring-6.json"
     out.write_bytes((RESULTS / "ring-6.json").read_bytes())
     before = out.read_bytes()
-    proc = _command("search", "ring-6", "--out", out, "--timeout", "3", "--quiet",
-                    env={"TESEARCH_STALL_PHASE": "check existing output"})
     started = time.monotonic()
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 4, err
+    result = run_cli("search", "ring-6", "--out", out, "--timeout", "3", "--quiet",
+                     env={"TESEARCH_STALL_PHASE": "check existing output"})
+    assert result.exit_code == 4, result.output
     assert time.monotonic() - started < 3 + 1 + SIGNAL_SLACK_S
-    assert "in phase: check existing output" in err
+    assert "in phase: check existing output" in result.stderr
     assert out.read_bytes() == before
 
 
@@ -307,7 +306,7 @@ def test_segmentation_is_bounded(tmp_path):
 
         read_table(_unmarked(tmp_path), segmenter=lambda t, tt: segment.segment_table(t, tt, budget_s=0.5,
                                                                                       readings_wanted=1).table)
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 30  # star-5's group and candidates, then 0.5 s of Z3
     small = read_table(_unmarked(tmp_path, "star-3"), segmenter=segmented)  # a small one is read
     assert len(small.placements) == 5
 
