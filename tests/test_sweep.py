@@ -39,7 +39,11 @@ def local_ray():
         yield ray
     finally:
         ray.shutdown()
-        shutil.rmtree(scratch, ignore_errors=True)  # Ray leaves its session directory behind
+        for _ in range(10):  # Ray leaves its session directory behind; its last processes may still write there
+            shutil.rmtree(scratch, ignore_errors=True)
+            if not os.path.exists(scratch):
+                break
+            time.sleep(0.5)
 
 
 def best_bound(spec: str, exchange: str = "total") -> int:

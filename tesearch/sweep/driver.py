@@ -344,6 +344,9 @@ def supervised_sweep(run: Callable[[str | None], T], *, limits, quiet: bool = Fa
                          stopped_note="Ray stopped; tables written before the signal stay, nothing else was written")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+        if os.path.exists(scratch):  # a Ray process was still writing its log: once more
+            time.sleep(0.2)
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _init_ray(ray, address: str | None, num_cpus: int | None, temp_dir: str | None = None) -> bool:
