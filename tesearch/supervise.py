@@ -261,9 +261,14 @@ _supervising = False
 ALARM_GRACE_S = KILL_GRACE_S
 
 
+#: seconds after which the alarm raises again if its LimitReached was swallowed (a library's `except Exception`)
+ALARM_REPEAT_S = 0.25
+
+
 def _alarm(signum, frame):
     if _supervising:
         return
+    signal.setitimer(signal.ITIMER_REAL, ALARM_REPEAT_S)  # until the command has ended
     limit = _limits.current().timeout_s
     raise LimitReached(f"time limit of {limit:g} s reached", phase=_limits.current_phase())
 

@@ -249,7 +249,8 @@ TIMEOUT_COMMANDS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(TIMEOUT_COMMANDS))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "sweep" else n  # imports ray: 14 s
+                                  for n in sorted(TIMEOUT_COMMANDS)])
 def test_every_command_holds_a_timeout_of_a_hundredth_of_a_second(name, tmp_path):
     """replay, export, singleport, construct, certify and check-proof ignored --timeout 0.01 (issue 28)."""
     if name == "sweep":
