@@ -242,3 +242,18 @@ def resident_bytes(pid: int | None = None) -> int | None:
             return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return None
+
+
+def peak_resident_bytes(pid: int | None = None) -> int | None:
+    """The largest resident memory a process (this one by default) has had (VmHWM), or None where unreadable.
+
+    A peak between two polls of :func:`resident_bytes` is still seen here.
+    """
+    try:
+        with open(f"/proc/{pid or os.getpid()}/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None

@@ -25,6 +25,7 @@ from typing import Iterable
 
 from tesearch.errors import OptionError, TesearchError
 from tesearch.files import TABLE_KIND, check_output, write_output
+from tesearch.limits import phase
 from tesearch.table import Table, read_table, table_file_bytes
 
 
@@ -69,22 +70,87 @@ def check_table_output(path: str | Path, *, inputs: Iterable[str | Path | None] 
     return check_output(path, kind=TABLE_KIND, inputs=inputs, force=force)
 
 
+@dataclass(frozen=True)
+class Existing:
+    """An output file's keep-better check made ahead, under the command's limits (before a search runs).
+
+    ``fingerprint``: (device, inode, size, mtime) when checked (None: no file then); ``problem``: why
+    it is not a valid table (None when it is one: ``network``, ``exchange`` and ``T`` say which).
+    """
+
+    path: Path
+    fingerprint: tuple | None
+    network: str | None = None
+    exchange: str | None = None
+    T: int | None = None
+    problem: str | None = None
+
+
+def _fingerprint(path: Path) -> tuple | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def check_existing(path: str | Path) -> Existing:
+    """Read and verify the table at ``path`` now (the slow part of :func:`save_table` for a big table)."""
+    from tesearch.verify import verify_table
+
+    path = Path(path)
+    fingerprint = _fingerprint(path)
+    if fingerprint is None:
+        return Existing(path, None)
+    try:
+        with phase("check existing output"):
+            old = read_table(path)
+    except TesearchError as exc:
+        return Existing(path, fingerprint, problem=f"it is not a readable tesearch table ({exc.message})")
+    try:
+        with phase("check existing output"):
+            check = verify_table(old)
+    except TesearchError as exc:
+        return Existing(path, fingerprint, old.network, old.exchange, old.T,
+                        f"its table cannot be checked ({exc.message})")
+    problem = None if check.ok else f"its table does not verify ({check.violations[0]})"
+    return Existing(path, fingerprint, old.network, old.exchange, old.T, problem)
+
+
+def _judged(existing: Existing, table: Table) -> tuple[int | None, str | None]:
+    """(T of the valid table of the same network and exchange, None) or (None, why not) from a check made ahead."""
+    if existing.problem is not None and existing.network is None:
+        return None, existing.problem
+    if (existing.network, existing.exchange) != (table.network, table.exchange):
+        return None, (f"it holds a table of {existing.network} {existing.exchange}, "
+                      f"not {table.network} {table.exchange}")
+    if existing.problem is not None:
+        return None, existing.problem
+    return existing.T, None
+
+
 def save_table(table: Table, path: str | Path, *, force: bool = False,
-               inputs: Iterable[str | Path | None] = ()) -> Saved:
+               inputs: Iterable[str | Path | None] = (), existing: Existing | None = None) -> Saved:
     """Write a verified ``table`` to ``path`` under the keep-better rule (see the module doc).
 
     ``inputs`` are the command's input files: never written, ``force`` or not.
+    ``existing``: :func:`check_existing` of ``path`` made earlier; used while the file is unchanged.
     """
     path = Path(path)
     inputs = tuple(inputs)
     check_output(path, kind=TABLE_KIND, inputs=inputs, force=force)
     replaced = None
     if path.exists() and path.stat().st_size > 0 and not force:  # an empty file holds nothing to keep
-        old, why = existing_table(path, table)
-        if old is None:
+        if existing is not None and existing.path == path and existing.fingerprint is not None \
+                and existing.fingerprint == _fingerprint(path):
+            old_T, why = _judged(existing, table)
+        else:
+            old, why = existing_table(path, table)
+            old_T = None if old is None else old.T
+        if old_T is None:
             raise OptionError(f"not replaced: {why}; it is left as it was (--force replaces it)", where=str(path))
-        if old.T <= table.T:
-            return Saved(path, False, kept_T=old.T)
-        replaced = old.T
+        if old_T <= table.T:
+            return Saved(path, False, kept_T=old_T)
+        replaced = old_T
     write_output(path, table_file_bytes(table, path), kind=TABLE_KIND, inputs=inputs, force=force)
     return Saved(path, True, replaced_T=replaced)

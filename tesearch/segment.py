@@ -6,6 +6,14 @@ of letters between blanks is split independently, so the search is an exact
 cover of the runs by candidate words with an all-different side condition;
 Z3 decides it, and is asked once more for a second reading to tell a unique
 transcription from an ambiguous one.
+
+The problem is hard for long unmarked rows (star-5's 111 columns: neither Z3
+nor CP-SAT finds a reading in minutes), so the solver runs in the phase
+``segment words`` with a budget: at most :data:`SEGMENT_BUDGET_S` seconds per
+question, and never past the command's deadline.  Undecided, it raises
+:class:`~tesearch.errors.LimitReached` (exit 4), which says to mark the word
+boundaries with ``|``.  The CLI runs it in the supervised child, so
+``--timeout``, ``--max-memory``, Ctrl-C and SIGTERM hold while Z3 works.
 """
 
 from __future__ import annotations
@@ -14,11 +22,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tesearch.errors import FormatError
+from tesearch import limits
+from tesearch.errors import FormatError, LimitReached
 from tesearch.groups import cached_cayley_graph
 from tesearch.networks import network_for_table
 from tesearch.table import Placement, Table, TextTable
 from tesearch.words import targets
+
+#: seconds the segmentation solver may spend on one question when the command has no nearer deadline
+SEGMENT_BUDGET_S = 60.0
 
 
 @dataclass
@@ -73,12 +85,21 @@ def split_run(solver, n: int, length: int, cands: list[tuple[int, int, int]]) ->
     return out
 
 
-def segment_table(table: Table, tt: TextTable, *, complete: bool = False) -> Segmentation:
+def segment_table(table: Table, tt: TextTable, *, complete: bool = False, readings_wanted: int = 2,
+                  budget_s: float = SEGMENT_BUDGET_S) -> Segmentation:
     """Split the runs of ``tt`` into words; raise FormatError if no reading exists.
 
     With ``complete`` every target element must be placed (a whole table);
-    otherwise the words need only name distinct targets (a core).
+    otherwise the words need only name distinct targets (a core).  ``readings_wanted``: 2 tells a
+    unique reading from an ambiguous one, 1 stops at the first.  Each solver call gets
+    ``budget_s`` seconds or the time left to the command's deadline, if nearer; undecided,
+    it raises LimitReached (exit 4).
     """
+    with limits.phase("segment words"):
+        return _segment(table, tt, complete, readings_wanted, budget_s)
+
+
+def _segment(table: Table, tt: TextTable, complete: bool, readings_wanted: int, budget_s: float) -> Segmentation:
     import z3
 
     cg = cached_cayley_graph(network_for_table(table.network, table.generators))
@@ -112,10 +133,16 @@ def segment_table(table: Table, tt: TextTable, *, complete: bool = False) -> Seg
             raise FormatError(f"no reading: {len(missing)} target element(s) occur in no run at all", where=tt.where)
 
     readings: list[Table] = []
-    for _ in range(2):
+    for _ in range(readings_wanted):
+        seconds = limits.budget(budget_s)
+        solver.set("timeout", max(1, int(seconds * 1000)))
         result = solver.check()
         if result == z3.unknown:
-            raise FormatError("segmentation undecided (solver returned unknown)", where=tt.where)
+            reason = solver.reason_unknown()
+            why = "the time limit was reached" if limits.time_left() == 0 else \
+                f"the solver gave up after {seconds:.3g} s ({reason})"
+            raise LimitReached(f"word segmentation undecided: {why}; mark each word boundary with '|' "
+                               f"(tesearch writes text tables that way)", phase="segment words", where=tt.where)
         if result == z3.unsat:
             break
         model = solver.model()
@@ -129,5 +156,5 @@ def segment_table(table: Table, tt: TextTable, *, complete: bool = False) -> Seg
 
 
 def segmented(table: Table, tt: TextTable) -> Table:
-    """The segmenter :func:`tesearch.table.read_table` takes: the table of the unique (or first) reading."""
-    return segment_table(table, tt).table
+    """The segmenter :func:`tesearch.table.read_table` takes: the table of the first reading found."""
+    return segment_table(table, tt, readings_wanted=1).table

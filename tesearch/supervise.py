@@ -27,19 +27,22 @@ debugging; no limit is enforced from outside then).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 from tesearch import limits as _limits
 from tesearch.errors import Interrupted, LimitReached, TesearchError
-from tesearch.limits import Limits, format_bytes, resident_bytes
+from tesearch.limits import Limits, format_bytes, peak_resident_bytes
 from tesearch.terms import ExitCode
 
 T = TypeVar("T")
@@ -50,6 +53,8 @@ POLL_S = 0.2
 KILL_GRACE_S = 0.5
 #: seconds of a non-terminal heartbeat line ("still in phase ...")
 HEARTBEAT_S = 10.0
+#: environment variable naming the directory for crash files (default: the temporary directory)
+CRASH_DIR_VARIABLE = "TESEARCH_CRASH_DIR"
 
 
 class RemoteError(TesearchError):
@@ -97,16 +102,29 @@ class _PipeReporter(_limits.Reporter):
         self._send(("candidate", value))
 
 
-def _crash_file(text: str) -> str:
-    fd, path = tempfile.mkstemp(prefix="tesearch-crash-", suffix=".txt")
+def crash_file(text: str) -> str:
+    """Write an internal error's traceback to a new file; its path (in $TESEARCH_CRASH_DIR, else the temporary
+    directory).  Raises OSError when neither can be written."""
+    directory = os.environ.get(CRASH_DIR_VARIABLE) or None
+    fd, path = tempfile.mkstemp(prefix="tesearch-crash-", suffix=".txt", dir=directory)
     with os.fdopen(fd, "w") as fh:
         fh.write(text)
     return path
 
 
-def _child_main(conn, work: Callable[[], object], limits: Limits, started: float, margin: float) -> None:
+def _child_main(conn, work: Callable[[], object], limits: Limits, started: float, margin: float,
+                parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what a Ctrl-C does
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # a session of our own: what the work starts (solvers, Ray, mpiexec) is stopped with our group, and
+    # a terminal's Ctrl-C reaches only the parent; and we die with the parent, even if it is SIGKILLed
+    try:
+        os.setsid()
+    except OSError:
+        pass
+    _die_with_parent()
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(int(ExitCode.INTERRUPTED))
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent around the fork
     reporter = _PipeReporter(conn)
     child_limits = limits if limits.timeout_s is None else \
@@ -114,7 +132,8 @@ def _child_main(conn, work: Callable[[], object], limits: Limits, started: float
     _limits.install(child_limits, reporter, started=started)
     try:
         value = work()
-        message = ("done", value)
+        # the value, the peak memory, and whether the work's time ran out (it stopped at its limit)
+        message = ("done", value, peak_resident_bytes(), _limits.time_left() == 0)
     except TesearchError as exc:
         message = ("error", str(exc), int(exc.exit_code), getattr(exc, "phase", None) or _limits.current_phase())
     except MemoryError:
@@ -122,7 +141,10 @@ def _child_main(conn, work: Callable[[], object], limits: Limits, started: float
                             f"(limit {format_bytes(limits.max_memory)})", int(ExitCode.UNKNOWN),
                    _limits.current_phase())
     except BaseException as exc:  # a bug: one line for the user, the traceback in a file
-        path = _crash_file(traceback.format_exc())
+        try:
+            path = crash_file(traceback.format_exc())
+        except OSError:
+            path = "nowhere (the crash directory is not writable)"
         message = ("error", f"internal error in phase {_limits.current_phase()}: {type(exc).__name__}: "
                             f"{str(exc)[:200]} (details in {path}; please report it)",
                    int(ExitCode.INTERNAL), _limits.current_phase())
@@ -135,6 +157,8 @@ def _child_main(conn, work: Callable[[], object], limits: Limits, started: float
 
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+#: held back while processes are being stopped (the deadline alarm too: a cleanup is never cut short)
+_CLEANUP_SIGNALS = _STOP_SIGNALS | {signal.SIGALRM}
 
 
 class _Signalled(BaseException):
@@ -201,33 +225,118 @@ class _ProgressView:
             self.bar = None
 
 
-def _stop(proc) -> None:
-    """SIGKILL the worker; wait a moment for it (a large process may take seconds to unmap, and the
-    command need not wait for that: the kernel frees it)."""
-    if proc.is_alive():
-        proc.kill()
-    proc.join(1)
+def _stop(proc, known: dict[int, int] | None = None, grace_s: float = 0.0) -> None:
+    """Stop the worker and everything it started (its session, and the processes seen in its family).
+
+    With ``grace_s`` the worker first gets SIGTERM and that long to end by itself (a sweep cancels its
+    tasks); then SIGKILL to its process group and every known member.  A large process may take
+    seconds to unmap after SIGKILL; the command need not wait for that: the kernel frees it.
+    """
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _CLEANUP_SIGNALS)
+    try:
+        members = dict(known or {})
+        if proc.pid is not None:
+            members.update(process_family(proc.pid))
+        if grace_s > 0 and proc.is_alive():
+            try:
+                os.kill(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            proc.join(grace_s)
+        if proc.pid is not None:
+            _signal_family(proc.pid, members, signal.SIGKILL)
+        if proc.is_alive():
+            proc.kill()
+        proc.join(1)
+        deadline = time.monotonic() + 0.5
+        while alive(members) and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
-def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> T:
+#: True while supervise() watches a child (it enforces the limits then; the deadline alarm stands aside)
+_supervising = False
+#: seconds past the deadline at which the alarm stops work that runs in the command's own process
+ALARM_GRACE_S = KILL_GRACE_S
+
+
+#: seconds after which the alarm raises again if its LimitReached was swallowed (a library's `except Exception`)
+ALARM_REPEAT_S = 0.25
+
+
+def _alarm(signum, frame):
+    if _supervising:
+        return
+    signal.setitimer(signal.ITIMER_REAL, ALARM_REPEAT_S)  # until the command has ended
+    limit = _limits.current().timeout_s
+    raise LimitReached(f"time limit of {limit:g} s reached", phase=_limits.current_phase())
+
+
+@contextlib.contextmanager
+def deadline_alarm(limits: Limits) -> Iterator[None]:
+    """Hold ``limits.timeout_s`` (from the command's start) for work in this process too.
+
+    Commands do their light work (imports, reading input, writing output) in their own process and
+    the heavy work under :func:`supervise`.  This arms SIGALRM for the deadline + ``ALARM_GRACE_S``:
+    outside a supervised run it raises LimitReached (exit 4) where the work is; inside one the
+    supervisor enforces the deadline itself.  Not in a thread other than the main one (no-op there).
+    """
+    if limits.timeout_s is None or threading.current_thread() is not threading.main_thread():
+        with _limits.activated(limits):
+            yield
+        return
+    left = _limits.command_start() + limits.timeout_s + ALARM_GRACE_S - time.monotonic()
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        with _limits.activated(limits):
+            if left <= 0:
+                raise LimitReached(f"time limit of {limits.timeout_s:g} s reached", phase=_limits.ROOT_PHASE)
+            signal.setitimer(signal.ITIMER_REAL, left)
+            yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _limit_error(reason: str, text: str, phase: str, candidate) -> LimitReached:
+    error = LimitReached(text, phase=phase)
+    error.stopped = Stopped(reason, phase, candidate)
+    return error
+
+
+def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False, stop_grace_s: float = 0.0,
+              stopped_note: str = "nothing was written") -> T:
     """Run ``work()`` in a child process under ``limits`` and return its value.
 
     Raises :class:`LimitReached` (with ``.stopped``: the phase and the last candidate the work
     offered) at the deadline or the memory limit, :class:`Interrupted` on SIGINT/SIGTERM, and
-    the child's own error (as :class:`RemoteError`) when the work fails.
+    the child's own error (as :class:`RemoteError`) when the work fails.  A limit holds even
+    when the work ends by itself: a value that comes after the deadline, or from work that used up
+    its time (it stopped at the limit with what it had), or from a child whose peak memory (VmHWM)
+    passed the limit, is a LimitReached too.  The child runs in a session of
+    its own; whatever it started is stopped with it (``stop_grace_s``: seconds of SIGTERM first,
+    for work that cleans up, such as a sweep's Ray).  ``stopped_note`` ends the interrupt's message
+    (work that writes files as it goes says what stays).
     """
     started = _limits.command_start()  # --timeout counts from the command's start, imports included
     if os.environ.get("TESEARCH_INLINE"):
         with _limits.activated(limits):
             return work()
+    if limits.timeout_s is not None and time.monotonic() - started > limits.timeout_s:
+        raise _limit_error("time", f"time limit of {limits.timeout_s:g} s reached", "setup", None)
     margin = 0.0 if limits.timeout_s is None else min(2.0, 0.1 * limits.timeout_s)
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    proc = context.Process(target=_child_main, args=(sender, work, limits, started, margin), daemon=True)
+    proc = context.Process(target=_child_main, args=(sender, work, limits, started, margin, os.getpid()),
+                           daemon=True)
     view = _ProgressView(quiet, started)
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     candidate = None
     phase = "setup"
+    known: dict[int, int] = {}
+    global _supervising
+    outer, _supervising = _supervising, True
     try:
         for sig in previous:
             signal.signal(sig, _raise_signalled)
@@ -238,7 +347,7 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> 
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
         sender.close()
-        last_memory_check = 0.0
+        last_memory_check = last_track = 0.0
         while True:
             if receiver.poll(POLL_S):
                 try:
@@ -252,6 +361,14 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> 
                 kind = message[0]
                 if kind == "done":
                     proc.join(5)
+                    peak = message[2]
+                    if peak is not None and peak > limits.max_memory:
+                        raise _limit_error("memory", f"memory limit of {format_bytes(limits.max_memory)} reached "
+                                                     f"(peak resident {format_bytes(peak)})", phase, candidate)
+                    if limits.timeout_s is not None and (message[3] or time.monotonic() - started > limits.timeout_s):
+                        # late, or the work used up its time and ended with what it had (a fallback table):
+                        # either way the limit stopped it (exit 4, the last candidate saved by the caller)
+                        raise _limit_error("time", f"time limit of {limits.timeout_s:g} s reached", phase, candidate)
                     return message[1]
                 if kind == "error":
                     proc.join(5)
@@ -268,19 +385,18 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> 
             # the limits are checked after every message too: a chatty worker must not starve them
             now = time.monotonic()
             if limits.timeout_s is not None and now - started > limits.timeout_s + KILL_GRACE_S:
-                _stop(proc)
-                error = LimitReached(f"time limit of {limits.timeout_s:g} s reached", phase=phase)
-                error.stopped = Stopped("time", phase, candidate)
-                raise error
+                _stop(proc, known, stop_grace_s)
+                raise _limit_error("time", f"time limit of {limits.timeout_s:g} s reached", phase, candidate)
+            if now - last_track >= TRACK_S:
+                last_track = now
+                known.update(process_family(proc.pid))
             if now - last_memory_check >= POLL_S:
                 last_memory_check = now
-                rss = resident_bytes(proc.pid)
-                if rss is not None and rss > limits.max_memory:
-                    _stop(proc)
-                    error = LimitReached(f"memory limit of {format_bytes(limits.max_memory)} reached "
-                                         f"(resident {format_bytes(rss)})", phase=phase)
-                    error.stopped = Stopped("memory", phase, candidate)
-                    raise error
+                peak = peak_resident_bytes(proc.pid)  # the peak: a spike between two polls counts
+                if peak is not None and peak > limits.max_memory:
+                    _stop(proc, known, 0.0)
+                    raise _limit_error("memory", f"memory limit of {format_bytes(limits.max_memory)} reached "
+                                                 f"(peak resident {format_bytes(peak)})", phase, candidate)
                 if not proc.is_alive() and not receiver.poll():
                     status = proc.exitcode
                     how = f"killed by signal {-status}" if status is not None and status < 0 else f"exit {status}"
@@ -288,14 +404,193 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False) -> 
                                       ExitCode.INTERNAL, phase)
                 view.tick()
     except _Signalled as sig:
-        _stop(proc)
+        _stop(proc, known, stop_grace_s)
         code = ExitCode.INTERRUPTED if sig.signum == signal.SIGINT else ExitCode.TERMINATED
         name = "SIGINT" if sig.signum == signal.SIGINT else "SIGTERM"
-        raise Interrupted(f"interrupted ({name}) in phase {phase}; nothing was written", exit_code=code) from None
+        raise Interrupted(f"interrupted ({name}) in phase {phase}; {stopped_note}", exit_code=code) from None
     finally:
+        _supervising = outer
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         view.close()
-        if proc.is_alive():
-            _stop(proc)
+        if proc.pid is not None and (proc.is_alive() or alive(known)):
+            _stop(proc, known, 0.0)
         receiver.close()
+
+
+# ------------------------------------------------------------------ processes a command starts
+
+#: seconds a stopped process group gets between SIGTERM and SIGKILL (the whole stop stays under 2 s)
+GROUP_GRACE_S = 1.0
+#: seconds between scans of /proc for the processes a started command has (they are found by parentage)
+TRACK_S = 0.5
+
+
+def _process_table() -> dict[int, tuple[int, int, int, int]]:
+    """pid -> (parent pid, process group, session, start time in clock ticks) for every process /proc shows."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+                # stat fields 4 (ppid), 5 (pgrp), 6 (session), 22 (starttime)
+                found[int(entry)] = (int(fields[1]), int(fields[2]), int(fields[3]), int(fields[19]))
+            except (OSError, IndexError, ValueError):
+                continue
+    return found
+
+
+def process_family(root: int) -> dict[int, int]:
+    """The processes ``root`` started, however they detached: pid -> start time.
+
+    A process belongs to the family when its parent does, or when it stays in ``root``'s process
+    group or session (a daemon reparented to init keeps those: Ray's agents, an orphaned solver).
+    MPICH's hydra gives each proxy and rank a session of its own, so parentage is needed too.
+    """
+    table = _process_table()
+    if root not in table:
+        return {}
+    group, session = table[root][1], table[root][2]
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _, _, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found: dict[int, int] = {}
+    # the group and session count only when ``root`` leads them (a child that has not yet called setsid
+    # still shares its parent's: those are not its family)
+    frontier = [root] + [pid for pid, (_, pgid, sid, _) in table.items()
+                         if (pgid == group == root) or (sid == session == root)]
+    while frontier:
+        pid = frontier.pop()
+        if pid in table and pid not in found:
+            found[pid] = table[pid][3]
+            frontier.extend(children.get(pid, ()))
+    return found
+
+
+def alive(known: dict[int, int]) -> dict[int, int]:
+    """The members of ``known`` (pid -> start time) still running; a reused pid is never counted."""
+    table = _process_table()
+    return {pid: start for pid, start in known.items()
+            if pid in table and table[pid][3] == start and not _is_zombie(pid)}
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def stop_family(root: int, known: dict[int, int], *, grace_s: float = GROUP_GRACE_S) -> None:
+    """Stop ``root``'s process group and every process in ``known``: SIGTERM, ``grace_s``, SIGKILL.
+
+    ``known`` should have been filled by :func:`process_family` while the processes ran (a process
+    reparented after its parent died can no longer be found by parentage).  Returns when all are
+    gone or at most ``grace_s`` + 0.5 s later.
+    """
+    members = dict(known)
+    members.update(process_family(root))
+    _signal_family(root, members, signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while alive(members) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if alive(members):
+        _signal_family(root, members, signal.SIGKILL)
+        deadline = time.monotonic() + 0.5
+        while alive(members) and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+
+def _signal_family(root: int, members: dict[int, int], signum: int) -> None:
+    try:
+        os.killpg(root, signum)  # the group root leads (start_new_session / setsid)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for pid in alive(members):
+        try:
+            os.kill(pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _die_with_parent() -> None:
+    """In a child: be sent SIGKILL when the process that started us dies (Linux prctl; nothing elsewhere)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+class ProcessGroupChild:
+    """An external command run in a session (and process group) of its own, stopped with all it started.
+
+    ``ProcessGroupChild(argv, env=..., stdout=..., stderr=...)`` starts ``argv`` with
+    ``start_new_session`` (so a terminal's Ctrl-C reaches only the command, which decides) and,
+    by default, with ``PR_SET_PDEATHSIG`` (SIGKILL when this process dies, even by SIGKILL).
+    :meth:`track` (called by :meth:`wait` and :meth:`poll_for`) remembers every process it started,
+    :meth:`stop` ends them all within ``GROUP_GRACE_S`` + 0.5 s (SIGTERM to the group and the
+    family, then SIGKILL).  As a context manager it stops on leaving the block, whatever ended it.
+    """
+
+    def __init__(self, argv: list[str], *, env: dict | None = None, cwd: str | os.PathLike | None = None,
+                 stdin=subprocess.DEVNULL, stdout=None, stderr=None, die_with_parent: bool = True):
+        self.argv = [str(a) for a in argv]
+        self.known: dict[int, int] = {}
+        self._last_track = 0.0
+        self.proc = subprocess.Popen(self.argv, env=env, cwd=cwd, stdin=stdin, stdout=stdout, stderr=stderr,
+                                     start_new_session=True,
+                                     preexec_fn=_die_with_parent if die_with_parent else None)
+        self.pid = self.proc.pid
+        self.track(force=True)
+
+    def track(self, *, force: bool = False) -> dict[int, int]:
+        """Scan /proc for the command's processes (at most every TRACK_S unless ``force``); the ones now running."""
+        now = time.monotonic()
+        if force or now - self._last_track >= TRACK_S:
+            self._last_track = now
+            members = process_family(self.pid)
+            self.known.update(members)
+            return members
+        return alive(self.known)
+
+    def poll(self) -> int | None:
+        """The command's exit status, or None while it runs."""
+        return self.proc.poll()
+
+    def poll_for(self, seconds: float) -> int | None:
+        """Wait up to ``seconds`` for the command to end; its exit status, or None (tracks its processes)."""
+        try:
+            return self.proc.wait(seconds)
+        except subprocess.TimeoutExpired:
+            self.track()
+            return None
+
+    def stop(self, grace_s: float = GROUP_GRACE_S) -> None:
+        """End the command and everything it started (idempotent), signals blocked meanwhile."""
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _CLEANUP_SIGNALS)
+        try:
+            stop_family(self.pid, self.known, grace_s=grace_s)
+            if self.proc.poll() is None:
+                self.proc.kill()
+            try:
+                self.proc.wait(1.0)
+            except subprocess.TimeoutExpired:
+                pass
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    def __enter__(self) -> "ProcessGroupChild":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
+
+def start_process_group(argv: list[str], **options) -> ProcessGroupChild:
+    """Start ``argv`` in a process group and session of its own (see :class:`ProcessGroupChild`)."""
+    return ProcessGroupChild(argv, **options)

@@ -31,3 +31,11 @@ def load_script(name: str):
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+@pytest.fixture(autouse=True)
+def crash_files_in_tmp_path(tmp_path, monkeypatch):
+    """Internal errors a test provokes write their traceback files under the test's tmp_path, not /tmp."""
+    from tesearch.supervise import CRASH_DIR_VARIABLE
+
+    monkeypatch.setenv(CRASH_DIR_VARIABLE, str(tmp_path))

@@ -135,7 +135,9 @@ def test_errors_in_the_child_come_back_as_one_line_with_their_code():
     assert int(caught.value.exit_code) == 2
 
 
-def test_a_crash_in_the_child_is_an_internal_error_with_its_traceback_in_a_file():
+def test_a_crash_in_the_child_is_an_internal_error_with_its_traceback_in_a_file(tmp_path):
+    from pathlib import Path
+
     from tesearch.errors import TesearchError
 
     def work():
@@ -146,6 +148,7 @@ def test_a_crash_in_the_child_is_an_internal_error_with_its_traceback_in_a_file(
     assert int(caught.value.exit_code) == 70
     path = str(caught.value).split("details in ")[1].split(";")[0]
     assert "ZeroDivisionError" in open(path).read()
+    assert Path(path).parent == tmp_path  # $TESEARCH_CRASH_DIR (conftest): nothing is left in /tmp
 
 
 def test_a_chatty_worker_cannot_starve_the_deadline():

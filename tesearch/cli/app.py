@@ -8,7 +8,8 @@ command can end maps to an :class:`~tesearch.terms.ExitCode`:
   characters echoed from the input are escaped: :func:`one_line`);
 * a click usage error (unknown option, bad value) -> click's message, exit 2;
 * Ctrl-C outside a supervised phase -> exit 130, SIGTERM -> 143;
-* anything else is a bug: one line naming a file that holds the traceback, exit 70.
+* anything else is a bug: one line naming a file that holds the traceback, exit 70 (the file is in
+  ``$TESEARCH_CRASH_DIR`` if set, else the temporary directory).
 
 No path prints a traceback.
 """
@@ -21,7 +22,6 @@ import os
 import re
 import signal
 import sys
-import tempfile
 import traceback
 
 import click
@@ -84,7 +84,10 @@ class LazyGroup(click.Group):
 
         if os.environ.get(ENTRY_VARIABLE) != str(os.getpid()):  # in-process use (tests): the command starts now
             limits.mark_command_start()
-        previous = signal.getsignal(signal.SIGTERM)
+        previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+        # our own handlers, even where the shell started us with SIGINT ignored (a background job):
+        # Ctrl-C is always exit 130, SIGTERM 143, and every command stops what it started
+        signal.signal(signal.SIGINT, _interrupt)
         signal.signal(signal.SIGTERM, _terminate)
         try:
             code = super().main(args=args, prog_name="tesearch", complete_var=complete_var,
@@ -106,9 +109,38 @@ class LazyGroup(click.Group):
         except Exception as exc:  # a bug: one line here, the traceback in a file
             code = _internal(exc)
         finally:
-            signal.signal(signal.SIGTERM, previous)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
             limits.mark_command_start(None, clear=True)
-        sys.exit(int(code) if code is not None else 0)
+        code = int(code) if code is not None else 0
+        if code in _PROMPT_EXITS and os.environ.get(ENTRY_VARIABLE) == str(os.getpid()):
+            _prompt_exit(code)
+        sys.exit(code)
+
+
+#: exit codes after which the command process skips the interpreter's teardown (it can take a second
+#: on a loaded machine with numpy, z3 and ray loaded): a stop must take at most 2 s from the signal
+_PROMPT_EXITS = {int(ExitCode.UNKNOWN), int(ExitCode.INTERRUPTED), int(ExitCode.TERMINATED)}
+
+
+def _prompt_exit(code: int) -> None:
+    """Run the atexit handlers, flush, and end the process now (the command's own process only)."""
+    import atexit
+
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        atexit._run_exitfuncs()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+
+
+def _interrupt(signum, frame):
+    raise Interrupted("interrupted (SIGINT); nothing was written", exit_code=ExitCode.INTERRUPTED)
 
 
 def _terminate(signum, frame):
@@ -139,12 +171,12 @@ def _fail(message: str, code: int) -> int:
 
 
 def _internal(exc: BaseException) -> int:
+    from tesearch.supervise import crash_file
+
     try:
-        with tempfile.NamedTemporaryFile("w", prefix="tesearch-crash-", suffix=".txt", delete=False) as fh:
-            fh.write(traceback.format_exc())
-            where = fh.name
+        where = crash_file(traceback.format_exc())
     except OSError:
-        where = "nowhere (the temporary directory is not writable)"
+        where = "nowhere (the crash directory is not writable)"
     return _fail(f"internal error: {type(exc).__name__}: {str(exc)[:200]} (traceback in {where}; please report it)",
                  ExitCode.INTERNAL)
 

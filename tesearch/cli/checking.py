@@ -27,8 +27,12 @@ def verify(file, partial, kernel, as_json, limits, quiet):
     from tesearch.table import read_table
     from tesearch.verify import verify_table
 
-    table = read_table(file, segmenter=segmented)
-    result = supervise(lambda: verify_table(table, complete=not partial), limits=limits, quiet=quiet)
+    # reading runs supervised too: unmarked text rows need a solver (tesearch.segment)
+    def work():
+        table = read_table(file, segmenter=segmented)
+        return table, verify_table(table, complete=not partial)
+
+    table, result = supervise(work, limits=limits, quiet=quiet)
     if not partial:
         data, text = result.to_json(), result.summary()
     else:

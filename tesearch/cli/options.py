@@ -48,7 +48,8 @@ def _check_output(ctx, param, value):
 def limit_options(timeout_default: float | None, timeout_help: str = "Wall-clock seconds for the whole command."):
     """--timeout, --max-memory, --max-order (and --quiet): the limits every long command honours.
 
-    The decorated function receives one ``limits`` keyword (a :class:`~tesearch.limits.Limits`) and ``quiet``.
+    The decorated function receives one ``limits`` keyword (a :class:`~tesearch.limits.Limits`) and ``quiet``;
+    it runs under :func:`tesearch.supervise.deadline_alarm`, so ``--timeout`` holds in its own process too.
     """
     def decorate(function):
         @click.option("--timeout", "timeout_s", type=SECONDS, default=timeout_default,
@@ -61,7 +62,11 @@ def limit_options(timeout_default: float | None, timeout_help: str = "Wall-clock
         @QUIET_OPTION
         @functools.wraps(function)
         def wrapper(*args, timeout_s, max_memory, max_order, **kwargs):
-            return function(*args, limits=Limits(timeout_s, max_memory, max_order), **kwargs)
+            from tesearch.supervise import deadline_alarm
+
+            limits = Limits(timeout_s, max_memory, max_order)
+            with deadline_alarm(limits):  # the deadline holds outside the supervised work too
+                return function(*args, limits=limits, **kwargs)
         return wrapper
     return decorate
 

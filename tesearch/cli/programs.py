@@ -112,7 +112,7 @@ def run(table_file, mpi, ranks, block_bytes, repeat, seed, programs_file, as_jso
     step), 2 on bad input, 4 when mpiexec fails or a limit is reached.
     """
     from tesearch.errors import FormatError, OptionError, SizeLimitError
-    from tesearch.limits import format_bytes
+    from tesearch.limits import command_start, format_bytes
     from tesearch.programs.launch import MpiRun, find_mpiexec, launch, memory_estimate, require_mpi4py
     from tesearch.terms import Exchange
 
@@ -146,6 +146,6 @@ def run(table_file, mpi, ranks, block_bytes, repeat, seed, programs_file, as_jso
         click.echo(f"running {table.network} on {nodes} ranks with {mpiexec} ...", err=True)
     report = launch(MpiRun(Path(table_file).resolve(), nodes, block_bytes, repeat, seed,
                            None if programs_file is None else programs_file.resolve(), limits.timeout_s,
-                           limits.max_memory))
+                           limits.max_memory), started=command_start())
     emit(report.to_json(), as_json, report.summary())
     return ExitCode.OK if report.ok else ExitCode.FAILED

@@ -49,6 +49,10 @@ def _network(spec: str, limits):
         return network_from_spec(spec)
 
 
+#: output path -> its keep-better check, made under the command's limits before the work (tesearch.outputs)
+_CHECKED_OUTPUTS: dict = {}
+
+
 def _inputs(network: str, *files: Path | None) -> list:
     """The command's input files, never written: NETWORK when it names a file, and the table options given."""
     from tesearch.loading import names_a_file
@@ -61,14 +65,18 @@ def _supervised(work, limits, quiet, out: Path | None, force: bool, wanted: tupl
 
     ``--out`` is checked first (tesearch.outputs.check_table_output: never an input, a link or a device, an
     extension that fits, not over a file that is no table without --force), before any work starts.
+    A table already at ``out`` is read and verified first, supervised too: its time counts against
+    ``--timeout`` (star-9's takes longer than a minute), and the save after the work reuses the check.
     ``wanted`` is the (network spec, exchange) the command was asked for: a table the work offered for
     another network (a lift's factor, searched on the way) or another exchange is never written or shown.
     """
-    from tesearch.outputs import check_table_output, save_table
+    from tesearch.outputs import check_existing, check_table_output, save_table
     from tesearch.supervise import supervise
 
     if out is not None:
         check_table_output(out, inputs=inputs, force=force)
+    if out is not None and not force and out.exists():
+        _CHECKED_OUTPUTS[out] = supervise(lambda: check_existing(out), limits=limits, quiet=quiet)
     try:
         return supervise(work, limits=limits, quiet=quiet)
     except LimitReached as exc:
@@ -79,7 +87,8 @@ def _supervised(work, limits, quiet, out: Path | None, force: bool, wanted: tupl
             line = f"best verified table before the limit: T = {best.T}"
             if out is not None:
                 try:
-                    line += "; " + save_table(best, out, force=force, inputs=inputs).text(best.T)
+                    line += "; " + save_table(best, out, force=force, inputs=inputs,
+                                              existing=_CHECKED_OUTPUTS.get(out)).text(best.T)
                 except TesearchError as refused:  # the limit stays the outcome (exit 4); say why nothing was written
                     line += f"; {refused}"
             click.echo(line, err=True)
@@ -93,7 +102,8 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
     if (table.network, table.exchange) != (data["network"], data.get("exchange", "total")):
         raise AssertionError(f"a {table.exchange} table of {table.network} came back for {data['network']}")
 
-    saved = save_table(table, out, force=force, inputs=inputs) if out is not None else None
+    saved = save_table(table, out, force=force, inputs=inputs, existing=_CHECKED_OUTPUTS.get(out)) \
+        if out is not None else None
     data["table"] = str(out) if saved is not None and saved.written else None
     data["kept_existing_T"] = saved.kept_T if saved is not None else None
     lines = [text]

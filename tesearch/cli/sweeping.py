@@ -2,12 +2,14 @@
 
 Options are checked, ray is looked for, and every network is built and bounded
 (supervised, so limits and Ctrl-C hold) before Ray starts; then
-:func:`tesearch.sweep.driver.run_sweep` runs the tasks (docs/sweep.md).
+:func:`tesearch.sweep.driver.run_sweep` runs the tasks in a supervised child of its own session
+(:func:`tesearch.sweep.driver.supervised_sweep`: Ray dies with it; docs/sweep.md).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -46,7 +48,8 @@ def sweep(networks, exchange, out_dir, force, runs, address, num_cpus, seeds, as
     (exit 0 every network at its bound, 4 a limit or the solvers left one short, 1 a task's table failed
     the driver's verification)."""
     from tesearch.supervise import supervise
-    from tesearch.sweep.driver import RUNS_FILE, check_runs_file, prepare, require_ray, run_sweep
+    from tesearch.sweep.driver import (RUNS_FILE, check_runs_file, prepare, require_ray, run_sweep,
+                                       supervised_sweep)
     from tesearch.limits import command_start
 
     if address is not None and num_cpus is not None:
@@ -66,29 +69,36 @@ def sweep(networks, exchange, out_dir, force, runs, address, num_cpus, seeds, as
     keys = [p.key for p in prepared]
     if len(set(keys)) != len(keys):
         raise OptionError(f"a network is named twice: {', '.join(sorted(k for k in keys if keys.count(k) > 1))}")
-    deadline = None if limits.timeout_s is None else command_start() + limits.timeout_s
-    result = run_sweep(prepared, deadline=deadline, out_dir=out_dir, force=force, address=address,
-                       num_cpus=num_cpus, quiet=quiet, limits=limits, runs_path=runs)
-    if as_json:
-        click.echo(json.dumps({"networks": result.networks, "runs": str(result.runs_path) if result.runs_path
-                               else None, "exit_code": int(result.exit_code)}, indent=2))
-    else:
-        for n in result.networks:
-            T = "no table" if n["T"] is None else f"T = {n['T']}"
-            how = (f"optimal, won by {n['won_by']}" if n["outcome"] == "optimal"
-                   else f"best bound {n['best_bound']} not reached" + (f" (best: {n['best_by']})" if n["best_by"] else ""))
-            where = ""
-            if n["written"]:
-                where = f"; written to {n['table']}"
-            elif n["kept_T"] is not None:
-                where = f"; kept {n['table']} (it holds T = {n['kept_T']})"
-            elif n["not_written"]:
-                where = f"; {n['not_written']}"
-            counts = {}
-            for task in n["tasks"]:
-                counts[task["outcome"]] = counts.get(task["outcome"], 0) + 1
-            tally = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-            click.echo(f"{n['network']} {n['exchange']}: {T}, bound {n['best_bound']}: {how}{where} [{tally}]")
-        if result.runs_path is not None:
-            click.echo(f"runs record: {result.runs_path}")
-    return result.exit_code
+
+    def finish(ray_temp_dir):
+        """The sweep and its report (in the supervised child that runs Ray); the exit code."""
+        deadline = None if limits.timeout_s is None else command_start() + limits.timeout_s
+        result = run_sweep(prepared, deadline=deadline, out_dir=out_dir, force=force, address=address,
+                           num_cpus=num_cpus, quiet=quiet, limits=limits, runs_path=runs,
+                           ray_temp_dir=ray_temp_dir)
+        if as_json:
+            click.echo(json.dumps({"networks": result.networks, "runs": str(result.runs_path) if result.runs_path
+                                   else None, "exit_code": int(result.exit_code)}, indent=2))
+        else:
+            for n in result.networks:
+                T = "no table" if n["T"] is None else f"T = {n['T']}"
+                how = (f"optimal, won by {n['won_by']}" if n["outcome"] == "optimal"
+                       else f"best bound {n['best_bound']} not reached" + (f" (best: {n['best_by']})" if n["best_by"] else ""))
+                where = ""
+                if n["written"]:
+                    where = f"; written to {n['table']}"
+                elif n["kept_T"] is not None:
+                    where = f"; kept {n['table']} (it holds T = {n['kept_T']})"
+                elif n["not_written"]:
+                    where = f"; {n['not_written']}"
+                counts = {}
+                for task in n["tasks"]:
+                    counts[task["outcome"]] = counts.get(task["outcome"], 0) + 1
+                tally = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+                click.echo(f"{n['network']} {n['exchange']}: {T}, bound {n['best_bound']}: {how}{where} [{tally}]")
+            if result.runs_path is not None:
+                click.echo(f"runs record: {result.runs_path}")
+        sys.stdout.flush()
+        return result.exit_code
+
+    return supervised_sweep(finish, limits=limits, quiet=quiet)

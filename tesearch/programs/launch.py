@@ -1,10 +1,12 @@
 """Start the MPI executor under ``mpiexec``, watch it, stop it, and read its report.
 
 ``mpiexec`` is looked up next to the running Python first (the ``mpich`` wheel of the ``mpi``
-extra installs it into the virtual environment's ``bin/``), then on ``PATH``.  Whatever ends the
-wait (the report, a time or memory limit, Ctrl-C or SIGTERM), a ``finally`` stops the run:
-SIGTERM to mpiexec (which stops its ranks), then SIGKILL to every process of the run still
-there (found by parentage: hydra gives each proxy and rank a session of its own).
+extra installs it into the virtual environment's ``bin/``), then on ``PATH``.  mpiexec runs as a
+:class:`tesearch.supervise.ProcessGroupChild`: in a session of its own, killed by the kernel if
+this process dies.  Whatever ends the wait (the report, a time or memory limit, Ctrl-C or
+SIGTERM), a ``finally`` stops the run within 2 s: SIGTERM to mpiexec's group and every process
+of the run, then SIGKILL to those still there (found by parentage too: hydra gives each proxy
+and rank a session of its own).
 
 With more ranks than cores the ranks must not spin: MPICH is told to yield the processor
 while it polls (``MPIR_CVAR_ENABLE_HEAVY_YIELD``), Open MPI to allow oversubscription and root.
@@ -16,7 +18,6 @@ import importlib.util
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,7 @@ from statistics import median
 
 from tesearch.errors import LimitReached, SolverUnavailable, TesearchError
 from tesearch.limits import format_bytes
+from tesearch.supervise import ProcessGroupChild
 from tesearch.terms import ExitCode
 
 #: memory of one rank besides its blocks (Python, numpy, mpi4py, the table): about 20 MB measured
@@ -36,8 +38,6 @@ RANK_BASE_BYTES = 40 << 20
 POLL_S = 0.2
 #: seconds between checks of the run's memory (reading every rank's smaps costs time)
 MEMORY_POLL_S = 1.0
-#: seconds between SIGTERM and SIGKILL when stopping the run
-STOP_GRACE_S = 3.0
 #: environment for the ranks, unless the user set these: no busy spinning, oversubscription allowed
 MPI_ENVIRONMENT = {
     "MPIR_CVAR_ENABLE_HEAVY_YIELD": "1",
@@ -151,45 +151,6 @@ def command(run: MpiRun, mpiexec: Path, report: Path) -> list[str]:
     return cmd
 
 
-def _process_table() -> dict[int, tuple[int, int]]:
-    """pid -> (parent pid, start time in clock ticks) for every process /proc shows."""
-    table = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-                table[int(entry)] = (int(fields[1]), int(fields[19]))  # stat fields 4 (ppid) and 22 (starttime)
-            except (OSError, IndexError, ValueError):
-                continue
-    return table
-
-
-def _descendants(root: int) -> dict[int, int]:
-    """The processes under ``root`` (mpiexec, its proxies, the ranks): pid -> start time.
-
-    MPICH's hydra puts every proxy and rank in a session of its own, so the run is found by
-    parentage, not by session or process group.
-    """
-    table = _process_table()
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _) in table.items():
-        children.setdefault(parent, []).append(pid)
-    found, frontier = {}, [root]
-    while frontier:
-        pid = frontier.pop()
-        if pid in table:
-            found[pid] = table[pid][1]
-        frontier.extend(children.get(pid, ()))
-    return found
-
-
-def _alive(known: dict[int, int]) -> dict[int, int]:
-    """The members of ``known`` still running (same pid and start time: no reused pid is touched)."""
-    table = _process_table()
-    return {pid: start for pid, start in known.items() if pid in table and table[pid][1] == start}
-
-
 def _proportional_bytes(pid: int) -> int:
     """A process's proportional set size (shared pages divided among their sharers), 0 if unreadable."""
     try:
@@ -207,71 +168,55 @@ def _resident(members: dict[int, int]) -> int:
     return sum(_proportional_bytes(pid) for pid in members)
 
 
-def _stop(proc: subprocess.Popen, known: dict[int, int]) -> None:
-    """SIGTERM to mpiexec (it stops its ranks), then SIGKILL to every process of the run still there."""
-    known = dict(known)
-    if proc.poll() is None:
-        known.update(_descendants(proc.pid))
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(STOP_GRACE_S)
-        except subprocess.TimeoutExpired:
-            pass
-    deadline = time.monotonic() + STOP_GRACE_S
-    while _alive(known) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    for pid in _alive(known):
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
+def launch(run: MpiRun, *, started: float | None = None) -> MpiReport:
+    """Run the executor under mpiexec and return its report; the processes never outlive this call.
 
-
-def launch(run: MpiRun) -> MpiReport:
-    """Run the executor under mpiexec and return its report; the processes never outlive this call."""
+    ``run.timeout_s`` counts from ``started`` (a time.monotonic() value: the command's start; default now).
+    mpiexec runs in a session of its own (:class:`tesearch.supervise.ProcessGroupChild`), dies with this
+    process, and on any way out (the report, a limit, SIGINT or SIGTERM raised as an exception) it, its
+    hydra proxy and every rank are stopped within :data:`tesearch.supervise.GROUP_GRACE_S` + 0.5 s.
+    """
     require_mpi4py()
     mpiexec = find_mpiexec()
     environment = dict(os.environ)
     for key, value in MPI_ENVIRONMENT.items():
         environment.setdefault(key, value)
     environment.update(run.extra_environment)
-    started = time.monotonic()
+    launched = time.monotonic()
+    started = launched if started is None else started
+    if run.timeout_s is not None and time.monotonic() - started > run.timeout_s:
+        raise LimitReached(f"time limit of {run.timeout_s:g} s reached", phase="setup")
     with tempfile.TemporaryDirectory(prefix="tesearch-mpi-") as scratch:
         report = Path(scratch) / "report.json"
         output = open(Path(scratch) / "output.txt", "w+")
-        proc = subprocess.Popen(command(run, mpiexec, report), env=environment, stdin=subprocess.DEVNULL,
-                                stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
         peak = 0
-        next_memory_check = started
-        known: dict[int, int] = {}
+        next_memory_check = time.monotonic()
+        child = None
         try:
+            child = ProcessGroupChild(command(run, mpiexec, report), env=environment, stdout=output,
+                                      stderr=subprocess.STDOUT)
             while True:
-                try:
-                    status = proc.wait(POLL_S)
+                status = child.poll_for(POLL_S)
+                if status is not None:
                     break
-                except subprocess.TimeoutExpired:
-                    pass
                 if run.timeout_s is not None and time.monotonic() - started > run.timeout_s:
                     raise LimitReached(f"time limit of {run.timeout_s:g} s reached", phase="mpiexec")
                 if time.monotonic() < next_memory_check:
                     continue
                 next_memory_check = time.monotonic() + MEMORY_POLL_S
-                members = _descendants(proc.pid)
-                known.update(members)
+                members = child.track(force=True)
                 resident = _resident(members)
                 peak = max(peak, resident)
                 if run.max_memory is not None and resident > run.max_memory:
                     raise LimitReached(f"memory limit of {format_bytes(run.max_memory)} reached "
                                        f"(the ranks hold {format_bytes(resident)})", phase="mpiexec")
         finally:
-            _stop(proc, known)
+            if child is not None:
+                child.stop()
             output.seek(0)
             log = output.read()
             output.close()
-        wall = time.monotonic() - started
+        wall = time.monotonic() - launched
         if not report.exists():
             tail = " | ".join(line.strip() for line in log.strip().splitlines()[-5:])
             raise RunFailed(f"mpiexec exited with status {status} without a report: {tail or 'no output'}")

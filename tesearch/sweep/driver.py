@@ -8,16 +8,20 @@ Where each piece runs, and why:
   before anything is started or written, and ``--timeout``, ``--max-memory``
   and Ctrl-C hold there as in every command.  No Ray thread exists yet when
   that child is forked.
-* **The driver** runs in the command's own process, not in a forked child:
-  Ray's client keeps threads and gRPC channels that must not be forked, and
-  the driver does little work itself (it waits, verifies returned tables and
-  writes files).  It installs its own SIGINT and SIGTERM handlers (replacing
-  the one ``ray.init`` sets), so Ctrl-C raises
+* **The driver** runs in a second supervised child (:func:`supervised_sweep`),
+  forked before any Ray thread exists, with a session of its own: it starts
+  Ray there, so the gcs_server, raylet, agents and workers share its process
+  group.  The command's own process only watches: on Ctrl-C, SIGTERM or a
+  limit it gives the driver :data:`STOP_GRACE_S` to cancel its tasks, then
+  kills the whole group and every process the driver started, and exits 130,
+  143 or 4 within 2 s (measured: a signal during ``ray.init`` included).
+  Inside, the driver installs its own SIGINT and SIGTERM handlers (replacing
+  the one ``ray.init`` sets), so a signal raises
   :class:`~tesearch.errors.Interrupted` between waits; ``finally`` then
-  force-cancels every task and shuts down a Ray it started (the raylet and
-  workers Ray starts locally block SIGINT and die with their parent, so
-  nothing outlives the command).  A table is written only when its network is
-  settled, atomically; an interrupt writes nothing more (no runs record).
+  force-cancels every task and shuts down a Ray it started.  A table is
+  written only when its network is settled, atomically; an interrupt writes
+  nothing more (no runs record).  A local Ray keeps its files in a private
+  temporary directory, removed at the end.
 * **Each task** (:func:`tesearch.sweep.portfolio.run_entry`) runs one
   portfolio entry in a Ray worker with the time left to the command's
   deadline, and returns a plain record.  The solvers run in native code and do
@@ -40,17 +44,20 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 from tesearch.errors import FormatError, Interrupted, OptionError, SolverUnavailable, TesearchError
 from tesearch.files import read_json_file, safe_name, write_atomically
 from tesearch.outputs import Saved, save_table
+from tesearch.supervise import supervise
 from tesearch.sweep.portfolio import CANCELLED, ERROR, REJECTED, Entry, run_entry
 from tesearch.table import Table, table_from_json
 from tesearch.terms import Exchange, ExitCode
@@ -69,6 +76,9 @@ HEARTBEAT_S = 10.0
 SHUTDOWN_S = 3.0
 #: seconds the driver waits for a TCP answer from --address HOST:PORT before it gives up (exit 2)
 PROBE_S = 5.0
+#: seconds a stopped sweep gets to cancel its tasks before its process group is killed (2 s in all)
+STOP_GRACE_S = 0.5
+T = TypeVar("T")
 #: Ray object store of a local sweep: records are small (a table is a few MB at most)
 LOCAL_OBJECT_STORE_BYTES = 256 << 20
 
@@ -313,7 +323,33 @@ def probe_address(address: str, timeout_s: float = PROBE_S) -> None:
                           f"node with `ray start --head --port {port}` (docs/sweep.md)") from None
 
 
-def _init_ray(ray, address: str | None, num_cpus: int | None) -> bool:
+def supervised_sweep(run: Callable[[str | None], T], *, limits, quiet: bool = False) -> T:
+    """``run(ray_temp_dir)`` (the sweep and its report) in a supervised child with a session of its own.
+
+    The child starts Ray, so Ray's gcs_server, raylet, agents and workers share the child's process
+    group and session: on SIGINT, SIGTERM or a limit the command stops the child (SIGTERM, then
+    after :data:`STOP_GRACE_S` SIGKILL to the whole group and every process it started) and exits
+    130, 143 or 4 within 2 s, a signal during ``ray.init`` included.  Ray's files go to a private
+    temporary directory (``ray_temp_dir``), removed at the end.  When this process already runs Ray
+    (a test, a notebook), ``run(None)`` runs here instead: forking a process with Ray's threads is unsafe.
+    """
+    ray = require_ray()
+    if ray.is_initialized():
+        return run(None)
+    # Ray's socket paths must stay under 107 bytes: a short base directory
+    base = tempfile.gettempdir() if len(tempfile.gettempdir()) <= 24 else "/tmp"
+    scratch = tempfile.mkdtemp(prefix="tesearch-ray-", dir=base)
+    try:
+        return supervise(lambda: run(scratch), limits=limits, quiet=True, stop_grace_s=STOP_GRACE_S,
+                         stopped_note="Ray stopped; tables written before the signal stay, nothing else was written")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+        if os.path.exists(scratch):  # a Ray process was still writing its log: once more
+            time.sleep(0.2)
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _init_ray(ray, address: str | None, num_cpus: int | None, temp_dir: str | None = None) -> bool:
     """Start (or join) Ray; True when this call started it (the driver shuts it down then).
 
     While ``ray.init`` runs (native code), SIGINT and SIGTERM take their default action, so a
@@ -334,7 +370,8 @@ def _init_ray(ray, address: str | None, num_cpus: int | None) -> bool:
         else:
             ray.init(address="local", num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False,
                      log_to_driver=False, logging_level=logging.ERROR, ignore_reinit_error=True,
-                     object_store_memory=LOCAL_OBJECT_STORE_BYTES)
+                     object_store_memory=LOCAL_OBJECT_STORE_BYTES,
+                     **({} if temp_dir is None else {"_temp_dir": temp_dir}))
     except Exception as exc:  # Ray's errors name the problem; one line of it, exit 2
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
         if address is not None:
@@ -346,7 +383,8 @@ def _init_ray(ray, address: str | None, num_cpus: int | None) -> bool:
 
 def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path | None, force: bool = False,
               address: str | None = None, num_cpus: int | None = None, quiet: bool = False,
-              limits=None, accept_table: Callable = accept, runs_path: Path | None = None) -> SweepResult:
+              limits=None, accept_table: Callable = accept, runs_path: Path | None = None,
+              ray_temp_dir: str | None = None) -> SweepResult:
     """Run every network's portfolio as Ray tasks until each is won or ``deadline`` (time.monotonic()).
 
     See the module doc.  Returns the summaries, the runs record (written to ``runs_path``, by default
@@ -377,7 +415,7 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
     board = None
     flag = _SignalFlag()
     try:
-        owned = _init_ray(ray, address, num_cpus)
+        owned = _init_ray(ray, address, num_cpus, ray_temp_dir)
         for sig in handlers:  # ray.init sets its own SIGTERM handler: ours decides
             signal.signal(sig, flag)
         if deadline is not None and owned:  # leave time to shut Ray down before the command's deadline
