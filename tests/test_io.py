@@ -396,3 +396,18 @@ def test_the_table_check_runs_where_the_time_limit_holds(tmp_path, command):
     result = run_cli(*args, "--timeout", "1", "--quiet", env={STALL_PHASE_VARIABLE: CHECK_PHASE})
     assert result.exit_code == 4 and f"(in phase: {CHECK_PHASE})" in one_error_line(result)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.json"]
+
+
+def test_replay_and_verify_partial_refuse_a_wrong_recorded_lower_bound(tmp_path):
+    """The fuzzing run found both exiting 0 on ring-6 with lower_bound 9 (the counting bound is 5)."""
+    data = json.loads((ROOT / "results" / "ring-6.json").read_text())
+    data["lower_bound"] = 9
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data))
+    replayed = run_cli("replay", path)
+    assert replayed.exit_code == 2 and "lower_bound is 9" in one_error_line(replayed)
+    partial = run_cli("verify", path, "--partial")
+    assert partial.exit_code == 1 and "lower_bound is 9" in partial.output
+    data["lower_bound"] = 5
+    path.write_text(json.dumps(data))
+    assert run_cli("replay", path).exit_code == 0

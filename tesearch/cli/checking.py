@@ -38,7 +38,7 @@ def verify(file, partial, kernel, as_json, limits, quiet):
     else:
         data, text = partial_json(result), partial_summary(result)
     ok = result.ok
-    faults = [] if partial else recorded_bound_faults(table, result)
+    faults = recorded_bound_faults(table, result)  # network facts, a core's too
     if faults:  # a wrong recorded bound is refused by every command that loads the table (tesearch.loading)
         data["recorded_bound_faults"] = faults
         text += "\nWRONG RECORDED BOUND: " + "; ".join(faults)
@@ -102,8 +102,12 @@ def replay(file, model, plot_png, force, engine, as_json, limits, quiet):
         check_output(plot_png, kind=FIGURE_KIND, inputs=[file], force=force)
     data = load_input(file)
     replay_label_check(data)
-    report = supervise(lambda: run_replay(data, model or data.model_hint or "all-port", progress=False,
-                                          engine=engine), limits=limits, quiet=quiet)
+
+    def work():
+        replay_bound_check(data)
+        return run_replay(data, model or data.model_hint or "all-port", progress=False, engine=engine)
+
+    report = supervise(work, limits=limits, quiet=quiet)
     if plot_png is not None:
         plot_utilization(report, plot_png, inputs=[file], force=force)
     emit(report.to_json(), as_json, report.summary())
@@ -120,6 +124,23 @@ def replay_label_check(inp) -> None:
     from tesearch.networks import network_for_table
 
     network_for_table(inp.network, {s: list(p) for s, p in zip(inp.letters, inp.generators)}, where=inp.where)
+
+
+def replay_bound_check(inp) -> None:
+    """Refuse (exit 2) a table whose recorded ``lower_bound`` is not the counting bound, as the checked loader
+    does, with the kernel's own BFS (ceil of the targets' distances over the letters; no prover module)."""
+    from tesearch.kernel import build_network, target_mask
+    from tesearch.errors import FormatError
+    from tesearch.terms import Exchange
+
+    if getattr(inp, "lower_bound", None) is None:
+        return
+    net = build_network(inp.letters, inp.generators, where=inp.where)
+    total = int(net.depth[target_mask(net, Exchange(inp.exchange))].sum())
+    counting = -(-total // len(inp.letters))
+    if inp.lower_bound != counting:
+        raise FormatError(f"replay refuses this table: its recorded lower_bound is {inp.lower_bound}, but the "
+                                f"counting bound of {inp.network} {Exchange(inp.exchange).value} is {counting}", where=inp.where)
 
 
 @click.command("certify")
