@@ -127,17 +127,17 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     wanted = None if mpi_algorithms.strip() == "all" else \
         () if mpi_algorithms.strip() == "none" else tuple(a.strip() for a in mpi_algorithms.split(",") if a.strip())
     executors = (Executor.STEP, Executor.DATAFLOW) if executor == "both" else (Executor(executor),)
-    smpi.find_tool("smpirun")  # a missing SimGrid is one line and exit 2, before any work
-    smpi.find_tool("smpicc")
     table_path = Path(target) if looks_like_path(target) else committed_table(target)
     with activated(limits):
-        table, verification = load_verified_table(table_path)
+        table, verification = load_verified_table(table_path)  # a broken table is refused before anything runs
         if table.exchange != Exchange.TOTAL.value:
             raise OptionError(f"the table is for the {table.exchange} exchange; MPI_Alltoall is a total exchange",
                               where=str(table_path))
         schedule = compile_schedule(table)
     for size in size_list:
         size_plan(schedule.ranks, schedule.status, size, max_memory=limits.max_memory)
+    smpi.find_tool("smpirun")  # a missing SimGrid is one line and exit 2, before anything is simulated
+    smpi.find_tool("smpicc")
     if programs_file is not None:
         from tesearch.programs.export import read_header
 

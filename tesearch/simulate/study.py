@@ -52,6 +52,9 @@ RANK_BASE_BYTES = 1 << 20
 #: MPI_Alltoall choices that are not one algorithm (they pick per size) or that run every algorithm
 SELECTORS = ("ompi", "mpich", "mvapich2", "impi")
 SKIPPED_ALGORITHMS = ("automatic",)
+#: the check run's fault kinds, causes first (as tesearch run --mpi lists them)
+FAULT_ORDER = ("late", "early", "wrong neighbour", "not a neighbour", "dropped", "not held", "held too long",
+               "duplicate", "block missing", "block differs")
 
 
 class Model(str, enum.Enum):
@@ -291,7 +294,9 @@ def check_run(space: Workspace, setup: Setup) -> dict:
     if record["status"] != Status.OK.value:
         raise smpi.SimulationFailed(f"the check run of the table's programs did not finish: "
                                     f"{record.get('reason', record['status'])}")
-    return {"bytes": CHECK_BYTES, "fault_count": record["mismatches"], "faults": record["faults"],
+    priority = {kind: i for i, kind in enumerate(FAULT_ORDER)}
+    faults = sorted(record["faults"], key=lambda f: (priority.get(f["kind"], len(priority)), f["step"], f["rank"]))
+    return {"bytes": CHECK_BYTES, "fault_count": record["mismatches"], "faults": faults,
             "ok": record["mismatches"] == 0, "simulated_s": record["seconds"]}
 
 

@@ -682,30 +682,35 @@ static void run_check(Program *p, size_t bytes) {
 /* ------------------------------------------------------------------ routes */
 
 static void run_routes(int me, int ranks) {
-  char *send = must_alloc(1, me), *recv = must_alloc((size_t)ranks, me);
+  /* each message carries its send time; a transfer starts when both sides are there, so the route's time
+   * is the arrival less the later of the send and the posting of the receive (no barrier skew) */
+  double *sent = must_alloc(sizeof(double), me), *recv = must_alloc(sizeof(double) * (size_t)ranks, me);
   MPI_Request *requests = must_alloc(sizeof(MPI_Request) * (size_t)(2 * ranks), me);
   int *source = must_alloc(sizeof(int) * (size_t)(2 * ranks), me), n = 0;
   MPI_Barrier(MPI_COMM_WORLD);
-  double start = MPI_Wtime();
   for (int o = 0; o < ranks; o++)
     if (o != me) {
       source[n] = o;
-      MPI_Irecv(recv + o, 1, MPI_BYTE, o, 0, MPI_COMM_WORLD, &requests[n++]);
+      MPI_Irecv(recv + o, 1, MPI_DOUBLE, o, 0, MPI_COMM_WORLD, &requests[n++]);
     }
   int receives = n;
+  double posted = MPI_Wtime();
+  *sent = posted;
   for (int d = 0; d < ranks; d++)
     if (d != me) {
       source[n] = -1;
-      MPI_Isend(send, 1, MPI_BYTE, d, 0, MPI_COMM_WORLD, &requests[n++]);
+      MPI_Isend(sent, 1, MPI_DOUBLE, d, 0, MPI_COMM_WORLD, &requests[n++]);
     }
   for (int left = n; left > 0; left--) {
     int index;
     MPI_Waitany(n, requests, &index, MPI_STATUS_IGNORE);
     if (index == MPI_UNDEFINED) break;
-    if (index < receives) printf("ROUTE %d %d %.12e\n", me, source[index], MPI_Wtime() - start);
+    if (index < receives)
+      printf("ROUTE %d %d %.12e\n", me, source[index],
+             MPI_Wtime() - (recv[source[index]] > posted ? recv[source[index]] : posted));
   }
   fflush(stdout);
-  free(send);
+  free(sent);
   free(recv);
   free(requests);
   free(source);
