@@ -59,7 +59,7 @@ def run_network(network: str, model: str, python: str) -> dict:
         algorithms = LARGE_ALGORITHMS
     command = [python, "-m", "tesearch.entry", "simulate", str(ROOT / table), "--json", "--quiet",
                "--bytes", sizes, "--model", model, "--mpi-algorithms", algorithms,
-               "--run-timeout", str(run_timeout), "--max-memory", "12G"]
+               "--run-timeout", str(run_timeout), "--max-memory", "6G"]
     started = time.monotonic()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)

@@ -110,6 +110,7 @@ class Finished:
     wall_s: float
     peak_bytes: int
     timed_out: bool = False
+    over_memory: bool = False
 
 
 def _session_members(session: int) -> list[int]:
@@ -165,8 +166,9 @@ def run_smpirun(command: list[str], *, work: Path, timeout_s: float | None, max_
     """Run ``command`` (an smpirun line) in its own session, in ``work``; stop it at ``timeout_s``.
 
     Past ``deadline`` (time.monotonic(), the command's own --timeout) LimitReached is raised (exit 4);
-    past ``timeout_s`` (this run's budget) the run is stopped and reported as timed out.  Past
-    ``max_memory`` (the run's proportional set size) LimitReached is raised.  The group is always killed.
+    past ``timeout_s`` (this run's budget) the run is stopped and reported as timed out; past
+    ``max_memory`` (the run's proportional set size) it is stopped and reported as over memory.  The
+    group is always killed.
     """
     started = time.monotonic()
     out_path, err_path = work / "smpirun.out", work / "smpirun.err"
@@ -174,7 +176,7 @@ def run_smpirun(command: list[str], *, work: Path, timeout_s: float | None, max_
     with open(out_path, "w+") as out, open(err_path, "w+") as err:
         proc = subprocess.Popen(command, cwd=work, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                 start_new_session=True)
-        timed_out = False
+        timed_out = over_memory = False
         try:
             next_memory = started
             while True:
@@ -194,13 +196,13 @@ def run_smpirun(command: list[str], *, work: Path, timeout_s: float | None, max_
                     used = sum(_proportional_bytes(pid) for pid in _session_members(proc.pid))
                     peak = max(peak, used)
                     if max_memory is not None and used > max_memory:
-                        raise LimitReached(f"memory limit of {format_bytes(max_memory)} reached (the simulation "
-                                           f"holds {format_bytes(used)})", phase="simulate")
+                        over_memory, status = True, None
+                        break
         finally:
             stop_group(proc)
         out.seek(0)
         err.seek(0)
-        return Finished(status, out.read(), err.read(), time.monotonic() - started, peak, timed_out)
+        return Finished(status, out.read(), err.read(), time.monotonic() - started, peak, timed_out, over_memory)
 
 
 # ------------------------------------------------------------------ reading the output
@@ -245,6 +247,8 @@ def failure_reason(finished: Finished) -> str:
     """One line saying why a run failed, from SimGrid's messages."""
     if finished.timed_out:
         return "no result within the run's time budget"
+    if finished.over_memory:
+        return f"stopped at {format_bytes(finished.peak_bytes)}: more memory than --max-memory allows"
     lines = finished.stderr.splitlines()
     for line in lines:
         if match := _EXCEPTION.search(line):

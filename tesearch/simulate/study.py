@@ -281,6 +281,10 @@ def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool,
                       reason=f"no result within {timeout:.0f} s of simulation (wall clock)")
         return record
     reason = smpi.failure_reason(finished)
+    if finished.over_memory:
+        record.update(status=Status.FAILED.value, reason=f"memory: {reason} (SMPI allocates this contender's "
+                                                         f"temporary buffers for real)")
+        return record
     applicable = not re.search(r"can't be used|cannot be used|power of two|not a power|number of processes"
                                r"|requires|only works|must be", reason, re.IGNORECASE)
     record.update(status=(Status.FAILED if applicable else Status.NOT_APPLICABLE).value, reason=reason)
