@@ -257,3 +257,14 @@ def test_trace_holds_every_hop_once_in_time_order(simgrid, tmp_path, executor):
         for before, after in zip(hops, hops[1:]):  # a hop leaves only after the one before it arrived
             assert after["ts"] >= before["ts"] + before["dur"] - 1e-6
     assert document["otherData"]["executor"] == executor
+
+
+def test_a_network_spec_takes_its_committed_table():
+    from tesearch.cli.simulating import committed_table
+    from tesearch.errors import OptionError
+
+    assert committed_table("torus-4x4x8:twisted") == RESULTS / "twisted" / "torus-4x4x8-twisted.json"
+    assert committed_table("hypercube-7") == RESULTS / "hypercube-7.json"
+    assert committed_table("star-7") == RESULTS / "frontier" / "star-7.json"
+    with pytest.raises(OptionError, match="no committed table for ring-97"):
+        committed_table("ring-97")

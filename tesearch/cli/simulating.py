@@ -25,7 +25,7 @@ def committed_table(spec: str) -> Path:
     from tesearch.networks import network_from_spec
 
     network = network_from_spec(spec)  # a bad spec is one line and exit 2
-    stems = dict.fromkeys([safe_name(spec), safe_name(network.name)])
+    stems = dict.fromkeys([safe_name(spec), safe_name(network.spec)])
     for directory in TABLE_DIRECTORIES:
         for stem in stems:
             for suffix in (".json", ".json.gz"):
