@@ -268,3 +268,94 @@ def test_a_network_spec_takes_its_committed_table():
     assert committed_table("star-7") == RESULTS / "frontier" / "star-7.json"
     with pytest.raises(OptionError, match="no committed table for ring-97"):
         committed_table("ring-97")
+
+
+@pytest.mark.slow  # about 30 s on a busy machine (hypercube-7's programs first); the fast twin is the next test
+@pytest.mark.parametrize("signal_name,code", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_interrupt_kills_the_simgrid_run(simgrid, tmp_path, signal_name, code):
+    """A long MPI_Alltoall simulation (basic_linear, 128 ranks, 64 KiB: minutes) is stopped with its process group."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tesearch.simulate.smpi import _session_members
+
+    trace = tmp_path / "trace.json"
+    process = subprocess.Popen([sys.executable, "-m", "tesearch.entry", "simulate", str(RESULTS / "hypercube-7.json"),
+                                "--bytes", "64K", "--executor", "step", "--mpi-algorithms", "basic_linear",
+                                "--trace", str(trace), "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=dict(os.environ, PYTHONPATH=str(ROOT)))
+
+    def alltoall_session() -> int | None:
+        """The session of the smpirun this command started for basic_linear (its leader is our child)."""
+        for entry in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                    command = fh.read().split(b"\0")
+                with open(f"/proc/{entry}/stat") as fh:
+                    session = int(fh.read().rsplit(")", 1)[1].split()[3])
+                if b"--cfg=smpi/alltoall:basic_linear" in command:
+                    with open(f"/proc/{session}/stat") as fh:
+                        if int(fh.read().rsplit(")", 1)[1].split()[1]) == process.pid:
+                            return session
+            except (OSError, ValueError, IndexError):
+                continue
+        return None
+
+    session = None
+    try:
+        deadline = time.monotonic() + 120
+        while session is None and time.monotonic() < deadline and process.poll() is None:
+            session = alltoall_session()
+            time.sleep(0.1)
+        assert session is not None, "no MPI_Alltoall simulation was started"
+        time.sleep(0.5)
+        assert _session_members(session), "the simulation ended before the signal: the test proves nothing"
+        process.send_signal(getattr(signal, signal_name))
+        _, stderr = process.communicate(timeout=30)
+        assert process.returncode == code, stderr
+        assert stderr.strip().startswith("tesearch: ") and len(stderr.strip().splitlines()) == 1
+        assert not _session_members(session)  # the whole SimGrid group is gone, the simulator included
+        assert not trace.exists()  # nothing half-written
+    finally:  # whatever failed, leave nothing running
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        for pid in _session_members(session) if session is not None else ():
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_run_past_its_budget_is_killed_with_its_process_group(simgrid, tmp_path):
+    """run_smpirun stops a long simulation (basic_linear, 128 ranks, 64 KiB: minutes) at its budget, simulator included."""
+    import time
+
+    from tesearch.simulate import smpi
+    from tesearch.simulate.platform import hostfile
+
+    numbering = rank_numbering(network_from_spec("hypercube-7"))
+    (tmp_path / "platform.xml").write_text(platform_xml(numbering, bandwidth_bps=1e10, latency_s=1e-6))
+    (tmp_path / "hostfile").write_text(hostfile(numbering.size))
+    command = [smpi.find_tool("smpirun"), "-no-privatize", "-platform", "platform.xml", "-hostfile", "hostfile",
+               "-np", "128", "--cfg=smpi/alltoall:basic_linear"] + [f"--cfg={c}" for c in smpi.BASE_CONFIGURATION] + \
+        [str(smpi.executor_binary()), "alltoall", str(tmp_path), "65536", "0", "0", "1"]
+    started = time.monotonic()
+    finished = smpi.run_smpirun(command, work=tmp_path, timeout_s=1.5, max_memory=None)
+    assert finished.timed_out and finished.status is None
+    assert time.monotonic() - started < 1.5 + 2 * smpi.STOP_GRACE_S + 2
+    assert smpi.failure_reason(finished) == "no result within the run's time budget"
+    leftovers = [entry for entry in os.listdir("/proc") if entry.isdigit() and _runs_in(entry, tmp_path)]
+    assert leftovers == []
+
+
+def _runs_in(pid: str, directory) -> bool:
+    """Whether process ``pid`` is a live smpirun or simulator working in ``directory``."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            command = fh.read()
+        with open(f"/proc/{pid}/stat") as fh:
+            state = fh.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z" and str(directory).encode() in command

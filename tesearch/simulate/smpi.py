@@ -114,14 +114,14 @@ class Finished:
 
 
 def _session_members(session: int) -> list[int]:
-    """Processes whose session id is ``session`` (smpirun's script and the simulator it starts)."""
+    """Live processes whose session id is ``session`` (smpirun's script and the simulator it starts)."""
     members = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/stat") as fh:
                     fields = fh.read().rsplit(")", 1)[1].split()
-                if int(fields[3]) == session:  # stat field 6: the session id
+                if int(fields[3]) == session and fields[0] != "Z":  # field 6: the session id; zombies are gone
                     members.append(int(entry))
             except (OSError, IndexError, ValueError):
                 continue
@@ -159,6 +159,9 @@ def stop_group(proc: subprocess.Popen) -> None:
     except ProcessLookupError:
         pass
     proc.wait()
+    deadline = time.monotonic() + STOP_GRACE_S  # a large simulator takes a moment to unmap its memory
+    while _session_members(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def run_smpirun(command: list[str], *, work: Path, timeout_s: float | None, max_memory: int | None,
