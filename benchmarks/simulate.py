@@ -263,9 +263,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", default=str(ROOT / "docs" / "notes" / "simulate-findings.md"),
                         help="hand-written findings included at the top of the report")
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--merge", nargs="*", default=[],
+                        help="records files of other runs (e.g. run in parallel with --json elsewhere) to merge in; "
+                             "a record with an error never replaces one with results")
     args = parser.parse_args(argv)
     json_path = Path(args.json)
     records = json.loads(json_path.read_text())["records"] if json_path.exists() else {}
+    for other in args.merge:
+        for key, record in json.loads(Path(other).read_text())["records"].items():
+            if "error" not in record or "error" in records.get(key, {"error": ""}):
+                records[key] = record
+    if args.merge:
+        write_atomically(json_path, json.dumps({"records": records}, indent=1))
     if not args.report_only:
         for model in args.models.split(","):
             for network in args.networks.split(","):
