@@ -167,6 +167,26 @@ def goal_rows(records: dict) -> list[str]:
     return lines
 
 
+def headline_rows(records: dict) -> list[str]:
+    """Per network (SMPI model): best MPI / table and the dataflow table's multiple of the bound at 64 KiB and
+    1 MiB, and the crossover."""
+    lines = ["| network | ranks | T | best MPI / table, 64 KiB | 1 MiB | table (dataflow) x bound, 64 KiB | 1 MiB "
+             "| crossover |", "|---|---|---|---|---|---|---|---|"]
+    for record in records.values():
+        if record.get("model") != "smpi" or "error" in record:
+            continue
+        cells = {}
+        for size in record["sizes"]:
+            if size["bytes"] in GOAL_SIZES:
+                ratio = size.get("ratio_best_mpi_to_table")
+                cells[size["bytes"]] = (f"{ratio:.2f} ({size['best_mpi']['contender']})" if ratio else "-",
+                                        _multiple(_run(size, "table (dataflow)")))
+        small, large = cells.get(GOAL_SIZES[0], ("-", "-")), cells.get(GOAL_SIZES[1], ("-", "-"))
+        lines.append(f"| {record.get('network_spec', record['network'])} | {record['ranks']} | {record['T']} | "
+                     f"{small[0]} | {large[0]} | {small[1]} | {large[1]} | {record['crossover']['text']} |")
+    return lines
+
+
 def twisted_rows(records: dict) -> list[str]:
     """Twisted against regular in simulated time, under the table and the best MPI algorithm (SMPI model)."""
     lines = ["| pair | size | table: regular / twisted | best MPI: regular / twisted |", "|---|---|---|---|"]
@@ -191,7 +211,9 @@ def markdown(records: dict, notes: str) -> str:
     lines = ["# Simulated time on SimGrid: tables against MPI_Alltoall", "",
              "Made by `benchmarks/simulate.py` (which runs `tesearch simulate` per network and model) from "
              "`results/simulate.json`; the plot is `results/simulate.png`. Method and the bound: docs/simulate.md.",
-             "", notes, "", "## The goal: the table's time as a multiple of the link-time bound", ""]
+             "", "## Headline (SMPI model, 10 GB/s and 1 us per link)", ""]
+    lines += headline_rows(records)
+    lines += ["", notes, "", "## The goal: the table's time as a multiple of the link-time bound", ""]
     lines += goal_rows(records)
     lines += ["", "## Twisted against regular tori (simulated time, SMPI model)", ""]
     lines += twisted_rows(records)
