@@ -51,9 +51,12 @@ GOAL_SIZES = (64 << 10, 1 << 20)
 PAIRS = (("torus-4x4x8", "torus-4x4x8:twisted"), ("torus-4x8x8", "torus-4x8x8:twisted"))
 
 
-def run_network(network: str, model: str, python: str) -> dict:
+def run_network(network: str, model: str, python: str, algorithms_override: str | None = None,
+                run_timeout_override: float | None = None) -> dict:
     """One ``tesearch simulate`` run; its JSON report (or a record of why there is none)."""
     table, sizes, algorithms, run_timeout = PLAN[network]
+    algorithms = algorithms_override or algorithms
+    run_timeout = run_timeout_override or run_timeout
     if model == "cm02":
         sizes = CM02_SIZES if network != "torus-8x8x16:twisted" else "64K"
         algorithms = LARGE_ALGORITHMS
@@ -285,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", default=str(ROOT / "docs" / "notes" / "simulate-findings.md"),
                         help="hand-written findings included at the top of the report")
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--algorithms", default=None, help="MPI contenders instead of the plan's")
+    parser.add_argument("--run-timeout", type=float, default=None, help="seconds per smpirun run instead of the plan's")
     parser.add_argument("--merge", nargs="*", default=[],
                         help="records files of other runs (e.g. run in parallel with --json elsewhere) to merge in; "
                              "a record with an error never replaces one with results")
@@ -301,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         for model in args.models.split(","):
             for network in args.networks.split(","):
                 print(f"{network} ({model}) ...", flush=True)
-                record = run_network(network, model, sys.executable)
+                record = run_network(network, model, sys.executable, args.algorithms, args.run_timeout)
                 records[_key(record)] = record
                 write_atomically(json_path, json.dumps({"records": records}, indent=1))
                 print(f"  done in {record['wall_s']:.0f} s" + (f": {record['error']}" if "error" in record else ""),
