@@ -289,6 +289,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="hand-written findings included at the top of the report")
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument("--algorithms", default=None, help="MPI contenders instead of the plan's")
+    parser.add_argument("--drop-errors", action="store_true",
+                        help="drop records of runs that ended without a report (interrupted runs); the report then "
+                             "lists their networks as not reached")
     parser.add_argument("--run-timeout", type=float, default=None, help="seconds per smpirun run instead of the plan's")
     parser.add_argument("--merge", nargs="*", default=[],
                         help="records files of other runs (e.g. run in parallel with --json elsewhere) to merge in; "
@@ -300,7 +303,9 @@ def main(argv: list[str] | None = None) -> int:
         for key, record in json.loads(Path(other).read_text())["records"].items():
             if "error" not in record or "error" in records.get(key, {"error": ""}):
                 records[key] = record
-    if args.merge:
+    if args.drop_errors:
+        records = {key: record for key, record in records.items() if "error" not in record}
+    if args.merge or args.drop_errors:
         write_atomically(json_path, json.dumps({"records": records}, indent=1))
     if not args.report_only:
         for model in args.models.split(","):
