@@ -164,6 +164,13 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/mpi.md": (["python benchmarks/mpi.py", "tesearch run results/star-5.json --mpi"], [],
                        "quotes a benchmark run and the 120-rank star-5 run (hand-written around the run outputs)"),
     "results/mpi.json": (["python benchmarks/mpi.py"], [], "the benchmark's records"),
+    "results/simulate.json": (["python benchmarks/simulate.py"], [],
+                              "every tesearch simulate report (SimGrid SMPI and CM02), merged network by network"),
+    "results/simulate.md": (["python benchmarks/simulate.py --report-only"],
+                            ["results/simulate.json", "docs/notes/simulate-findings.md"],
+                            "generated from results/simulate.json and the findings in docs/notes/simulate-findings.md"),
+    "results/simulate.png": (["python benchmarks/simulate.py --report-only"], ["results/simulate.json"],
+                             "simulated time against block size, log-log, one panel per network (SMPI model)"),
     "results/suite.json": (
         ["python scripts/results_suite.py"],
         [],

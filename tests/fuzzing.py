@@ -1434,6 +1434,12 @@ register("draw", table_command("draw", output=("-o", "picture"), output_required
 register("export", table_command("export", output=("-o", "programs"), output_required=True,
                                  extra_choices=[["--format", "programs"], ["--format", "mpi"],
                                                 ["--format", "chrome-trace"]]))
+register("simulate", table_command("simulate", output=("--trace", "trace"), exec_mode=True,
+                                   extra_choices=[["--bytes", "8", "--mpi-algorithms", "none", "--executor", "step"],
+                                                  ["--bytes", "8,4K", "--mpi-algorithms", "pair", "--json"],
+                                                  ["--bytes", "0"], ["--bytes", f"{HUGE[0]}"],
+                                                  ["--bandwidth", "fast"], ["--model", "cm02", "--bytes", "8"]]),
+         share=0.1, reads_tables=True)
 register("view", table_command("view", output=("-o", "page"), output_required=True,
                                extra_choices=[["--window", "0:3"], ["--window", "5:2"], ["--window", f"0:{HUGE[0]}"]]),
          share=0.5)

@@ -21,7 +21,7 @@ from fuzzing import COMMANDS, Case, Run, cases, judge, run_case
 _counter = itertools.count()
 
 #: slow to start (a Ray per case, or seconds of checks per case): only in the slow tests and benchmarks/fuzz.py
-_SLOW_COMMANDS = ("sweep", "regress")
+_SLOW_COMMANDS = ("sweep", "regress", "simulate")
 
 
 def _check(case, tmp_path_factory):

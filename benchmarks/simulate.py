@@ -1,0 +1,329 @@
+"""SimGrid benchmark: each network's table beside every MPI_Alltoall algorithm, in simulated time.
+
+Usage: nice -n 10 .venv/bin/python benchmarks/simulate.py [--networks hypercube-7,...] [--report-only]
+       [--json results/simulate.json] [--markdown results/simulate.md] [--plot results/simulate.png]
+
+For each network it runs ``tesearch simulate TABLE --json`` (its committed table) under SimGrid's
+default SMPI model at every size of the network's plan, and again under the CM02 model (no per-size
+factors) at 64 KiB and 1 MiB, and keeps every record in the JSON file (merged network by network, so
+a later run adds to an earlier one and ``--report-only`` rebuilds the report and the plot from it).
+The markdown report gives per network and size every contender's time as a multiple of the link-time
+bound, the best MPI algorithm, the table under each executor, the ratio, and the crossover; the plot
+shows time against message size, log-log, one line per contender plus the bound, one panel per network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tesearch.files import write_atomically  # noqa: E402
+from tesearch.limits import format_bytes  # noqa: E402
+
+#: MPI contenders of the large networks and of the CM02 runs (every algorithm would take hours there on a
+#: shared machine): the library selectors and the algorithms they pick from
+LARGE_ALGORITHMS = "ompi,mpich,mvapich2,impi,pair,bruck,ring"
+#: the 128-rank networks: those and the other algorithms that apply, without the barrier variants
+MEDIUM_ALGORITHMS = LARGE_ALGORITHMS + ",basic_linear,rdb,2dmesh,3dmesh,mvapich2_scatter_dest"
+#: network -> (table, sizes under SMPI, MPI algorithms, seconds per smpirun run)
+PLAN = {
+    "hypercube-7": ("results/hypercube-7.json", "8,64K,1M", "all", 90),
+    "torus-8x8": ("results/torus-8x8.json", "8,64K,1M", "all", 60),
+    "torus-4x4x8": ("results/torus-4x4x8.json", "8,64K,1M", MEDIUM_ALGORITHMS, 60),
+    "torus-4x4x8:twisted": ("results/twisted/torus-4x4x8-twisted.json", "8,64K,1M", MEDIUM_ALGORITHMS, 60),
+    "star-5": ("results/star-5.json", "8,64K,1M", MEDIUM_ALGORITHMS, 60),
+    "torus-4x8x8": ("results/frontier/torus-4x8x8.json", "64K,1M", LARGE_ALGORITHMS, 300),
+    "torus-4x8x8:twisted": ("results/twisted/torus-4x8x8-twisted.json", "64K,1M", LARGE_ALGORITHMS, 300),
+    "star-6": ("results/star-6.json", "64K,1M", LARGE_ALGORITHMS, 600),
+    "torus-8x8x16:twisted": ("results/twisted/torus-8x8x16-twisted.json", "64K", LARGE_ALGORITHMS, 900),
+}
+CM02_SIZES = "64K,1M"
+GOAL_SIZES = (64 << 10, 1 << 20)
+PAIRS = (("torus-4x4x8", "torus-4x4x8:twisted"), ("torus-4x8x8", "torus-4x8x8:twisted"))
+
+
+def run_network(network: str, model: str, python: str, algorithms_override: str | None = None,
+                run_timeout_override: float | None = None) -> dict:
+    """One ``tesearch simulate`` run; its JSON report (or a record of why there is none)."""
+    table, sizes, algorithms, run_timeout = PLAN[network]
+    algorithms = algorithms_override or algorithms
+    run_timeout = run_timeout_override or run_timeout
+    if model == "cm02":
+        sizes = CM02_SIZES if network != "torus-8x8x16:twisted" else "64K"
+        algorithms = LARGE_ALGORITHMS
+    command = [python, "-m", "tesearch.entry", "simulate", str(ROOT / table), "--json", "--quiet",
+               "--bytes", sizes, "--model", model, "--mpi-algorithms", algorithms,
+               "--run-timeout", str(run_timeout), "--max-memory", "6G"]
+    started = time.monotonic()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        stdout, stderr = child.communicate()
+    finally:
+        if child.poll() is None:  # interrupted: the command kills its SimGrid run on SIGTERM
+            child.terminate()
+            child.wait()
+    done = subprocess.CompletedProcess(command, child.returncode, stdout, stderr)
+    wall = time.monotonic() - started
+    if done.returncode not in (0, 1):
+        return {"network": network, "model": model, "error": done.stderr.strip()[-500:], "wall_s": wall}
+    report = json.loads(done.stdout)
+    report.update(network_spec=network, wall_s=round(wall, 1), command=" ".join(
+        ["tesearch simulate", table] + command[command.index("--bytes"):]))
+    return report
+
+
+def _key(record: dict) -> str:
+    return f"{record.get('network_spec', record['network'])}|{record['model']}"
+
+
+def _seconds(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds * 1e9:.3g} ns"
+
+
+def _run(size: dict, name: str) -> dict | None:
+    return next((r for r in size["runs"] if r["contender"] == name), None)
+
+
+def _multiple(run: dict | None) -> str:
+    if run is None:
+        return "-"
+    if run["status"] != "ok":
+        return run["status"]
+    return f"{run['multiple_of_bound']:.2f}x"
+
+
+def network_section(record: dict) -> list[str]:
+    """One network under one model: a table per size (every contender), winners, crossover."""
+    spec = record.get("network_spec", record["network"])
+    if "error" in record:
+        return [f"### {spec} ({record['model']})", "", f"no result: {record['error']}", ""]
+    lines = [f"### {spec} ({record['model']} model)", "",
+             f"{record['ranks']} ranks, {record['links']} directed links, T = {record['T']} (lower bound "
+             f"{record['bound_steps']}; counting form {record['counting_steps']:.4g}), "
+             f"{record['bandwidth_Bps'] / 1e9:g} GB/s and {record['latency_s'] * 1e6:g} us per link; "
+             f"{record['smpirun_runs']} smpirun runs, {record['wall_s']:.0f} s wall. Command: `{record['command']}`", ""]
+    sizes = record["sizes"]
+    names = [c["name"] for c in record["contenders"]]
+    lines.append("| contender | " + " | ".join(format_bytes(s["bytes"]) for s in sizes) + " |")
+    lines.append("|---|" + "---|" * len(sizes))
+    lines.append("| link-time bound | " + " | ".join(_seconds(s["bound_s"]) for s in sizes) + " |")
+    for name in names:
+        cells = []
+        for s in sizes:
+            run = _run(s, name)
+            if run is None:
+                cells.append("-")
+            elif run["status"] == "ok":
+                cells.append(f"{_seconds(run['seconds'])} ({run['multiple_of_bound']:.2f}x)")
+            else:
+                cells.append(f"{run['status']}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append("| **best MPI** | " + " | ".join(
+        (s["best_mpi"]["contender"] if s.get("best_mpi") else "-") for s in sizes) + " |")
+    lines.append("| **best MPI / best table** | " + " | ".join(
+        (f"{s['ratio_best_mpi_to_table']:.2f}" if "ratio_best_mpi_to_table" in s else "-") for s in sizes) + " |")
+    lines.append("")
+    reasons = {}
+    for s in sizes:
+        for run in s["runs"]:
+            if run["status"] != "ok":
+                reasons.setdefault(run["contender"], f"{run['status']}: {run.get('reason', '')}")
+    if reasons:
+        lines.append("Not run to the end: " + "; ".join(f"{name}: {why}" for name, why in reasons.items()) + ".")
+        lines.append("")
+    lines.append(f"Crossover: {record['crossover']['text']}.")
+    lines.append("")
+    return lines
+
+
+def goal_rows(records: dict) -> list[str]:
+    """Dataflow and step multiples of the bound at 64 KiB and 1 MiB, both models, and the best MPI ratio."""
+    lines = ["| network | model | size | table (dataflow) | table (step) | best MPI | best MPI / table |",
+             "|---|---|---|---|---|---|---|"]
+    for key, record in records.items():
+        if "error" in record:
+            continue
+        for size in record["sizes"]:
+            if size["bytes"] not in GOAL_SIZES:
+                continue
+            best = size.get("best_mpi")
+            lines.append(f"| {record.get('network_spec', record['network'])} | {record['model']} | "
+                         f"{format_bytes(size['bytes'])} | {_multiple(_run(size, 'table (dataflow)'))} | "
+                         f"{_multiple(_run(size, 'table (step)'))} | "
+                         f"{best['contender'] + ' ' + _multiple(_run(size, best['contender'])) if best else '-'} | "
+                         f"{size.get('ratio_best_mpi_to_table', float('nan')):.2f} |")
+    return lines
+
+
+def headline_rows(records: dict) -> list[str]:
+    """Per network (SMPI model): best MPI / table and the dataflow table's multiple of the bound at 64 KiB and
+    1 MiB, and the crossover."""
+    lines = ["| network | ranks | T | best MPI / table, 64 KiB | 1 MiB | table (dataflow) x bound, 64 KiB | 1 MiB "
+             "| crossover |", "|---|---|---|---|---|---|---|---|"]
+    for record in records.values():
+        if record.get("model") != "smpi" or "error" in record:
+            continue
+        cells = {}
+        for size in record["sizes"]:
+            if size["bytes"] in GOAL_SIZES:
+                ratio = size.get("ratio_best_mpi_to_table")
+                cells[size["bytes"]] = (f"{ratio:.2f} ({size['best_mpi']['contender']})" if ratio else "-",
+                                        _multiple(_run(size, "table (dataflow)")))
+        small, large = cells.get(GOAL_SIZES[0], ("-", "-")), cells.get(GOAL_SIZES[1], ("-", "-"))
+        lines.append(f"| {record.get('network_spec', record['network'])} | {record['ranks']} | {record['T']} | "
+                     f"{small[0]} | {large[0]} | {small[1]} | {large[1]} | {record['crossover']['text']} |")
+    return lines
+
+
+def twisted_rows(records: dict) -> list[str]:
+    """Twisted against regular in simulated time, under the table and the best MPI algorithm (SMPI model)."""
+    lines = ["| pair | size | table: regular / twisted | best MPI: regular / twisted |", "|---|---|---|---|"]
+    for regular, twisted in PAIRS:
+        a, b = records.get(f"{regular}|smpi"), records.get(f"{twisted}|smpi")
+        if not a or not b or "error" in a or "error" in b:
+            lines.append(f"| {regular} vs {twisted} | - | not measured | not measured |")
+            continue
+        for sa in a["sizes"]:
+            sb = next((s for s in b["sizes"] if s["bytes"] == sa["bytes"]), None)
+            if sb is None or not sa.get("best_table") or not sb.get("best_table"):
+                continue
+            table = sa["best_table"]["seconds"] / sb["best_table"]["seconds"]
+            mpi = (sa["best_mpi"]["seconds"] / sb["best_mpi"]["seconds"]) if sa.get("best_mpi") and sb.get("best_mpi") \
+                else float("nan")
+            lines.append(f"| {regular} vs {twisted} | {format_bytes(sa['bytes'])} | {table:.2f} | {mpi:.2f} |")
+    return lines
+
+
+def markdown(records: dict, notes: str) -> str:
+    """The whole report."""
+    lines = ["# Simulated time on SimGrid: tables against MPI_Alltoall", "",
+             "Made by `benchmarks/simulate.py` (which runs `tesearch simulate` per network and model) from "
+             "`results/simulate.json`; the plot is `results/simulate.png`. Method and the bound: docs/simulate.md.",
+             "", "## Headline (SMPI model, 10 GB/s and 1 us per link)", ""]
+    lines += headline_rows(records)
+    lines += ["", notes, "", "## The goal: the table's time as a multiple of the link-time bound", ""]
+    lines += goal_rows(records)
+    lines += ["", "## Twisted against regular tori (simulated time, SMPI model)", ""]
+    lines += twisted_rows(records)
+    lines += ["", "## Every network, every contender", ""]
+    for record in records.values():
+        lines += network_section(record)
+    missing = [n for n in PLAN if f"{n}|smpi" not in records]
+    if missing:
+        lines += ["## Not reached", "", "Not simulated in this run (time): " + ", ".join(missing) + ".", ""]
+    return "\n".join(lines) + "\n"
+
+
+def plot(records: dict, path: Path) -> None:
+    """Time against size, log-log, one panel per network (SMPI model): every contender and the bound."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    chosen = [r for r in records.values() if r.get("model") == "smpi" and "error" not in r]
+    if not chosen:
+        return
+    columns = min(3, len(chosen))
+    rows = -(-len(chosen) // columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(5.5 * columns, 4.2 * rows), squeeze=False)
+    for ax, record in zip(axes.flat, chosen):
+        sizes = [s["bytes"] for s in record["sizes"]]
+        ax.plot(sizes, [s["bound_s"] for s in record["sizes"]], "k--", linewidth=2, label="link-time bound")
+        for contender in record["contenders"]:
+            points = [(s["bytes"], r["seconds"]) for s in record["sizes"]
+                      for r in s["runs"] if r["contender"] == contender["name"] and r["status"] == "ok"]
+            if not points:
+                continue
+            table = contender["kind"] == "table"
+            ax.plot(*zip(*points), marker="o" if table else ".", linewidth=2.5 if table else 0.8,
+                    alpha=1.0 if table else 0.6, label=contender["name"])
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title(f"{record.get('network_spec', record['network'])} ({record['ranks']} ranks)")
+        ax.set_xlabel("block size (bytes)")
+        ax.set_ylabel("simulated time (s)")
+        ax.grid(True, which="both", alpha=0.3)
+    for ax in list(axes.flat)[len(chosen):]:
+        ax.axis("off")
+    handles, labels = {}, {}
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    figure.legend(list(handles.values()), list(handles.keys()), loc="lower center", ncol=5, fontsize=7)
+    figure.tight_layout(rect=(0, 0.12, 1, 1))
+    scratch = path.with_suffix(".tmp.png")
+    figure.savefig(scratch, dpi=90)
+    os.replace(scratch, path)
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Simulate the networks asked for (merging into the JSON), then write the report and the plot."""
+    signal.signal(signal.SIGTERM, _terminate)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--networks", default=",".join(PLAN))
+    parser.add_argument("--models", default="smpi,cm02")
+    parser.add_argument("--json", default=str(ROOT / "results" / "simulate.json"))
+    parser.add_argument("--markdown", default=str(ROOT / "results" / "simulate.md"))
+    parser.add_argument("--plot", default=str(ROOT / "results" / "simulate.png"))
+    parser.add_argument("--notes", default=str(ROOT / "docs" / "notes" / "simulate-findings.md"),
+                        help="hand-written findings included at the top of the report")
+    parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--algorithms", default=None, help="MPI contenders instead of the plan's")
+    parser.add_argument("--drop-errors", action="store_true",
+                        help="drop records of runs that ended without a report (interrupted runs); the report then "
+                             "lists their networks as not reached")
+    parser.add_argument("--run-timeout", type=float, default=None, help="seconds per smpirun run instead of the plan's")
+    parser.add_argument("--merge", nargs="*", default=[],
+                        help="records files of other runs (e.g. run in parallel with --json elsewhere) to merge in; "
+                             "a record with an error never replaces one with results")
+    args = parser.parse_args(argv)
+    json_path = Path(args.json)
+    records = json.loads(json_path.read_text())["records"] if json_path.exists() else {}
+    for other in args.merge:
+        for key, record in json.loads(Path(other).read_text())["records"].items():
+            if "error" not in record or "error" in records.get(key, {"error": ""}):
+                records[key] = record
+    if args.drop_errors:
+        records = {key: record for key, record in records.items() if "error" not in record}
+    if args.merge or args.drop_errors:
+        write_atomically(json_path, json.dumps({"records": records}, indent=1))
+    if not args.report_only:
+        for model in args.models.split(","):
+            for network in args.networks.split(","):
+                print(f"{network} ({model}) ...", flush=True)
+                record = run_network(network, model, sys.executable, args.algorithms, args.run_timeout)
+                records[_key(record)] = record
+                write_atomically(json_path, json.dumps({"records": records}, indent=1))
+                print(f"  done in {record['wall_s']:.0f} s" + (f": {record['error']}" if "error" in record else ""),
+                      flush=True)
+    order = {name: i for i, name in enumerate(PLAN)}
+    records = dict(sorted(records.items(), key=lambda kv: (order.get(kv[0].split("|")[0], 99), kv[0])))
+    notes_path = Path(args.notes)
+    notes = notes_path.read_text() if notes_path.exists() else ""
+    write_atomically(Path(args.markdown), markdown(records, notes))
+    plot(records, Path(args.plot))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
