@@ -187,6 +187,41 @@ def test_every_public_definition_has_a_docstring():
     assert not missing, f"{len(missing)} public definitions without a docstring:\n" + "\n".join(missing)
 
 
+#: a function longer than this says why in its docstring, with a sentence that begins "Long because"
+MAX_FUNCTION_LINES = 80
+LONG_BECAUSE = "Long because"
+#: long functions without that sentence yet, each with the reason it is allowed for now (the test fails
+#: when one is short again or has the sentence, so the list cannot keep a stale entry)
+LONG_FUNCTIONS_PENDING = {
+    "tesearch/supervise.py::supervise": "the signal-handling branch rewrites it; the sentence or a split after that merge",
+    "tesearch/sweep/driver.py::run_sweep": "the signal-handling branch edits it; issue 30's Budget work splits it",
+}
+
+
+def long_functions() -> dict[str, tuple[int, bool]]:
+    """Every function (methods and nested ones too) over MAX_FUNCTION_LINES lines, def line to last line:
+    "path::name" -> (lines, whether its docstring says why it is long)."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    says_why = LONG_BECAUSE in (ast.get_docstring(node) or "")
+                    out[f"{path.relative_to(PACKAGE.parent)}::{node.name}"] = (lines, says_why)
+    return out
+
+
+def test_every_long_function_says_why_it_is_long():
+    found = long_functions()
+    unexplained = sorted(f"{name} ({lines} lines)" for name, (lines, why) in found.items()
+                         if not why and name not in LONG_FUNCTIONS_PENDING)
+    assert not unexplained, (f"functions over {MAX_FUNCTION_LINES} lines without a docstring sentence "
+                             f"'{LONG_BECAUSE} ...' (split them, or say why):\n" + "\n".join(unexplained))
+    stale = sorted(name for name in LONG_FUNCTIONS_PENDING if name not in found or found[name][1])
+    assert not stale, f"LONG_FUNCTIONS_PENDING names functions that are short now or say why: {stale}"
+
+
 def test_no_star_imports():
     offenders = [str(p) for p in PACKAGE.rglob("*.py") if "import *" in p.read_text()]
     assert not offenders
