@@ -145,8 +145,11 @@ class LaneCore:
         return int(self.searcher.cg.dist[g])
 
     def lanes(self, pairs, width: int, timeout_s: float):
-        """Lane part: (status, [(element, column, word), ...] or None)."""
+        """Lane part: (status, [(element, column, word), ...] or None); "TOO-NARROW" without a model when a
+        word is longer than ``width`` (CP-SAT would call such a model invalid, not infeasible)."""
         S, half = self.S, self.half
+        if any(self.length(g) > width for g, _ in pairs):
+            return "TOO-NARROW", None
         classes = sorted({frozenset((t, self.turn[t])) for t in range(S)}, key=min)
         m = cp_model.CpModel()
         items, rows = [], {r: [] for r in range(half)}

@@ -76,6 +76,9 @@ def draw_table(table: Table, path: str | Path, window: tuple[int, int] | None = 
 
     The picture is written by :func:`tesearch.files.write_output`: never over one of ``inputs``
     (the table's file), a link or a device, nor without ``force`` over a file that is not a picture.
+
+    Long because it lays out one matplotlib figure in order (the input checks, the detail grid, the section
+    marks, the axes, the overview strip), and every part uses the figure's geometry computed at the start.
     """
     path = Path(path)
     if path.suffix.lower() not in (".png", ".svg"):

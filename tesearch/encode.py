@@ -177,7 +177,11 @@ class Encoding:
 
 
 def encode(problem: TableProblem) -> Encoding:
-    """Build the constraints of ``problem`` section by section."""
+    """Build the constraints of ``problem`` section by section.
+
+    Long because every section is written here, in the order the labelled export names them, each block
+    under the comment that says what it constrains; :func:`tesearch.backends.cpsat.build` follows the same
+    order."""
     opts = problem.options
     T = problem.width
     assertions: list = []

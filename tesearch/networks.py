@@ -504,6 +504,7 @@ class Family:
     order: Callable[[object], int]  # the group order, from the parameters alone
     build: Callable[[object], Network]
     groups: tuple[str, ...] = field(default=())  # the ':GROUP' suffixes it accepts
+    params: str = field(kw_only=True)  # PARAMS of FAMILY-PARAMS and its rule, "N (N >= 3)": for spec_grammar
 
 
 def _int(spec: str, text: str, what: str) -> int:
@@ -575,19 +576,43 @@ def _build_torus(p: TorusParams | TwistedParams) -> Network:
 #: family name -> Family; the one registry the CLI, the readers and the tests use
 FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("star", "S_n with the transpositions (0 a)", ("star-5",), _no_group("star"),
-           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: star_network(p.n)),
+           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: star_network(p.n),
+           params="N (N >= 3)"),
     Family("hypercube", "C_2^d, a product of d two-node rings", ("hypercube-4",), _parse_hypercube,
-           lambda p: 2 ** p.d, lambda p: hypercube_network(p.d)),
+           lambda p: 2 ** p.d, lambda p: hypercube_network(p.d), params=f"D (1 <= D <= {len(AXIS_LETTERS)})"),
     Family("ring", "C_n (letters a a') or, n even, D_n (letters a A)", ("ring-7", "ring-6:cyclic"), _parse_ring,
-           lambda p: p.n, lambda p: ring_network(p.n, p.kind), GROUP_KINDS),
+           lambda p: p.n, lambda p: ring_network(p.n, p.kind), GROUP_KINDS, params="N (N >= 3)"),
     Family("torus", "a product of rings, one per side; or, ':twisted', a twisted torus on sides k and 2k",
            ("torus-4x4x8", "torus-6x6:dihedral", "torus-4x4x8:twisted"), _parse_torus,
-           lambda p: math.prod(p.sides), _build_torus, GROUP_KINDS + (TWISTED,)),
+           lambda p: math.prod(p.sides), _build_torus, GROUP_KINDS + (TWISTED,),
+           params=f"AxB[xC...] (each side >= 2, at most {len(AXIS_LETTERS)} sides)"),
     Family("pancake", "S_n with the prefix reversals", ("pancake-5",), _no_group("pancake"),
-           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: pancake_network(p.n)),
+           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: pancake_network(p.n),
+           params="N (N >= 3)"),
     Family("bubblesort", "S_n with the adjacent transpositions", ("bubblesort-5",), _no_group("bubblesort"),
-           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: bubblesort_network(p.n)),
+           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: bubblesort_network(p.n),
+           params="N (N >= 3)"),
 )}
+
+
+def spec_grammar() -> tuple[str, list[tuple[str, str]], str]:
+    """How a NETWORK argument is written, made from :data:`FAMILIES` so the help cannot drift from the parser:
+    (opening line, one (form, meaning) row per family, closing paragraph)."""
+    opening = "NETWORK is a spec FAMILY-PARAMS[:GROUP] or a file of generators. The families:"
+    rows = []
+    for f in FAMILIES.values():
+        form, _, rule = f.params.partition(" (")
+        rows.append((f"{f.name}-{form}" + (f"[:{'|'.join(f.groups)}]" if f.groups else ""),
+                     f"{f.summary}; {rule.rstrip(')')}; e.g. {', '.join(f.examples)}"))
+    closing = (f":GROUP picks each ring's group: {CYCLIC} (C_n, letters a and a') or {DIHEDRAL} (D_n, letters a "
+               f"and A; even sides of at least 4); without it, {DIHEDRAL} for even sides of at least 4, else "
+               f"{CYCLIC}. A torus takes one group for all sides or one per side, comma-separated "
+               f"(torus-6x5:{DIHEDRAL},{CYCLIC}); :{TWISTED} makes the twisted torus on sides k and 2k "
+               f"(docs/twisted-tori.md). A NETWORK ending in .json, holding a '/', or written file:PATH is a JSON "
+               f"file of generators: an object of letter -> permutation (0-based images), bare or under a table's "
+               f"\"generators\" key; a \"network\" key naming a family is checked against them, without one "
+               f"the network is {CUSTOM_PREFIX}<file stem>.")
+    return opening, rows, closing
 
 _SPEC = re.compile(r"([a-z]+)-([^:]*)(?::(.*))?")
 

@@ -5,8 +5,10 @@ from collections import defaultdict
 import pytest
 
 from tesearch.constructions.hypercube import MAX_DIMENSION, hypercube_table, perfect_words
-from tesearch.errors import ConstructionError
-from tesearch.kernel import MAX_CHECK_NODES
+from conftest import run_cli
+from tesearch.errors import ConstructionError, TesearchError
+from tesearch.kernel import MAX_CHECK_NODES, build_network
+from tesearch.networks import hypercube_network
 from tesearch.verify import verify_table
 
 DIMENSIONS = range(1, 11)
@@ -54,8 +56,21 @@ def test_independent_column_and_element_check(tables, d):
         assert sorted(column_letters[column]) == list(letters)  # every letter exactly once: no blank
 
 
-def test_construct_stops_where_the_checkers_stop():
-    """construct builds what both checkers can rebuild: 2^MAX_DIMENSION nodes is the kernel's limit."""
-    assert 2 ** MAX_DIMENSION == MAX_CHECK_NODES
+def test_construct_stops_where_the_checkers_stop(tmp_path):
+    """construct makes hypercube-d for d up to MAX_DIMENSION, the largest the kernel rebuilds: its node cap is
+    exact (n nodes pass with max_nodes = n, not with n - 1) and 2^MAX_DIMENSION is within it, 2^(d+1) not.
+    One dimension more is refused by the construction itself (one line, exit 2, nothing written) even when
+    --max-order and --max-memory would let it start."""
+    cube = hypercube_network(5)
+    generators = [cube.generators[s] for s in cube.letters]
+    assert build_network(cube.letters, generators, max_nodes=32).order == 32
+    with pytest.raises(TesearchError, match="more than 31 nodes"):
+        build_network(cube.letters, generators, max_nodes=31)
+    assert 2 ** MAX_DIMENSION <= MAX_CHECK_NODES < 2 ** (MAX_DIMENSION + 1)
+    out = tmp_path / "t.json"
+    result = run_cli("construct", f"hypercube-{MAX_DIMENSION + 1}", "--max-order", 2 ** (MAX_DIMENSION + 2),
+                     "--max-memory", "4G", "--timeout", "60", "--out", out)
+    assert result.exit_code == 2 and f"hypercube-d for d = 1..{MAX_DIMENSION}" in result.stderr, result.output
+    assert "Traceback" not in result.output and not out.exists()
     with pytest.raises(ConstructionError):
         perfect_words(0)

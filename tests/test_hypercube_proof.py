@@ -23,7 +23,7 @@ from tesearch.constructions.hypercube import (A_SUFFIX, B_SUFFIX, COPY_B, apply_
                                               column_check, double, doubling_options, explicit_matching,
                                               hypercube_table, perfect_words, rows_of, transform)
 from tesearch.errors import ConstructionError
-from tesearch.kernel import build_network, check_theorem1, input_from_json
+from tesearch.kernel import build_network, check_theorem1, input_from_json, kernel_bounds
 from tesearch.networks import hypercube_network
 from tesearch.replay import replay_data
 from tesearch.verify import verify_table
@@ -57,10 +57,11 @@ def test_lemma1_distance_is_weight_and_shortest_words_are_orderings(d):
 
 def test_lemma1_mutation_a_repeated_letter_is_refused():
     words = perfect_words(4)
-    start, word = words[0]
-    broken = [(start, word[:1] + word[:1] + word[2:])] + words[1:] if len(word) > 1 else None
-    assert broken is not None
-    with pytest.raises(ConstructionError):
+    column_check(words, 4)
+    i = next(i for i, (_, word) in enumerate(words) if len(word) > 1)
+    start, word = words[i]
+    broken = words[:i] + [(start, word[:1] + word[:1] + word[2:])] + words[i + 1:]  # same length, a letter twice
+    with pytest.raises(ConstructionError, match="repeats a letter"):
         column_check(broken, 4)
 
 
@@ -68,10 +69,18 @@ def test_lemma1_mutation_a_repeated_letter_is_refused():
 
 @pytest.mark.parametrize("d", SMALL)
 def test_lemma2_counting_bound(d):
-    total = sum(popcount(x) for x in range(1, 2 ** d))
+    """The distances summed over the rebuilt network (the kernel's BFS, not a formula of the test) are
+    d 2^(d-1), so both checkers' counting bounds are 2^(d-1) with no slack: one letter more needs a column."""
+    net = hypercube_network(d)
+    generators = [net.generators[s] for s in net.letters]
+    rebuilt = build_network(net.letters, generators)
+    total = int(rebuilt.depth.sum())
     assert total == d * 2 ** (d - 1)
+    targets = np.ones(rebuilt.order, dtype=bool)
+    targets[0] = False
+    assert kernel_bounds(rebuilt, generators, targets).counting == 2 ** (d - 1)
     assert counting_bound(total, d) == 2 ** (d - 1)
-    assert d * (2 ** (d - 1) - 1) < total  # one column fewer cannot hold the letters
+    assert counting_bound(total + 1, d) == 2 ** (d - 1) + 1
 
 
 # ---------------------------------------------------------------- Lemma 3: transforms keep a table perfect
@@ -246,15 +255,18 @@ def test_lemma7_optimal_by_the_verifier_and_the_kernel(d):
 
 @pytest.mark.parametrize("d", range(1, 8))
 def test_lemma8_the_whole_network_replays_what_theorem1_accepts(d):
+    assert replay_data(hypercube_table(d).to_json()).ok
+
+
+@pytest.mark.parametrize("d", range(2, 8))
+def test_lemma8_mutation_one_word_a_column_early_is_refused_by_both(d):
     data = hypercube_table(d).to_json()
-    assert replay_data(data).ok
     broken = dict(data)
     placements = [list(p) for p in data["placements"]]
-    if len(placements) > 2:
-        i = next(i for i, p in enumerate(placements) if p[1] >= 1)
-        row, col, word = placements[i]
-        placements[i] = [row, col - 1, word]  # one word a column early: some letter twice in a column
-        broken["placements"] = placements
-        inp = input_from_json(broken)
-        assert not check_theorem1(inp, build_network(inp.letters, inp.generators)).ok
-        assert not replay_data(broken).ok
+    i = next(i for i, p in enumerate(placements) if p[1] >= 1)
+    row, col, word = placements[i]
+    placements[i] = [row, col - 1, word]  # one word a column early: some letter twice in a column
+    broken["placements"] = placements
+    inp = input_from_json(broken)
+    assert not check_theorem1(inp, build_network(inp.letters, inp.generators)).ok
+    assert not replay_data(broken).ok

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from conftest import run_cli
+from tesearch import limits
 from tesearch.networks import network_from_spec
 from tesearch.search.narrow import narrowed_core_table
 from tesearch.verify import verify_table
@@ -12,14 +13,42 @@ from tesearch.verify import verify_table
 pytest.importorskip("ortools")
 
 
+class Offers(limits.Reporter):
+    """The tables the work offers to its supervisor, in order."""
+
+    def __init__(self):
+        self.tables = []
+
+    def candidate(self, value: object) -> None:
+        self.tables.append(value)
+
+
+def narrowed_star5(**options):
+    """narrowed_core_table on star-5 (bound 111): (table, summary, every table offered on the way)."""
+    offers = Offers()
+    with limits.activated(limits.Limits(), offers):
+        table, summary = narrowed_core_table(network_from_spec("star-5"), timeout_s=60, **options)
+    return table, summary, offers.tables
+
+
+def check_narrowing(table, offered):
+    """The first table offered is the greedy-core one, each later one is narrower, the last is the one
+    returned, each verifies, and the rotation blocks after the core are the same width in all of them."""
+    greedy = offered[0]
+    assert offered[-1] is table and len(offered) >= 2
+    widths = [t.T for t in offered]
+    assert widths == sorted(set(widths), reverse=True), widths  # each offer strictly narrower
+    for t in offered:
+        assert verify_table(t).ok
+        core, blocks = t.extra["sections"]
+        assert core["name"] == "core" and blocks["name"] == "rotation blocks" and blocks["end"] == t.T
+        assert t.T - core["end"] == greedy.T - greedy.extra["sections"][0]["end"]
+    assert 111 <= table.T < greedy.T  # star-5's bound is 111: never below it, and narrower than greedy
+
+
 def test_the_narrowed_core_table_is_verified_and_narrower_than_the_greedy_one():
-    lines = []
-    table, summary = narrowed_core_table(network_from_spec("star-5"), timeout_s=60, progress=lines.append)
-    greedy_T = int(next(line for line in lines if "greedy core width" in line).split("T = ")[1].split(",")[0])
-    check = verify_table(table)
-    assert check.ok, check.summary()
-    assert 111 <= table.T < greedy_T  # star-5's bound is 111: never below it, and narrower than greedy
-    assert table.extra["sections"][0]["name"] == "core"
+    table, summary, offered = narrowed_star5()
+    check_narrowing(table, offered)
     assert table.extra["search"]["method"].startswith("cpsat: greedy first-fit core, width minimised")
     assert f"T = {table.T}" in summary and "not a certificate" in summary
 
@@ -27,11 +56,8 @@ def test_the_narrowed_core_table_is_verified_and_narrower_than_the_greedy_one():
 def test_the_interval_model_narrows_the_core_too():
     from tesearch.backends import CpsatModel
 
-    lines = []
-    table, _ = narrowed_core_table(network_from_spec("star-5"), timeout_s=60, progress=lines.append,
-                                   cpsat_model=CpsatModel.INTERVALS)
-    greedy_T = int(next(line for line in lines if "greedy core width" in line).split("T = ")[1].split(",")[0])
-    assert verify_table(table).ok and 111 <= table.T < greedy_T
+    table, _, offered = narrowed_star5(cpsat_model=CpsatModel.INTERVALS)
+    check_narrowing(table, offered)
     assert table.extra["search"]["method"].startswith("cpsat intervals: greedy first-fit core")
 
 

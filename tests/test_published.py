@@ -9,7 +9,8 @@ from tesearch.cli import main
 from tesearch.published.catalog import published_tables
 from tesearch.published.constructions import CONSTRUCTIONS, ConstructionError, verify_construction
 from tesearch.published.reading import ReadingMode, read_cells, reinsert_blanks
-from tesearch.published.regress import Finding, regress_published, regress_star6_odd, run_regress
+from tesearch.published.regress import (CONSTRUCTION_SIZES, Finding, regress_published, regress_star6_odd,
+                                        run_regress)
 from tesearch.rotation import find_rotation
 
 C, D, A = Finding.CONFIRMED, Finding.CLAIM_DIFFERS, Finding.AMBIGUOUS
@@ -130,6 +131,16 @@ def test_construction_tables_carry_sections():
     assert table.extra["sections"][-1]["end"] == table.T
 
 
-def test_run_regress_has_no_invalid_rows():
+def test_run_regress_has_every_row_with_its_verdict():
+    """`tesearch regress`'s rows: every printed table with the verdict EXPECTED gives it, the star-6
+    odd-distance claim, and one CONFIRMED row per general construction in CONSTRUCTION_SIZES, in order.
+    (An ``all(...)`` over the rows alone would pass on an empty list.)"""
     rows = run_regress()
-    assert all(r.verdict is not Finding.INVALID for r in rows)
+    assert len(rows) == len(EXPECTED) + 1 + len(CONSTRUCTION_SIZES), [r.name for r in rows]
+    verdicts = {r.name: r.verdict for r in rows}
+    assert {name: verdicts.get(name) for name in EXPECTED} == {name: want[0] for name, want in EXPECTED.items()}
+    assert verdicts["star-6 odd-distance (rotation only)"] is D
+    constructions = rows[-len(CONSTRUCTION_SIZES):]
+    assert [(r.name.split(", n = ")[0], r.verdict) for r in constructions] == \
+        [(title, C) for _, _, title, _ in CONSTRUCTION_SIZES], [r.detail for r in constructions]
+    assert not [r.name for r in rows if r.verdict is Finding.INVALID]

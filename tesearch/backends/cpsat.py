@@ -78,7 +78,11 @@ class CpsatModel:
 
 
 def build(problem: TableProblem) -> CpsatModel:
-    """The CP-SAT model of ``problem`` (see the module docstring for the sections)."""
+    """The CP-SAT model of ``problem`` (see the module docstring for the sections).
+
+    Long because the model is built in one pass, section by section (variables, exactly once, columns,
+    letter counts), each section counted as it is added and in the order of :func:`tesearch.encode.encode`,
+    so that the two models read side by side."""
     cp_model = _cp_model()
     t0 = time.monotonic()
     opts = problem.options

@@ -404,6 +404,10 @@ def check_impossibility(claim: dict, *, inp: LoadedInput, net, is_target: np.nda
     is checked against the file's CNF (the committed proofs are for it).  A restricted claim (a class
     the kernel does not rebuild) is never confirmed: unchecked, or refuted when a solver finds the
     file satisfiable.
+
+    Long because it is one chain of checks in the order a confirmation needs them (the file's hash and size,
+    its header, the kernel's own encoding, z3, cvc5, the DRAT proof), each adding its reason to one verdict;
+    split up, the order that makes a claim confirmed would be spread over several functions.
     """
     what = f"{inp.network} {inp.exchange.value}"
     statement = claim_statement(claim, inp.network, inp.exchange.value)

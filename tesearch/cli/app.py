@@ -80,6 +80,17 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, help_text) for name, (_, _, help_text) in COMMANDS.items()])
 
+    def format_epilog(self, ctx, formatter):
+        """The NETWORK spec grammar after the commands, made from the family registry when help is shown."""
+        from tesearch.networks import spec_grammar
+
+        opening, rows, closing = spec_grammar()
+        with formatter.section("Networks"):
+            formatter.write_text(opening)
+            formatter.write_dl(rows)
+            formatter.write_paragraph()
+            formatter.write_text(closing)
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Run the command and exit with its :class:`ExitCode`; never print a traceback."""
         from tesearch import limits

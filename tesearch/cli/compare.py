@@ -1,4 +1,5 @@
-"""``tesearch compare``: a table or a network against shortest-path, dimension-ordered and seed 000 FIFO."""
+"""``tesearch compare``: a table or a network against shortest-path, dimension-ordered and the node-invariant
+FIFO schedule of Dimakopoulos and Dimopoulos (seed 000)."""
 
 from __future__ import annotations
 

@@ -325,7 +325,8 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, cpsat_mo
 @limit_options(timeout_default=None)
 def construct(network, exchange, out, force, as_json, limits, quiet):
     """An optimal table by construction, no solver: hypercube doubling, mirror lanes for the regular
-    torus m x n x n (4 | m < n, n even), seed 003's rings and tori, seed 004's odd-distance stars."""
+    torus m x n x n (4 | m < n, n even), the ring and torus tables of the table method's paper (seed 003),
+    and the odd-distance star tables by rotation blocks of the star-graph paper (seed 004)."""
     from tesearch.constructions import constructed_table
 
     net = _network(network, limits)

@@ -32,7 +32,8 @@ def draw(file, output, force, window):
 @click.option("--no-constructions", is_flag=True, help="Only the printed tables, not the general constructions.")
 @limit_options(timeout_default=None)
 def regress(as_json, no_constructions, limits, quiet):
-    """Check every table printed in seeds 003 and 004, and the papers' general constructions."""
+    """Check every table printed in the table method's paper (seed 003) and the star-graph paper (seed 004),
+    and the papers' general constructions."""
     from tesearch.published.regress import Finding, regress_text, run_regress
     from tesearch.supervise import supervise
 
@@ -47,7 +48,8 @@ def regress(as_json, no_constructions, limits, quiet):
 @click.command()
 @click.argument("network")
 @click.option("--algorithm", type=click.Choice(["fifo", "a2"]), default="fifo", show_default=True,
-              help="fifo: seed 000 node-invariant FIFO; a2: seed 001 Algorithm A2 (product networks).")
+              help="fifo: the node-invariant FIFO schedule of Dimakopoulos and Dimopoulos (seed 000); a2: their "
+                   "Algorithm A2 for product networks (seed 001).")
 @output_option("--out", help="Write the schedule (tesearch-schedule JSON, .json).")
 @OVERWRITE_OPTION
 @JSON_OPTION

@@ -267,6 +267,9 @@ def _match_ports(shells: list[Shell], demand_of, q: int
     ports may face each other across a shell boundary when each one's demand is at most the other's
     length: the job leaving one then lies inside the other's part.  Lengths below q are *small*; the rest
     are *universal* (any demand fits).
+
+    Long because it follows the proof's steps 1 to 4 one after another, each a short block under a comment
+    naming its step, so the code reads against docs/proofs/lanes.md.
     """
     length = {}
     demand = {}

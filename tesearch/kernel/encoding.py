@@ -216,7 +216,11 @@ def inverse_node(net: RebuiltNetwork, word: Sequence[int], inverse: Sequence[int
 
 
 def kernel_encoding(net: RebuiltNetwork, is_target: np.ndarray, width: int) -> KernelEncoding:
-    """The kernel's encoding of "no table of width ``width``" for the targets of ``is_target``."""
+    """The kernel's encoding of "no table of width ``width``" for the targets of ``is_target``.
+
+    Long because it is trusted code read against :func:`tesearch.encode.encode`: one sequence of sections
+    (items and their words, exactly once, columns, letter counts, the mirror pin) in the same order, with
+    nothing hidden in helpers."""
     if not isinstance(width, int) or width < 0 or width > MAX_KERNEL_VARIABLES:
         raise EncoderTooLarge(f"width {width!r} is outside what the kernel encodes")
     letters = net.letters

@@ -99,6 +99,10 @@ def read_cells(cells: Cells, cg: CayleyGraph, exchange: str, mode: ReadingMode,
 
     ``cuts`` (optional, per row) are the only columns where a word may start or
     end inside a run: the boundaries of a template's printed cells.
+
+    Long because the readings come from one Z3 model built and queried in place (the cell checks, the
+    candidate words of each run, the mode's rules on elements and orbits, then one blocking clause per
+    reading found), and every step uses the same variables.
     """
     import z3
 

@@ -22,7 +22,7 @@ one above, up to MAX_REPLAY_NODES):
   by one gather through the successor table of the letter; link, port and
   buffer usage are stamped or counted over all nodes at once; distances and
   delivered pairs are N x N matrices.
-- the streaming engine (:func:`_replay_streaming`, whose docstring says
+- the streaming engine (:mod:`tesearch.replay.streaming`, whose docstring says
   exactly what it checks and how): the same hop-by-hop simulation of all N
   copies with N x |S| memory, no N x N array: distances from the identity by
   one BFS (d(g, h) = d(1, g^-1 h)), the destination of every copy checked

@@ -29,6 +29,9 @@ def replay_reference(inp: LoadedInput, model: PortModel | str = PortModel.ALL_PO
 
     Distances come from networkx BFS (one per source); nothing is shared with :func:`replay`
     except the loader and the BFS that numbers the nodes.  Small inputs only.
+
+    Long because it is the plain reference the fast engines are tested against: one straightforward loop
+    per check, all in one place, nothing vectorised or shared.
     """
     started = time.perf_counter()
     model = PortModel.parse(model)

@@ -42,7 +42,11 @@ def all_pairs_distances(net: RebuiltNetwork) -> np.ndarray:
 
 def _replay_vectorised(inp: LoadedInput, model: PortModel, net: RebuiltNetwork, *, progress: bool,
                        started: float) -> ReplayReport:
-    """The N x N engine: all-pairs distances and an N x N pair-count matrix."""
+    """The N x N engine: all-pairs distances and an N x N pair-count matrix.
+
+    Long because the hop loop, the link stamps and the pair count share N x N and N x |S| arrays allocated
+    once at the start (the streaming engine splits the same work into :class:`~tesearch.replay.streaming.\
+_StreamingRun`)."""
     n, degree = net.order, net.degree
     dist = all_pairs_distances(net)
     found = _Violations()
