@@ -425,3 +425,11 @@ def test_a_signal_while_ray_starts_or_runs_stops_it_all(tmp_path, signum, code, 
     assert family.left_after(STOP_S) == [], family.names()
     assert _ray_dirs() <= dirs_before  # Ray's private temporary directory is removed
     assert not any(p.suffix == ".json" for p in tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("value", ["100000000000000000000", "1e300", "31536001"])
+def test_a_huge_timeout_is_one_line_and_exit_2(value):
+    """The fuzzing run on the final code found `search star-4 --timeout 1e20` exiting 70 (the deadline timer overflowed)."""
+    result = run_cli("search", "star-4", "--timeout", value)
+    assert result.exit_code == 2, result.output
+    assert "at most 31536000 seconds" in result.output and "Traceback" not in result.output

@@ -207,8 +207,12 @@ def main():
 
 # ------------------------------------------------------------------ shared option types
 
+#: the longest time limit any option accepts: a year (timers and solvers overflow far above it)
+MAX_SECONDS = 365 * 24 * 3600
+
+
 class Seconds(click.ParamType):
-    """A finite number of seconds > 0."""
+    """A finite number of seconds > 0, at most :data:`MAX_SECONDS`."""
 
     name = "SECONDS"
 
@@ -216,10 +220,12 @@ class Seconds(click.ParamType):
         """The value as seconds, or a usage error."""
         try:
             number = float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
         if not math.isfinite(number) or number <= 0:
             self.fail(f"must be a finite number of seconds > 0, got {value!r}", param, ctx)
+        if number > MAX_SECONDS:
+            self.fail(f"must be at most {MAX_SECONDS} seconds (a year), got {value!r}", param, ctx)
         return number
 
 
