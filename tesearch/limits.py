@@ -244,6 +244,19 @@ def resident_bytes(pid: int | None = None) -> int | None:
         return None
 
 
+def proportional_bytes(pid: int) -> int:
+    """A process's proportional set size (shared pages divided among their sharers, so SMPI's shared
+    allocations and MPI ranks' shared memory count once), 0 if unreadable."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 def peak_resident_bytes(pid: int | None = None) -> int | None:
     """The largest resident memory a process (this one by default) has had (VmHWM), or None where unreadable.
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from statistics import median
 
 from tesearch.errors import LimitReached, SolverUnavailable, TesearchError
-from tesearch.limits import format_bytes
+from tesearch.limits import format_bytes, proportional_bytes
 from tesearch.supervise import ProcessGroupChild
 from tesearch.terms import ExitCode
 
@@ -151,21 +151,9 @@ def command(run: MpiRun, mpiexec: Path, report: Path) -> list[str]:
     return cmd
 
 
-def _proportional_bytes(pid: int) -> int:
-    """A process's proportional set size (shared pages divided among their sharers), 0 if unreadable."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as fh:
-            for line in fh:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
-
-
 def _resident(members: dict[int, int]) -> int:
     """Memory of the run: the sum of its processes' proportional set sizes."""
-    return sum(_proportional_bytes(pid) for pid in members)
+    return sum(proportional_bytes(pid) for pid in members)
 
 
 def launch(run: MpiRun, *, started: float | None = None) -> MpiReport:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tesearch.errors import LimitReached, SolverUnavailable, TesearchError
-from tesearch.limits import format_bytes
+from tesearch.limits import format_bytes, proportional_bytes
 from tesearch.terms import ExitCode
 
 SOURCE = Path(__file__).with_name("tesearch_simulate.c")
@@ -128,18 +128,6 @@ def _session_members(session: int) -> list[int]:
     return members
 
 
-def _proportional_bytes(pid: int) -> int:
-    """A process's proportional set size: shared pages (SMPI's shared allocations) counted once."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as fh:
-            for line in fh:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
-
-
 def stop_group(proc: subprocess.Popen) -> None:
     """Stop smpirun with everything it started (tesearch.supervise.stop_family: its group and session, and
     its descendants by parentage; SIGTERM, a grace period, SIGKILL), then wait for the simulator to go."""
@@ -185,7 +173,7 @@ def run_smpirun(command: list[str], *, work: Path, timeout_s: float | None, max_
                     break
                 if now >= next_memory:
                     next_memory = now + 1.0
-                    used = sum(_proportional_bytes(pid) for pid in _session_members(proc.pid))
+                    used = sum(proportional_bytes(pid) for pid in _session_members(proc.pid))
                     peak = max(peak, used)
                     if max_memory is not None and used > max_memory:
                         over_memory, status = True, None
