@@ -125,7 +125,7 @@ def test_a_wrong_matching_is_an_error_not_a_table(monkeypatch):
         lanes.mirror_lane_table(network_from_spec("torus-8x10x10"))
 
 
-def _n(count_at_ends: int, d: int, top: int) -> int:
+def _n(d: int, top: int) -> int:
     """Elements of a ring at distance d: 1 at 0 and the antipode ``top``, else 2."""
     return 1 if d in (0, top) else 2
 
@@ -134,24 +134,17 @@ def _n(count_at_ends: int, d: int, top: int) -> int:
 def test_port_counts_are_lemma_6s_closed_forms(spec):
     """The counts the proof of Lemma 6 rests on, for each (length, demand): 2h N_q(d) for 0 < length < h;
     (h-1) N_q(d) + [1 <= d <= q-1] at length 0; and + [2 <= d <= q-1] more at length h."""
-    network = network_from_spec(spec)
-    x, y, z = lanes._axes(network)
+    plan = lanes._plan(network_from_spec(spec))
+    x, y, _ = plan.axes
     q, h = x.side // 2, y.side // 2
-
-    def profile(g):
-        return x.distance(g[0]), y.distance(g[1]), z.distance(g[2])
-
-    pairs, _ = lanes._elements(x, y, z)
-    odd = min((g for g in pairs if profile(g)[1:] == (h, h)), key=lambda g: (profile(g), g))
-    braided = [g for g in pairs if g != odd and profile(g)[1:] != (0, 0)]
-    shells = lanes._shells(braided, profile, h)
+    shells = plan.shells
     counts = Counter()
     for sh in shells:
         counts[(sh.b, x.distance(sh.job_b[0]))] += 1
         counts[(sh.c, x.distance(sh.job_c[0]))] += 1
     for length in range(h + 1):
         for d in range(q + 1):
-            nq = _n(0, d, q)
+            nq = _n(d, q)
             if 0 < length < h:
                 want = 2 * h * nq
             else:
@@ -162,16 +155,10 @@ def test_port_counts_are_lemma_6s_closed_forms(spec):
 @pytest.mark.parametrize("spec", ["torus-4x6x6", "torus-8x10x10", "torus-12x14x14"])
 def test_the_chain_visits_every_shell_once_from_and_to_demand_zero(spec):
     """Lemma 6, steps 4-5: one chain through all shells; the first shell's prefix and the last one's suffix are empty."""
-    network = network_from_spec(spec)
-    x, y, z = lanes._axes(network)
+    plan = lanes._plan(network_from_spec(spec))
+    x, y, _ = plan.axes
     q, h = x.side // 2, y.side // 2
-
-    def profile(g):
-        return x.distance(g[0]), y.distance(g[1]), z.distance(g[2])
-
-    pairs, _ = lanes._elements(x, y, z)
-    odd = min((g for g in pairs if profile(g)[1:] == (h, h)), key=lambda g: (profile(g), g))
-    shells = lanes._shells([g for g in pairs if g != odd and profile(g)[1:] != (0, 0)], profile, h)
+    shells = plan.shells
     partner, kind, port_type = lanes._match_ports(shells, lambda g: x.distance(g[0]), q)
     for port, mate in partner.items():  # every facing pair is compatible (the heart of the lemma)
         assert port_type[port][1] <= port_type[mate][0] and port_type[mate][1] <= port_type[port][0]

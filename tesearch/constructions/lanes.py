@@ -424,16 +424,22 @@ def _word_and_start(job: Job, axes: tuple[Axis, Axis, Axis], mirrored: bool) -> 
     return start, word
 
 
-def mirror_lane_table(network: Network) -> Table:
-    """A verified optimal table for the regular torus m x n x n (see the module docstring; the rule and
-    its proof: docs/proofs/lanes.md)."""
-    reason = applies(network)
-    if reason is not None:
-        raise ConstructionError(f"{network.spec}: {reason}")
+@dataclass(frozen=True)
+class _Plan:
+    """What the construction works from: the axes, the odd (1, h, h) pair, the X-only jobs, the shells."""
+
+    axes: tuple
+    odd: tuple[int, int, int]
+    x_only: list
+    shells: list
+    profile: object  # element -> (a, b, c)
+
+
+def _plan(network: Network) -> _Plan:
+    """The axes, the jobs and the shells of a shape the construction applies to (Lemma 6, step 0)."""
     axes = _axes(network)
     x, y, z = axes
-    q, h = x.side // 2, y.side // 2
-    width = x.side * y.side * h * h // 2
+    h = y.side // 2
 
     def profile(g: tuple[int, int, int]) -> tuple[int, int, int]:
         return x.distance(g[0]), y.distance(g[1]), z.distance(g[2])
@@ -444,8 +450,21 @@ def mirror_lane_table(network: Network) -> Table:
     odd = min((g for g in pairs if profile(g)[1:] == (h, h)), key=lambda g: (profile(g), g))  # a* = 1
     x_only = sorted((g for g in pairs if profile(g)[1:] == (0, 0)), key=lambda g: (-profile(g)[0], g))
     braided = [g for g in pairs if g != odd and profile(g)[1:] != (0, 0)]
-    block = _fixed_block(x, y, z, odd)
-    shells = _shells(braided, profile, h)
+    return _Plan(axes, odd, x_only, _shells(braided, profile, h), profile)
+
+
+def mirror_lane_table(network: Network) -> Table:
+    """A verified optimal table for the regular torus m x n x n (see the module docstring; the rule and
+    its proof: docs/proofs/lanes.md)."""
+    reason = applies(network)
+    if reason is not None:
+        raise ConstructionError(f"{network.spec}: {reason}")
+    plan = _plan(network)
+    axes, shells, x_only, profile = plan.axes, plan.shells, plan.x_only, plan.profile
+    x, y, z = axes
+    q, h = x.side // 2, y.side // 2
+    width = x.side * y.side * h * h // 2
+    block = _fixed_block(x, y, z, plan.odd)
     partner, kind, port_type = _match_ports(shells, lambda g: x.distance(g[0]), q)
     order = _one_cycle(shells, partner, kind, port_type)
     lane = _XLane(width)
