@@ -1,4 +1,5 @@
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -39,3 +40,26 @@ def crash_files_in_tmp_path(tmp_path, monkeypatch):
     from tesearch.supervise import CRASH_DIR_VARIABLE
 
     monkeypatch.setenv(CRASH_DIR_VARIABLE, str(tmp_path))
+
+
+def broken_programs(tmp_path, kind: str, table: Path, rank: int, step: int):
+    """The programs export of ``table`` with one hop of ``rank`` at ``step`` broken: sent a step ``late``,
+    to the ``wrong`` neighbour, or ``dropped``; returns (file, hop) with hop = [letter, neighbour, origin,
+    destination] (the MPI run and the SimGrid simulation must both catch each)."""
+    path = tmp_path / table.name.replace(".json", ".jsonl")
+    assert run_cli("export", table, "-o", path, "--quiet").exit_code == 0
+    lines = path.read_text().splitlines()
+    record = json.loads(lines[1 + rank])
+    steps = {entry[0]: entry for entry in record["steps"]}
+    sends = steps[step][1]
+    hop = list(sends[0])
+    if kind == "late":
+        sends.remove(sends[0])
+        steps[step + 1][1].append(hop)
+    elif kind == "wrong":
+        sends[0][1] = sends[1][1]  # to the neighbour another letter leads to
+    elif kind == "dropped":
+        sends.remove(sends[0])
+    lines[1 + rank] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n")
+    return path, hop

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from conftest import ROOT, run_cli
+from conftest import broken_programs as shared_broken_programs
 from tesearch.errors import SolverUnavailable
 from tesearch.programs.launch import find_mpiexec, require_mpi4py
 
@@ -51,25 +52,8 @@ def test_text_output_names_library_ranks_times_and_verdict():
 
 
 def broken_programs(tmp_path, kind, name="star-4.json"):
-    """The programs of table ``name`` with one hop of rank BROKEN_RANK at step BROKEN_STEP broken;
-    returns (file, hop)."""
-    path = tmp_path / name.replace(".json", ".jsonl")
-    assert run_cli("export", RESULTS / name, "-o", path, "--quiet").exit_code == 0
-    lines = path.read_text().splitlines()
-    record = json.loads(lines[1 + BROKEN_RANK])
-    steps = {entry[0]: entry for entry in record["steps"]}
-    sends = steps[BROKEN_STEP][1]
-    hop = list(sends[0])  # [letter, neighbour, origin, destination]
-    if kind == "late":
-        sends.remove(sends[0])
-        steps[BROKEN_STEP + 1][1].append(hop)
-    elif kind == "wrong":
-        sends[0][1] = sends[1][1]  # to the neighbour another letter leads to
-    elif kind == "dropped":
-        sends.remove(sends[0])
-    lines[1 + BROKEN_RANK] = json.dumps(record)
-    path.write_text("\n".join(lines) + "\n")
-    return path, hop
+    """The programs of table ``name`` with one hop of rank BROKEN_RANK at step BROKEN_STEP broken (conftest)."""
+    return shared_broken_programs(tmp_path, kind, RESULTS / name, BROKEN_RANK, BROKEN_STEP)
 
 
 @pytest.mark.parametrize("name,kind,fault,step_shown", [

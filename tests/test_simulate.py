@@ -17,6 +17,7 @@ import networkx as nx
 import pytest
 
 from conftest import ROOT, run_cli
+from conftest import broken_programs as shared_broken_programs
 from tesearch.chrome_trace import trace_problems
 from tesearch.networks import network_from_spec
 from tesearch.programs.ranks import rank_numbering
@@ -191,24 +192,8 @@ def test_small_networks_end_to_end(simgrid, spec):
 
 
 def broken_programs(tmp_path, kind, name="hypercube-3.json"):
-    """The export of table ``name`` with one hop of rank BROKEN_RANK at step BROKEN_STEP broken; (file, hop)."""
-    path = tmp_path / name.replace(".json", ".jsonl")
-    assert run_cli("export", RESULTS / name, "-o", path, "--quiet").exit_code == 0
-    lines = path.read_text().splitlines()
-    record = json.loads(lines[1 + BROKEN_RANK])
-    steps = {entry[0]: entry for entry in record["steps"]}
-    sends = steps[BROKEN_STEP][1]
-    hop = list(sends[0])  # [letter, neighbour, origin, destination]
-    if kind == "late":
-        sends.remove(sends[0])
-        steps[BROKEN_STEP + 1][1].append(hop)
-    elif kind == "wrong":
-        sends[0][1] = sends[1][1]  # to the neighbour another letter leads to
-    elif kind == "dropped":
-        sends.remove(sends[0])
-    lines[1 + BROKEN_RANK] = json.dumps(record)
-    path.write_text("\n".join(lines) + "\n")
-    return path, hop
+    """The programs of table ``name`` with one hop of rank BROKEN_RANK at step BROKEN_STEP broken (conftest)."""
+    return shared_broken_programs(tmp_path, kind, RESULTS / name, BROKEN_RANK, BROKEN_STEP)
 
 
 @pytest.mark.parametrize("kind,fault,step_shown", [("late", "late", BROKEN_STEP + 1),
