@@ -402,8 +402,14 @@ def test_an_attainment_no_known_choice_reaches_is_unchecked():
 
 
 def test_a_huge_solver_timeout_is_clamped_not_a_crash():
-    """--solver-timeout 1e20 once crashed cvc5's option parser (exit 70); the limit is clamped to 2^32 - 1 ms."""
+    """--solver-timeout 1e20 once crashed cvc5's option parser (exit 70). A limit above 2^32 - 1 ms (49.7 days) but
+    within the CLI's one-year cap is clamped for the solvers; a limit beyond the cap is a one-line exit 2."""
     assert proof_tools.solvers.timeout_ms(1e20) == proof_tools.solvers.MAX_TIMEOUT_MS
     assert proof_tools.solvers.timeout_ms(0.0001) == 1 and proof_tools.solvers.timeout_ms(2.5) == 2500
-    run = CliRunner().invoke(main, ["check-proof", "--solver-timeout", "99999999999999999999", str(CYCLIC)])
+    ninety_days = str(90 * 24 * 3600)
+    assert float(ninety_days) * 1000 > proof_tools.solvers.MAX_TIMEOUT_MS
+    run = CliRunner().invoke(main, ["check-proof", "--solver-timeout", ninety_days, str(CYCLIC)])
     assert run.exit_code == 0, run.output
+    run = CliRunner().invoke(main, ["check-proof", "--solver-timeout", "99999999999999999999", str(CYCLIC)])
+    assert run.exit_code == 2 and "at most 31536000 seconds" in run.output, run.output
+    assert "Traceback" not in run.output and len(run.output.strip().splitlines()) == 1, run.output
