@@ -33,19 +33,19 @@ from markdown_report import Report
 ROWS = [
     ("star-7", "total", "stratify (z3; earlier)", ["stratify", "star-7"], 900),
     ("star-7", "total", "rotation, patient (z3; earlier)", ["search", "star-7", "--core-schedule", "patient"], 300),
-    ("star-7", "total", "split (cpsat)", ["search", "star-7", "--strategy", "split", "--backend", "cpsat",
+    ("star-7", "total", "split (cpsat)", ["search", "star-7", "--strategy", "split", "--solver", "cpsat",
                                          "--word-cap", "64"], 300),
     ("star-7", "odd-distance", "stratify (z3; earlier)",
-     ["stratify", "star-7", "--exchange", "odd-distance", "--attempt-timeout", "60"], 900),
+     ["stratify", "star-7", "--exchange", "odd-distance", "--solver-timeout", "60"], 900),
     ("star-7", "odd-distance", "split (cpsat)", ["search", "star-7", "--exchange", "odd-distance", "--strategy",
-                                                "split", "--backend", "cpsat", "--word-cap", "64"], 300),
+                                                "split", "--solver", "cpsat", "--word-cap", "64"], 300),
     ("star-8", "total", "rotation, patient (z3; earlier)", ["search", "star-8", "--core-schedule", "patient"], 900),
     ("star-8", "total", "rotation, escalating (z3)", ["search", "star-8"], 600),
-    ("star-8", "total", "rotation, escalating (cpsat)", ["search", "star-8", "--backend", "cpsat"], 900),
+    ("star-8", "total", "rotation, escalating (cpsat)", ["search", "star-8", "--solver", "cpsat"], 900),
     ("star-8", "odd-distance", "rotation, patient (z3; earlier)",
      ["search", "star-8", "--exchange", "odd-distance", "--core-schedule", "patient"], 900),
     ("star-8", "odd-distance", "rotation, escalating (cpsat)",
-     ["search", "star-8", "--exchange", "odd-distance", "--backend", "cpsat"], 900),
+     ["search", "star-8", "--exchange", "odd-distance", "--solver", "cpsat"], 900),
 ]
 
 

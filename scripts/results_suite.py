@@ -165,7 +165,7 @@ def write_readme(results: dict) -> None:
                               f"{t['search'].get('method', t['search'].get('strategy'))} | {t['search']['seconds']} |")
     if better:
         lines += ["", "## Narrower tables found since (the table file holds the narrower one)", "",
-                  "Later runs (the CP-SAT backend, `tesearch search --backend cpsat` or",
+                  "Later runs (the CP-SAT backend, `tesearch search --solver cpsat` or",
                   "`tesearch repack`) replaced these tables; `--out` replaces a table only with a narrower one, so a",
                   "rerun of this suite keeps them. Each passes verify and replay and has its certificate; the",
                   "commands are in results/manifest.toml.", "",

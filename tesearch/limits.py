@@ -96,11 +96,11 @@ def install(limits: Limits, reporter: Reporter | None = None, *, started: float 
 
 
 @contextlib.contextmanager
-def activated(limits: Limits, reporter: Reporter | None = None) -> Iterator[None]:
+def activated(limits: Limits, reporter: Reporter | None = None, *, started: float | None = None) -> Iterator[None]:
     """:func:`install` for the duration of a ``with`` block, then the previous state again."""
     global _state
     previous = _state
-    install(limits, reporter)
+    install(limits, reporter, started=started)
     try:
         yield
     finally:

@@ -42,6 +42,17 @@ def crash_files_in_tmp_path(tmp_path, monkeypatch):
     monkeypatch.setenv(CRASH_DIR_VARIABLE, str(tmp_path))
 
 
+@pytest.fixture(autouse=True)
+def no_limits_leak_between_tests():
+    """Each test starts under the default limits and leaves them so: an in-process run that installs a deadline
+    (a sweep's task, a supervised child run inline) must not make a later test see its time as used up."""
+    from tesearch import limits
+
+    saved = limits._state
+    yield
+    assert limits._state is saved, "a test left other limits installed (use limits.activated)"
+
+
 def broken_programs(tmp_path, kind: str, table: Path, rank: int, step: int):
     """The programs export of ``table`` with one hop of ``rank`` at ``step`` broken: sent a step ``late``,
     to the ``wrong`` neighbour, or ``dropped``; returns (file, hop) with hop = [letter, neighbour, origin,

@@ -101,7 +101,7 @@ def test_cli_backend_choice_reaches_the_error(without_ortools, tmp_path):
     from tesearch.cli import main
 
     # star-4: the greedy table (T=24) is above the bound (21), so the solver is called
-    result = CliRunner().invoke(main, ["search", "star-4", "--strategy", "full", "--backend", "cpsat", "--quiet",
+    result = CliRunner().invoke(main, ["search", "star-4", "--strategy", "full", "--solver", "cpsat", "--quiet",
                                        "--out", str(tmp_path / "t.json")])
     assert result.exit_code == 2
     assert "OR-Tools" in result.output and len(result.output.strip().splitlines()) == 1

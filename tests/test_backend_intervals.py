@@ -126,10 +126,12 @@ def test_search_with_intervals_meets_the_bound(spec, T):
 
 
 def test_cli_intervals_need_the_cpsat_backend(tmp_path):
+    """The former spelling --cpsat-model intervals without --backend cpsat is refused in one line; so is the
+    interval model with repack --tail."""
     run = subprocess.run([sys.executable, "-m", "tesearch.entry", "search", "pancake-4", "--cpsat-model", "intervals"],
                          capture_output=True, text=True)
-    assert run.returncode == 2 and "needs --backend cpsat" in run.stderr
-    run = subprocess.run([sys.executable, "-m", "tesearch.entry", "repack", "pancake-4", "--cpsat-model", "intervals",
+    assert run.returncode == 2 and "needs --backend cpsat" in run.stderr and "--solver cpsat-intervals" in run.stderr
+    run = subprocess.run([sys.executable, "-m", "tesearch.entry", "repack", "pancake-4", "--solver", "cpsat-intervals",
                           "--tail", "4"], capture_output=True, text=True)
     assert run.returncode == 2 and "leave out --tail" in run.stderr
 
@@ -139,8 +141,8 @@ def test_pancake5_at_the_counting_bound(tmp_path):
     """pancake-5 at T = 107 = the counting bound (3 blanks): the interval model finds it in seconds
     (8.7 s on a loaded 2-core machine), the placement model did not in 1498 s."""
     out = tmp_path / "pancake-5.json"
-    run = subprocess.run([sys.executable, "-m", "tesearch.entry", "search", "pancake-5", "--backend", "cpsat",
-                          "--cpsat-model", "intervals", "--timeout", "300", "--out", str(out), "--quiet"],
+    run = subprocess.run([sys.executable, "-m", "tesearch.entry", "search", "pancake-5", "--solver",
+                          "cpsat-intervals", "--timeout", "300", "--out", str(out), "--quiet"],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert json.loads(out.read_text())["T"] == 107
@@ -149,14 +151,14 @@ def test_pancake5_at_the_counting_bound(tmp_path):
 def test_repack_starts_from_a_given_table(tmp_path):
     """--start: the minimisation starts from that table (here a wider one of bubblesort-4, greedy 27)."""
     wide = tmp_path / "wide.json"
-    run = subprocess.run([sys.executable, "-m", "tesearch.entry", "search", "bubblesort-4", "--backend", "cpsat",
+    run = subprocess.run([sys.executable, "-m", "tesearch.entry", "search", "bubblesort-4", "--solver", "cpsat",
                           "--from-width", "27", "--max-width", "27", "--quiet", "--out", str(wide)],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert json.loads(wide.read_text())["T"] == 27
     out = tmp_path / "narrow.json"
     run = subprocess.run([sys.executable, "-m", "tesearch.entry", "repack", "bubblesort-4", "--start", str(wide),
-                          "--cpsat-model", "intervals", "--timeout", "60", "--out", str(out)],
+                          "--solver", "cpsat-intervals", "--timeout", "60", "--out", str(out)],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "starting table: T=27" in run.stderr + run.stdout

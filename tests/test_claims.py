@@ -287,7 +287,7 @@ def test_huge_numbers_in_options_are_usage_errors(args):
 def test_the_largest_seed_and_worker_count_still_run():
     from tesearch.cli.app import SEED, WORKERS
 
-    result = run_cli("search", "ring-6:cyclic", "--strategy", "full", "--backend", "cpsat", "--seed", str(SEED.maximum),
+    result = run_cli("search", "ring-6:cyclic", "--strategy", "full", "--solver", "cpsat", "--seed", str(SEED.maximum),
                      "--quiet")
     assert result.exit_code == 0, result.output
     result = run_cli("repack", "ring-5", "--workers", str(WORKERS.maximum), "--seed", str(SEED.maximum),
@@ -306,11 +306,11 @@ def test_construct_odd_star_odd_distance_says_why():
 
 
 def test_a_cpsat_unsat_is_not_infeasible():
-    """CP-SAT's unsat is no certificate (README): every width unsat under --backend cpsat ends unknown (exit 4)."""
+    """CP-SAT's unsat is no certificate (README): every width unsat under --solver cpsat ends unknown (exit 4)."""
     pytest.importorskip("ortools")
-    result = run_cli("search", "ring-8:cyclic", "--from-width", "8", "--max-width", "9", "--backend", "cpsat",
+    result = run_cli("search", "ring-8:cyclic", "--from-width", "8", "--max-width", "9", "--solver", "cpsat",
                      "--json", "--quiet")
     assert result.exit_code == 4, result.output
     data = json.loads(result.stdout)
     assert data["status"] == "unknown" and data["infeasible_widths"] is None
-    assert "--backend z3" in data["stop_reason"]
+    assert "--solver z3" in data["stop_reason"]

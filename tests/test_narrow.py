@@ -1,4 +1,4 @@
-"""Narrowing the rotation search's greedy-core table (tesearch.search.narrow, `tesearch repack --rotation-core`)."""
+"""Narrowing the rotation search's greedy-core table (tesearch.search.narrow, `tesearch narrow`)."""
 
 import json
 
@@ -63,21 +63,22 @@ def test_the_interval_model_narrows_the_core_too():
 
 def test_odd_distance_too(tmp_path):
     out = tmp_path / "t.json"
-    result = run_cli("repack", "star-5", "--rotation-core", "--exchange", "odd-distance", "--timeout", "60",
-                     "--out", out, "--quiet")
+    result = run_cli("narrow", "star-5", "--exchange", "odd-distance", "--timeout", "60", "--out", out, "--quiet")
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     assert data["exchange"] == "odd-distance" and run_cli("verify", out).exit_code == 0
 
 
 @pytest.mark.parametrize("args, words", [
-    (["star-5", "--rotation-core", "--tail", "3"], "choose one"),
-    (["star-5", "--rotation-core", "--start", "results/star-5.json"], "choose one"),
-    (["pancake-4", "--rotation-core"], "has no rotation"),
-    (["star-5", "--exchange", "odd-distance"], "needs --rotation-core"),
+    (["repack", "star-5", "--rotation-core", "--tail", "3"], "choose one"),
+    (["repack", "star-5", "--rotation-core", "--start", "results/star-5.json"], "choose one"),
+    (["narrow", "pancake-4"], "has no rotation"),
+    (["repack", "pancake-4", "--rotation-core"], "has no rotation"),
+    (["repack", "star-5", "--exchange", "odd-distance"], "tesearch narrow"),
+    (["narrow", "star-5", "--tail", "3"], "No such option"),
 ])
 def test_refusals_are_one_line_exit_2(args, words, tmp_path):
     out = tmp_path / "t.json"
-    result = run_cli("repack", *args, "--out", out)
+    result = run_cli(*args, "--out", out)
     assert result.exit_code == 2 and words in result.stderr and "Traceback" not in result.stderr
     assert not out.exists()

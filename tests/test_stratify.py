@@ -145,7 +145,7 @@ def test_stratified_tables_are_valid_and_optimal(spec):
 
 
 def test_stratified_table_with_cpsat_parts():
-    """--backend cpsat: every part decided by CP-SAT, the assembled table verified and named by its solver."""
+    """--solver cpsat: every part decided by CP-SAT, the assembled table verified and named by its solver."""
     pytest.importorskip("ortools")
     from tesearch.backends import Backend
 
@@ -158,11 +158,11 @@ def test_stratified_table_with_cpsat_parts():
 
 @pytest.mark.parametrize("spec", ["star-4", "star-5"])
 def test_cli_stratify_with_the_interval_model(tmp_path, spec):
-    """`stratify --backend cpsat --cpsat-model intervals`: every part decided by the interval model, the
+    """`stratify --solver cpsat-intervals`: every part decided by the interval model, the
     written table accepted by the verifier and named by its model."""
     pytest.importorskip("ortools")
     out = tmp_path / f"{spec}.json"
-    result = run_cli("stratify", spec, "--backend", "cpsat", "--cpsat-model", "intervals", "--timeout", "60",
+    result = run_cli("stratify", spec, "--solver", "cpsat-intervals", "--timeout", "60",
                      "--out", out)
     assert result.exit_code == 0, result.output
     assert ", cpsat)" in result.stderr  # the progress lines: every part decided by CP-SAT
@@ -173,8 +173,10 @@ def test_cli_stratify_with_the_interval_model(tmp_path, spec):
 
 
 @pytest.mark.parametrize("args,fragment", [
+    (["--solver", "cpsat-interval"], "'cpsat-interval' is not one of"),
     (["--backend", "cpsat", "--cpsat-model", "interval"], "'interval' is not one of"),
     (["--cpsat-model", "intervals"], "--cpsat-model intervals needs --backend cpsat"),
+    (["--solver", "z3", "--backend", "cpsat"], "give --solver only"),
 ])
 def test_cli_stratify_bad_cpsat_model_is_one_line_exit_2(tmp_path, args, fragment):
     out = tmp_path / "t.json"

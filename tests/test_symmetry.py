@@ -97,13 +97,5 @@ def _powers(p):
     return out
 
 
-@pytest.mark.slow
-def test_star9_q8_leaves_the_cyclic_core(graph):
-    """Issue 32's measured fact, checked: on star-9 Q8 leaves the same 383 elements (3504 letters) as C8."""
-    cg = graph("star-9")
-    tg = targets(cg, "total")
-    groups = groups_of_order(8)
-    c8 = LetterGroup(cg, "C8", groups["C8"]).core(tg)
-    q8 = LetterGroup(cg, "Q8", groups["Q8"]).core(tg)
-    assert len(c8) == 383 and int(cg.dist[c8].sum()) == 3504
-    assert set(c8.tolist()) == set(q8.tolist())
+# star-9 (Q8 leaves the same 383 elements as C8) takes 45 s: it is measured by scripts/symmetry_cores.py into
+# results/symmetry-cores.md, not in the suite; the groups and cores code is tested above on star-4..8.

@@ -6,7 +6,7 @@ OR-Tools CP-SAT (optional: ``pip install tesearch[cpsat]``); it builds and
 solves much larger models, but its INFEASIBLE is not a certificate here.
 :mod:`tesearch.backends.intervals` is a second CP-SAT model of the same problem
 (a start and letters per item, unit intervals per letter cell, one no-overlap per
-letter), chosen with ``--cpsat-model intervals``.  :func:`tesearch.backends.decide.decide`
+letter), chosen with ``--solver cpsat-intervals``.  :func:`tesearch.backends.decide.decide`
 is the one call that encodes and solves a problem with whichever of the three is chosen.
 """
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from tesearch.cli.app import SECONDS
-from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, output_option
+from tesearch.cli.options import (JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, out_option,
+                                  output_option)
 from tesearch.terms import ExitCode
 
 
@@ -149,7 +150,7 @@ def replay_bound_check(inp) -> None:
 @input_file("table_file")
 @click.option("--refutation", "refutations", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="An SMT-LIB2 encoding (under encodings/) that z3 finds unsat: an impossibility claim. Repeatable.")
-@output_option("-o", "--output", required=True, help="Where to write the certificate (proofs/NAME.json).")
+@out_option("Where to write the certificate (proofs/NAME.json).", dest="output", required=True, old="--output")
 @OVERWRITE_OPTION
 @click.option("--name", default=None, help="The certificate's name (default: the output file's stem).")
 @click.option("--solver-timeout", "solver_timeout_s", type=SECONDS, default=600.0, show_default=True,

@@ -20,7 +20,7 @@ from tesearch.terms import ExitCode
               show_default=True, help="one-node: the identity's queues (exact by symmetry, fast); all-nodes: "
                                       "every node and message (N^2 memory), the cross-check.")
 @JSON_OPTION
-@limit_options(timeout_default=600.0)
+@limit_options(timeout_default=None)  # no search: it runs to its end (tesearch.cli.options.SEARCH_TIMEOUT_S)
 def compare(target, order, engine, as_json, limits, quiet):
     """Steps, peak buffer and link use of the schedules users would run, beside a table's T and the bound.
 

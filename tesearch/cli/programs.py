@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from tesearch.cli.app import POSITIVE, NON_NEGATIVE
-from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, output_option
+from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, out_option
 from tesearch.terms import ExitCode
 
 
@@ -57,8 +57,8 @@ def _schedule_of(table_file: Path, command: str):
               show_default=True, help="What to write: tesearch-programs v1 (docs/programs-format.md), a Chrome "
                                       "trace (Perfetto, chrome://tracing) or Chakra traces (ASTRA-sim; -o names the "
                                       "prefix of PREFIX.{rank}.et; docs/traces.md).")
-@output_option("-o", "--output", required=True, help="The file to write: .jsonl for programs, .json for a "
-                                                       "Chrome trace, a prefix for Chakra traces.")
+@out_option("The file to write: .jsonl for programs, .json for a Chrome trace, a prefix for Chakra traces.",
+            dest="output", required=True, old="--output")
 @click.option("--tracks", type=click.Choice(["auto", "links", "letters"]), default="auto", show_default=True,
               help="chrome-trace: one track per (node, letter) link, or per letter (node-invariant); auto: links "
                    "up to 300000 hops.")

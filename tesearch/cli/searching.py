@@ -1,4 +1,4 @@
-"""``tesearch search``, ``stratify``, ``lift``, ``repack`` and ``construct``: every way to make a table.
+"""``tesearch search``, ``stratify``, ``lift``, ``repack``, ``narrow`` and ``construct``: every way to make a table.
 
 Each command builds its table in a supervised child process (limits hold in
 every phase, Ctrl-C stops it at once), and the table comes back verified.
@@ -15,29 +15,16 @@ from pathlib import Path
 import click
 
 from tesearch.cli.app import NON_NEGATIVE, POSITIVE, SECONDS, SEED, WORKERS
-from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, emit, limit_options,
-                                  output_option)
+from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, SEARCH_TIMEOUT_S, emit,
+                                  limit_options, out_option, renamed_option, solver_option, solver_parts)
 from tesearch.errors import LimitReached, OptionError, TesearchError
 from tesearch.terms import ExitCode
 from tesearch.words import DEFAULT_WORD_CAP
 
-OUT_OPTION = output_option("--out", help="Write the table to this file (JSON, or text for .txt). "
-                                         "Without --out the table is printed and nothing is written.")
-BACKEND_CHOICES = ("z3", "cpsat")
-CPSAT_MODEL_CHOICES = ("placements", "intervals")
-CPSAT_MODEL_OPTION = click.option(
-    "--cpsat-model", type=click.Choice(CPSAT_MODEL_CHOICES), default="placements", show_default=True,
-    help="With --backend cpsat: one Boolean per (item, word, first column) (placements), or one start "
-         "per item with a unit interval per letter cell and a no-overlap per letter (intervals).")
-
-
-def _cpsat_model(cpsat_model: str, backend: str):
-    """The CP-SAT model chosen with --cpsat-model; a model other than placements needs --backend cpsat."""
-    from tesearch.backends import CpsatModel
-
-    if cpsat_model != "placements" and backend != "cpsat":
-        raise OptionError(f"--cpsat-model {cpsat_model} needs --backend cpsat")
-    return CpsatModel(cpsat_model)
+OUT_OPTION = out_option("Write the table to this file (JSON, or text for .txt). "
+                        "Without -o/--out the table is printed and nothing is written.")
+#: the CP-SAT solvers (repack and narrow minimise with CP-SAT only)
+CPSAT_SOLVERS = ("cpsat", "cpsat-intervals")
 
 
 def _network(spec: str, limits):
@@ -140,26 +127,23 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
                    "Above the greedy table's width: a usage error.")
 @click.option("--keep-encodings", type=click.Path(exists=True, file_okay=False, writable=True, path_type=Path),
               default=None, help="Write the SMT-LIB2 encoding of every refuted width into this directory.")
-@click.option("--backend", type=click.Choice(BACKEND_CHOICES), default="z3", show_default=True,
-              help="Solver for each width; cpsat needs the cpsat extra and its unsat is not a certificate.")
-@CPSAT_MODEL_OPTION
+@solver_option(help="Solver for each width.")
 @JSON_OPTION
-@limit_options(timeout_default=300.0)
+@limit_options(timeout_default=SEARCH_TIMEOUT_S)
 def search(network, exchange, out, force, strategy, seed, word_cap, sampling, core_schedule, max_width, from_width,
-           keep_encodings, backend, cpsat_model, as_json, limits, quiet):
+           keep_encodings, solver, as_json, limits, quiet):
     """Search NETWORK for a valid table of the smallest width (exit 0 found; 3 every width asked for refuted,
     by the bound or a solver's unsat over all shortest words; 4 unknown)."""
-    from tesearch.backends import Backend
     from tesearch.limits import log
     from tesearch.report import outcome_json, outcome_text
     from tesearch.search import CoreSchedule, SearchParams, Status, Strategy, WordSampling, search as run_search
     from tesearch.search.core import check_width_range
     from tesearch.terms import Exchange
 
-    model = _cpsat_model(cpsat_model, backend)
+    backend, model = solver_parts(solver)
     params = SearchParams(network, Exchange(exchange), Strategy(strategy), limits.timeout_s, seed,
                           word_cap, max_width=max_width, min_width=from_width,
-                          backend=Backend(backend), sampling=WordSampling(sampling),
+                          backend=backend, sampling=WordSampling(sampling),
                           core_schedule=CoreSchedule(core_schedule), cpsat_model=model)
     check_width_range(params)  # before any group is built
     net = _network(network, limits)
@@ -182,28 +166,26 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
 @EXCHANGE_OPTION
 @OUT_OPTION
 @FORCE_OPTION
-@click.option("--attempt-timeout", "attempt_s", type=SECONDS, default=120.0, show_default=True,
+@click.option("--solver-timeout", "attempt_s", type=SECONDS, default=120.0, show_default=True,
               help="Seconds for one solver call (one part, width and filler plan).")
+@renamed_option("--attempt-timeout", "--solver-timeout", "attempt_s", type=SECONDS)
 @click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--backend", type=click.Choice(BACKEND_CHOICES), default="z3", show_default=True,
-              help="Solver for each part; cpsat needs the cpsat extra (it builds the wide cores Z3 stalls on).")
-@CPSAT_MODEL_OPTION
+@solver_option(help="Solver for each part (cpsat builds the wide cores Z3 stalls on).")
 @JSON_OPTION
-@limit_options(timeout_default=600.0)
-def stratify(network, exchange, out, force, attempt_s, seed, backend, cpsat_model, as_json, limits, quiet):
+@limit_options(timeout_default=SEARCH_TIMEOUT_S)
+def stratify(network, exchange, out, force, attempt_s, seed, solver, as_json, limits, quiet):
     """Symmetry-stratified search for networks with a rotation: one part per divisor of its order. A stratified
     table is as wide as the counting bound (exit 0 found; 3 no table of that width exists, by the best lower
     bound; 4 none found, with what was shown)."""
-    from tesearch.backends import Backend
     from tesearch.limits import log
     from tesearch.search.stratify import stratify as run_stratify
     from tesearch.terms import Status
 
-    model = _cpsat_model(cpsat_model, backend)
+    backend, model = solver_parts(solver)
     net = _network(network, limits)
     outcome = _supervised(
         lambda: run_stratify(net, exchange, timeout_s=limits.timeout_s, attempt_s=attempt_s, seed=seed,
-                             progress=log, backend=Backend(backend), cpsat_model=model),
+                             progress=log, backend=backend, cpsat_model=model),
         limits, quiet, out, force, (net.spec, exchange), _inputs(network))
     data = {"network": net.spec, "exchange": exchange, "status": outcome.status.value, "width": outcome.width}
     if outcome.table is None:
@@ -224,14 +206,13 @@ def stratify(network, exchange, out, force, attempt_s, seed, backend, cpsat_mode
               help="Assignment mode to try, repeatable, in order [default: fixed, then latin].")
 @click.option("--factor", type=click.Path(path_type=Path), default=None,
               help="A table of the torus of the other sides to lift (it must verify); default: search or lift one.")
-@click.option("--backend", type=click.Choice(BACKEND_CHOICES), default="z3", show_default=True)
+@solver_option(choices=("z3", "cpsat"), help="Solver for each assignment.")
 @click.option("--solver-timeout", "solver_s", type=SECONDS, default=120.0, show_default=True,
               help="Seconds per solver call.")
 @JSON_OPTION
-@limit_options(timeout_default=None)
-def lift(network, out, force, ring, modes, factor, backend, solver_s, as_json, limits, quiet):
+@limit_options(timeout_default=SEARCH_TIMEOUT_S)
+def lift(network, out, force, ring, modes, factor, solver, solver_s, as_json, limits, quiet):
     """A table for the torus NETWORK from m copies of a table of its other sides (the ring lift)."""
-    from tesearch.backends import Backend
     from tesearch.limits import log
     from tesearch.loading import load_checked_table
     from tesearch.search.lift import AssignMode, lifted_table, verified_factor
@@ -242,11 +223,19 @@ def lift(network, out, force, ring, modes, factor, backend, solver_s, as_json, l
     chosen = tuple(AssignMode(m) for m in modes) if modes else (AssignMode.FIXED, AssignMode.LATIN)
     table, summary = _supervised(
         lambda: lifted_table(net, ring_index=ring, factor=factor_table, timeout_s=solver_s, modes=chosen,
-                             backend=Backend(backend), progress=log), limits, quiet, out, force, (net.spec, "total"),
+                             backend=solver_parts(solver)[0], progress=log), limits, quiet, out, force, (net.spec, "total"),
         _inputs(network, factor))
     _finish_table(table, out, force, summary, {"network": net.spec, "status": "found", "T": table.T}, as_json,
                   _inputs(network, factor))
     return ExitCode.OK
+
+
+ROUND_OPTION = click.option("--solver-timeout", "round_s", type=SECONDS, default=60.0, show_default=True,
+                            help="Seconds per CP-SAT round (one solver call).")
+WORKERS_OPTION = click.option("--workers", type=WORKERS, default=2, show_default=True,
+                              help="CP-SAT worker threads (1 to 1024).")
+WORD_CAP_OPTION = click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
+                               help="Candidate shortest words per element.")
 
 
 @click.command()
@@ -255,64 +244,95 @@ def lift(network, out, force, ring, modes, factor, backend, solver_s, as_json, l
 @FORCE_OPTION
 @click.option("--tail", type=POSITIVE, default=None,
               help="Repack the items ending in the last TAIL columns, round by round, instead of one whole model.")
-@click.option("--round", "round_s", type=SECONDS, default=60.0, show_default=True, help="Seconds per repack round.")
-@click.option("--workers", type=WORKERS, default=2, show_default=True, help="CP-SAT worker threads (1 to 1024).")
-@click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
-              help="Candidate shortest words per element.")
+@ROUND_OPTION
+@renamed_option("--round", "--solver-timeout", "round_s", type=SECONDS)
+@WORKERS_OPTION
+@WORD_CAP_OPTION
 @click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--cpsat-model", type=click.Choice(CPSAT_MODEL_CHOICES), default="placements",
-              show_default=True,
-              help="The minimisation's CP-SAT model (as search's --cpsat-model; also with --rotation-core); "
-                   "not with --tail.")
+@solver_option(choices=CPSAT_SOLVERS, default="cpsat", help="The minimisation's CP-SAT model (not "
+                                                               "cpsat-intervals with --tail).")
 @click.option("--start", type=click.Path(path_type=Path), default=None,
               help="Start from this table of NETWORK (total exchange; it must verify) instead of the greedy one.")
-@click.option("--rotation-core", is_flag=True,
-              help="Narrow the rotation search's greedy-core table instead: only its core (the exceptional "
-                   "elements) is modelled, round by round, so it reaches star-9, star-10 and large tori.")
+@click.option("--rotation-core", "rotation_core", is_flag=True, hidden=True,
+              help="Deprecated: `tesearch narrow NETWORK`.")
 @EXCHANGE_OPTION
 @JSON_OPTION
-@limit_options(timeout_default=300.0)
-def repack(network, out, force, tail, round_s, workers, word_cap, seed, cpsat_model, start, rotation_core, exchange,
+@limit_options(timeout_default=SEARCH_TIMEOUT_S)
+def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, start, rotation_core, exchange,
            as_json, limits, quiet):
-    """The greedy table of NETWORK narrowed by CP-SAT (needs the cpsat extra; its bound is no certificate)."""
-    from tesearch.backends import CpsatModel
+    """The greedy table of NETWORK (total exchange) narrowed by CP-SAT (needs the cpsat extra; its bound is no
+    certificate).  To narrow the rotation search's core instead: `tesearch narrow`."""
     from tesearch.limits import log
+    from tesearch.search.improve import improve_greedy
 
-    if tail is not None and cpsat_model != "placements":
-        raise OptionError(f"--cpsat-model {cpsat_model} is for the whole model: leave out --tail")
-    if rotation_core and (tail is not None or start is not None):
-        raise OptionError("--rotation-core narrows the rotation search's core: leave out --tail and --start "
-                          "(they are for the full greedy table): choose one")
-    if not rotation_core and exchange != "total":
-        raise OptionError(f"--exchange {exchange} needs --rotation-core (the full greedy repack is for total "
-                          f"exchange)")
-    net = _network(network, limits)
     if rotation_core:
-        from tesearch.search.narrow import narrowed_core_table
+        click.echo("tesearch: repack --rotation-core is deprecated and goes in the next release; use "
+                   "tesearch narrow NETWORK", err=True)
+        if tail is not None or start is not None:
+            raise OptionError("--rotation-core narrows the rotation search's core: leave out --tail and --start "
+                              "(they are for the full greedy table): choose one")
+        return _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits,
+                       quiet)
+    if tail is not None and solver != "cpsat":
+        raise OptionError(f"--solver {solver} is for the whole model: leave out --tail")
+    if exchange != "total":
+        raise OptionError(f"--exchange {exchange}: repack narrows a total exchange's greedy table; `tesearch "
+                          f"narrow` takes other exchanges")
+    net = _network(network, limits)
+    first = None
+    if start is not None:
+        from tesearch.loading import load_checked_table
 
-        work = lambda: narrowed_core_table(net, exchange, timeout_s=limits.timeout_s, round_s=round_s,  # noqa: E731
-                                           word_cap=word_cap, seed=seed, workers=workers, progress=log,
-                                           cpsat_model=CpsatModel(cpsat_model))
-    else:
-        from tesearch.search.improve import improve_greedy
+        first = load_checked_table(start, command="repack")
+        if first.network != net.spec or first.exchange != "total":
+            raise OptionError(f"{start}: a {first.exchange} table of {first.network}, not a total table of "
+                              f"{net.spec}")
+    model = solver_parts(solver)[1]
+    work = lambda: improve_greedy(net, timeout_s=limits.timeout_s, word_cap=word_cap, seed=seed,  # noqa: E731
+                                  workers=workers, tail=tail, round_s=round_s, progress=log, cpsat_model=model,
+                                  start=first)
+    return _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, _inputs(network, start))
 
-        first = None
-        if start is not None:
-            from tesearch.loading import load_checked_table
 
-            first = load_checked_table(start, command="repack")
-            if first.network != net.spec or first.exchange != "total":
-                raise OptionError(f"{start}: a {first.exchange} table of {first.network}, not a total table of "
-                                  f"{net.spec}")
-        work = lambda: improve_greedy(net, timeout_s=limits.timeout_s, word_cap=word_cap, seed=seed,  # noqa: E731
-                                      workers=workers, tail=tail, round_s=round_s, progress=log,
-                                      cpsat_model=CpsatModel(cpsat_model), start=first)
-    table, summary = _supervised(work, limits, quiet, out, force, (net.spec, exchange), _inputs(network, start))
+@click.command()
+@click.argument("network")
+@OUT_OPTION
+@FORCE_OPTION
+@ROUND_OPTION
+@WORKERS_OPTION
+@WORD_CAP_OPTION
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@solver_option(choices=CPSAT_SOLVERS, default="cpsat", help="The minimisation's CP-SAT model.")
+@EXCHANGE_OPTION
+@JSON_OPTION
+@limit_options(timeout_default=SEARCH_TIMEOUT_S)
+def narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet):
+    """The rotation search's greedy-core table of NETWORK, narrowed by CP-SAT round by round: only the core (the
+    exceptional elements) is modelled, so it reaches star-9, star-10 and large tori (needs the cpsat extra; its
+    bound is no certificate)."""
+    return _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet)
+
+
+def _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet):
+    from tesearch.limits import log
+    from tesearch.search.narrow import narrowed_core_table
+
+    net = _network(network, limits)
+    model = solver_parts(solver)[1]
+    work = lambda: narrowed_core_table(net, exchange, timeout_s=limits.timeout_s, round_s=round_s,  # noqa: E731
+                                       word_cap=word_cap, seed=seed, workers=workers, progress=log,
+                                       cpsat_model=model)
+    return _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, _inputs(network))
+
+
+def _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, inputs):
+    """Run a narrowing supervised and report its table (exit 0) or that none came (exit 4)."""
+    table, summary = _supervised(work, limits, quiet, out, force, (net.spec, exchange), inputs)
     if table is None:
         emit({"network": net.spec, "exchange": exchange, "status": "unknown"}, as_json, summary)
         return ExitCode.UNKNOWN
     _finish_table(table, out, force, summary, {"network": net.spec, "exchange": exchange, "status": "found",
-                                               "T": table.T}, as_json, _inputs(network, start))
+                                               "T": table.T}, as_json, inputs)
     return ExitCode.OK
 
 
@@ -322,7 +342,7 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, cpsat_mo
 @OUT_OPTION
 @FORCE_OPTION
 @JSON_OPTION
-@limit_options(timeout_default=None)
+@limit_options(timeout_default=None)  # a construction needs no solver: it runs to its end
 def construct(network, exchange, out, force, as_json, limits, quiet):
     """An optimal table by construction, no solver: hypercube doubling, mirror lanes for the regular
     torus m x n x n (4 | m < n, n even), the ring and torus tables of the table method's paper (seed 003),

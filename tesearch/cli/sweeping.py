@@ -15,7 +15,8 @@ from pathlib import Path
 import click
 
 from tesearch.cli.app import AtLeast
-from tesearch.cli.options import EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, limit_options, output_option
+from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, SEARCH_TIMEOUT_S, limit_options,
+                                  output_option)
 from tesearch.errors import OptionError
 
 #: --seeds: every seed is one more task per network
@@ -42,7 +43,7 @@ MAX_LOCAL_CPUS = 4096
 @click.option("--seeds", type=AtLeast(1, MAX_SEEDS), default=2, show_default=True,
               help=f"Solver seeds of the rotation search (one task each per network), 1 to {MAX_SEEDS}.")
 @JSON_OPTION
-@limit_options(timeout_default=300.0)
+@limit_options(timeout_default=SEARCH_TIMEOUT_S)
 def sweep(networks, exchange, out_dir, force, runs, address, num_cpus, seeds, as_json, limits, quiet):
     """Run a portfolio per NETWORK as Ray tasks; the first verified table at the bound wins
     (exit 0 every network at its bound, 4 a limit or the solvers left one short, 1 a task's table failed

@@ -6,16 +6,17 @@ import json
 
 import click
 
-from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, output_option
+from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, out_option
 from tesearch.terms import ExitCode
 
 
 @click.command()
 @input_file()
-@output_option("-o", "--output", required=True, help="Picture to write: .png or .svg.")
+@out_option("Picture to write: .png or .svg.", dest="output", required=True, old="--output")
 @OVERWRITE_OPTION
 @click.option("--window", default=None, metavar="START:END", help="Columns to draw (END exclusive).")
-def draw(file, output, force, window):
+@limit_options(timeout_default=None)
+def draw(file, output, force, window, limits, quiet):
     """Draw the table in FILE as a grid: one colour per letter, word boundaries, blanks, sections."""
     from tesearch.draw import draw_table, parse_window
     from tesearch.files import FIGURE_KIND, check_output
@@ -50,7 +51,7 @@ def regress(as_json, no_constructions, limits, quiet):
 @click.option("--algorithm", type=click.Choice(["fifo", "a2"]), default="fifo", show_default=True,
               help="fifo: the node-invariant FIFO schedule of Dimakopoulos and Dimopoulos (seed 000); a2: their "
                    "Algorithm A2 for product networks (seed 001).")
-@output_option("--out", help="Write the schedule (tesearch-schedule JSON, .json).")
+@out_option("Write the schedule (tesearch-schedule JSON, .json).")
 @OVERWRITE_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=None)

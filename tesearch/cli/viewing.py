@@ -6,13 +6,13 @@ from pathlib import Path
 
 import click
 
-from tesearch.cli.options import OVERWRITE_OPTION, input_file, limit_options, output_option
+from tesearch.cli.options import OVERWRITE_OPTION, input_file, limit_options, out_option
 from tesearch.terms import ExitCode
 
 
 @click.command()
 @input_file("table_file")
-@output_option("-o", "--output", required=True, help="The page to write (.html); written atomically.")
+@out_option("The page to write (.html); written atomically.", dest="output", required=True, old="--output")
 @click.option("--compare", "compare_file", type=click.Path(dir_okay=True, path_type=Path), default=None,
               help="A second table of the same network, drawn under the first (e.g. before and after a repack).")
 @click.option("--window", default=None, metavar="START:END",

@@ -432,7 +432,7 @@ class Searcher:
             size = sum(len(it.words) * max(0, width - it.length + 1) for it in items)
             if self.params.backend is Backend.Z3 and size > MAX_PLACEMENT_VARIABLES:
                 self.stop(f"width {width}: {size} placement variables exceed the Z3 encoding cap "
-                          f"{MAX_PLACEMENT_VARIABLES} (try --backend cpsat)")
+                          f"{MAX_PLACEMENT_VARIABLES} (try --solver cpsat)")
                 saw_unknown = True
                 break
             result, chosen = self.run_problem("full", problem, self.clock.left)
@@ -460,7 +460,7 @@ class Searcher:
             return Status.UNKNOWN, None
         if self.params.backend is not Backend.Z3:
             self.stop(f"{self.params.backend.value} answered unsat at every width from {start} to {top}, but its "
-                      f"unsat is no certificate: refute them with --backend z3 (and --keep-encodings to certify)")
+                      f"unsat is no certificate: refute them with --solver z3 (and --keep-encodings to certify)")
             return Status.UNKNOWN, None
         self.infeasible_widths = (start, top)
         self.infeasible_by = (f"{solver_name(self.params.backend, self.params.cpsat_model)} unsat at every width, "

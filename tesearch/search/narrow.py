@@ -42,7 +42,7 @@ def narrowed_core_table(network: Network, exchange: Exchange | str = Exchange.TO
     searcher = Searcher(network, params, **({"progress": progress} if progress else {}))
     if searcher.rotation is None:
         raise ConstructionError(f"{network.spec} has no rotation; narrow its greedy table with "
-                                f"`tesearch repack` (without --rotation-core)")
+                                f"`tesearch repack`")
     full, short, lengths, blanks = searcher.orbit_classes
     exceptional = [g for o in short for g in o]
     if not exceptional:

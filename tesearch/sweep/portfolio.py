@@ -154,9 +154,11 @@ def run_entry(spec: str, exchange: str, entry: Entry, deadline: float, *, max_me
         record["stop_reason"] = "no time left when the task started"
         return record
     try:
-        limits.install(Limits(budget, max_memory, max_order), started=started)  # limits.budget() and time_left() see it
-        network = network_from_spec(spec)
-        status, table, reason = _table_of(entry, network, Exchange(exchange), budget)
+        # limits.budget() and time_left() see the task's budget; the caller's limits come back afterwards (a
+        # sweep run in-process, as the tests do, must not leave an expired deadline behind)
+        with limits.activated(Limits(budget, max_memory, max_order), started=started):
+            network = network_from_spec(spec)
+            status, table, reason = _table_of(entry, network, Exchange(exchange), budget)
         record.update(outcome=status.value, stop_reason=reason)
         if table is not None:
             record.update(T=table.T, table=table.to_json())

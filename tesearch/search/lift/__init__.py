@@ -25,7 +25,7 @@ and let P be a table for H of width T_H.  Every element of G is (x, h):
   columns so that each column holds each A letter at most once, inside
   ``0..m*T_H-1``.  The model (:class:`LiftModel`) is plain 0/1 constraints
   in three sections; Z3 solves it by default, OR-Tools CP-SAT with
-  ``--backend cpsat`` when it is installed (the ``cpsat`` extra).
+  ``--solver cpsat`` when it is installed (the ``cpsat`` extra).
 
 Why the result is valid.  Each element of G != e is placed exactly once
 with a shortest word; H letters are column-valid because P is; A letters
@@ -55,7 +55,7 @@ any mode, and the min cut names the factor words and columns that show it.
 The test is necessary, not sufficient: passing it says nothing.
 
 The factor table comes from :func:`factor_table` (lift, then search, with
-the chosen backend: ``--backend cpsat`` also searches the factor with
+the chosen backend: ``--solver cpsat`` also searches the factor with
 CP-SAT, which is how torus-8x10 reaches 100 and torus-6x8x10 600), or from
 a file with ``--factor FILE`` (it must verify).
 
