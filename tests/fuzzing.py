@@ -1422,10 +1422,10 @@ register("lift", network_command(
 register("repack", network_command(
     "repack", input_files={"s.json": "results/star-4.json"},
     extra_choices=[["--tail", "3"], ["--workers", "100000"], ["--solver-timeout", "1"], ["--round", "1"],
-                   ["--rotation-core"], ["--solver", "cpsat-intervals"], ["--start", "s.json"]]))
+                   ["--rotation-core"], ["--solver", "cpsat-intervals"], ["--start", "s.json"]]), share=0.5)
 register("narrow", network_command(
     "narrow", extra_choices=[["--workers", "100000"], ["--solver-timeout", "1"], ["--solver", "cpsat-intervals"],
-                             ["--exchange", "odd-distance"]]))
+                             ["--exchange", "odd-distance"]]), share=0.5)
 register("construct", network_command("construct", extra_choices=[["--exchange", "odd-distance"]]))
 register("singleport", network_command("singleport", output=("--out", "schedule"),
                                        extra_choices=[["--algorithm", "a2"], ["--algorithm", "fifo"]]))
@@ -1437,7 +1437,7 @@ register("replay", table_command(
                  ["replay", "results/star-6.json", "--engine", "reference"]]))
 register("draw", table_command("draw", output=("-o", "picture"), output_required=True,
                                extra_choices=[["--window", "0:3"], ["--window", "5:2"],
-                                              ["--window", f"0:{HUGE[0]}"]]), share=0.5, timed=False)
+                                              ["--window", f"0:{HUGE[0]}"]]), share=0.5)
 register("export", table_command("export", output=("-o", "programs"), output_required=True,
                                  extra_choices=[["--format", "programs"], ["--format", "mpi"],
                                                 ["--format", "chrome-trace"]]))
