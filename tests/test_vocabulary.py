@@ -74,3 +74,12 @@ def test_the_old_and_the_new_spelling_at_once_is_a_usage_error(args, tmp_path):
 def test_a_required_out_is_named_when_missing():
     result = run_cli("certify", str(ROOT / "results" / "ring-6.json"))
     assert result.exit_code == 2 and "Missing option '-o' / '--out'" in result.stderr
+
+
+def test_a_former_spelling_with_bad_input_is_still_a_one_line_error(tmp_path):
+    """The notice is a 'warning:' line, not a second error line (the fuzz judge counts 'tesearch:' lines)."""
+    result = run_cli("search", "torus-4x4", "--backend", "cpsat", "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if line.startswith("tesearch")]
+    assert len(errors) == 1 and "ending in .json" in errors[0], result.stderr
+    assert result.stderr.startswith("warning: --backend and --cpsat-model are deprecated"), result.stderr

@@ -79,7 +79,7 @@ def renamed_option(old: str, new: str, dest: str, *, convert=None, **option_kwar
                 ctx = click.get_current_context()
                 if ctx.get_parameter_source(dest) is click.core.ParameterSource.COMMANDLINE:
                     raise click.UsageError(f"{old} is the former spelling of {new}: give {new} only")
-                click.echo(f"tesearch: {old} is deprecated and goes in the next release; use {new}", err=True)
+                click.echo(f"warning: {old} is deprecated and goes in the next release; use {new}", err=True)
                 kwargs[dest] = convert(value) if convert is not None else value
             return function(*args, **kwargs)
         return wrapper
@@ -121,7 +121,7 @@ def solver_option(*, choices: tuple[str, ...] = SOLVER_CHOICES, default: str = "
                 if solver not in choices:
                     raise click.UsageError(f"--backend {backend} is not a solver of this command "
                                            f"(--solver {'|'.join(choices)})")
-                click.echo(f"tesearch: --backend and --cpsat-model are deprecated and go in the next release; "
+                click.echo(f"warning: --backend and --cpsat-model are deprecated and go in the next release; "
                            f"use --solver {solver}", err=True)
                 kwargs["solver"] = solver
             return function(*args, **kwargs)

@@ -266,7 +266,7 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, 
     from tesearch.search.improve import improve_greedy
 
     if rotation_core:
-        click.echo("tesearch: repack --rotation-core is deprecated and goes in the next release; use "
+        click.echo("warning: repack --rotation-core is deprecated and goes in the next release; use "
                    "tesearch narrow NETWORK", err=True)
         if tail is not None or start is not None:
             raise OptionError("--rotation-core narrows the rotation search's core: leave out --tail and --start "
