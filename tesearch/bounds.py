@@ -35,6 +35,7 @@ import networkx as nx
 import numpy as np
 
 from tesearch.groups import CayleyGraph
+from tesearch.networks import TRANSPOSITION_STAR, has_trait
 from tesearch.rotation import Rotation
 from tesearch.words import shortest_words, targets
 from tesearch.terms import Exchange
@@ -275,7 +276,7 @@ def letter_bound(cg: CayleyGraph, target_set: np.ndarray, rotation: Rotation | N
         # these letter counts: no choice of words changes the load (hypercubes, odd tori)
         return LetterBound(lower, True, lower, "letter counts forced (one letter-count vector per target)")
 
-    if cg.network.family == "star":
+    if has_trait(cg.network, TRANSPOSITION_STAR):
         balance = star_letter_balance(cg.elements[target_set], lower)
         return LetterBound(balance.maximum, True, balance.maximum, "cycle-entry max flow (star)")
 

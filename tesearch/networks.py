@@ -505,6 +505,19 @@ class Family:
     build: Callable[[object], Network]
     groups: tuple[str, ...] = field(default=())  # the ':GROUP' suffixes it accepts
     params: str = field(kw_only=True)  # PARAMS of FAMILY-PARAMS and its rule, "N (N >= 3)": for spec_grammar
+    traits: frozenset[str] = field(default=frozenset(), kw_only=True)  # what bounds and constructions may use
+
+
+#: a family trait: the generators are the transpositions (0 a) of S_n, so the cycle-entry balance bound
+#: (tesearch.bounds.star_letter_balance) and the star-graph paper's rotation blocks apply
+TRANSPOSITION_STAR = "transposition-star"
+
+
+def has_trait(network: Network, trait: str) -> bool:
+    """Whether ``network``'s family (from the registry; a generator file has none) has ``trait``: the one way
+    code outside the registry asks what a family is, instead of testing its name."""
+    family = FAMILIES.get(network.family)
+    return family is not None and trait in family.traits
 
 
 def _int(spec: str, text: str, what: str) -> int:
@@ -577,7 +590,7 @@ def _build_torus(p: TorusParams | TwistedParams) -> Network:
 FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("star", "S_n with the transpositions (0 a)", ("star-5",), _no_group("star"),
            lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: star_network(p.n),
-           params="N (N >= 3)"),
+           params="N (N >= 3)", traits=frozenset({TRANSPOSITION_STAR})),
     Family("hypercube", "C_2^d, a product of d two-node rings", ("hypercube-4",), _parse_hypercube,
            lambda p: 2 ** p.d, lambda p: hypercube_network(p.d), params=f"D (1 <= D <= {len(AXIS_LETTERS)})"),
     Family("ring", "C_n (letters a a') or, n even, D_n (letters a A)", ("ring-7", "ring-6:cyclic"), _parse_ring,

@@ -234,3 +234,16 @@ def test_light_modules_do_not_load_z3(modules_loaded):
     code = f"import sys, {modules_loaded}; print([m for m in ('z3', 'sympy', 'ortools') if m in sys.modules])"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+#: a family tested by its name: ``x.family == "star"``, ``family in ("ring", "torus")``, ``family != 'cube'``
+_FAMILY_TEST = re.compile(r"""\bfamily\s*(?:==|!=|(?:not\s+)?in)\s*[\(\[\{]?\s*["']""")
+
+
+def test_no_family_is_tested_by_name_outside_the_registry():
+    """What a family is (its traits) lives in tesearch/networks.py's FAMILIES; the rest asks has_trait()."""
+    assert _FAMILY_TEST.search('if cg.network.family == "star":') and _FAMILY_TEST.search("family in ('ring',)")
+    found = [f"{path.relative_to(PACKAGE.parent)}:{n}: {line.strip()}"
+             for path in sorted(PACKAGE.rglob("*.py")) if path.name != "networks.py"
+             for n, line in enumerate(path.read_text().splitlines(), 1) if _FAMILY_TEST.search(line)]
+    assert not found, "\n".join(found)

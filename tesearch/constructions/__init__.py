@@ -16,7 +16,8 @@ from tesearch import limits
 from tesearch.constructions import lanes
 from tesearch.constructions.hypercube import CONSTRUCTION_NAME, MAX_DIMENSION, hypercube_table
 from tesearch.errors import ConstructionError
-from tesearch.networks import HypercubeParams, Network, RingParams, SymmetricParams, TorusParams
+from tesearch.networks import (TRANSPOSITION_STAR, HypercubeParams, Network, RingParams, SymmetricParams,
+                               TorusParams, has_trait)
 from tesearch.published import constructions as seeds
 from tesearch.published.complete import CompletionError
 from tesearch.table import Table
@@ -52,7 +53,7 @@ def constructed_table(network: Network, exchange: Exchange | str = Exchange.TOTA
                 raise ConstructionError(f"{network.spec}: tesearch constructs hypercube-d for d = 1..{MAX_DIMENSION}, "
                                         f"the largest its checkers rebuild (2^{MAX_DIMENSION} nodes)")
             table, how = hypercube_table(p.d), CONSTRUCTION_NAME
-        elif isinstance(p, SymmetricParams) and network.family == "star" and exchange is Exchange.ODD_DISTANCE:
+        elif isinstance(p, SymmetricParams) and has_trait(network, TRANSPOSITION_STAR) and exchange is Exchange.ODD_DISTANCE:
             try:
                 table, how = seeds.star_odd_by_rotation(p.n).table, "seed 004: odd-distance by rotation blocks"
             except CompletionError as exc:
