@@ -89,6 +89,7 @@ class _Rank:
         self.waiting_for: dict[tuple[int, int], set[int]] = {}  # message -> outgoing links blocked on it
         self.waiting_on: dict[int, set[int]] = {}  # incoming link -> outgoing links blocked on it
         self.sends: list = []
+        self.markers = 0
         order = np.argsort(prog.sends[:, Column.STEP], kind="stable")
         for step, _, neighbour, origin, destination in prog.sends[order].tolist():
             if neighbour in self.queues:
@@ -163,6 +164,7 @@ class _Rank:
         for link, (step, *_) in self.blocked.items():
             if self.shown_out[link] < step:
                 self.send(link, MARK, step, -1, -1)
+                self.markers += 1
 
     def arrive(self, source: int, buffer: np.ndarray, count: int) -> bool:
         """Take one message from ``source``; False if it was the link's end marker."""
@@ -202,7 +204,7 @@ class _Rank:
                                            f"rank {self.me} still holds message {origin}->{destination} after the "
                                            f"run (it arrived at step {arrived})"))
         self.faults.extend(classify_arrivals(self.me, self.unexpected, self.expected))
-        return ProgramRun(self.faults, self.delivered)
+        return ProgramRun(self.faults, self.delivered, self.markers)
 
 
 def run_dataflow(comm, prog: RankProgram, out_links: list[int], in_links: list[int], sendbuf: np.ndarray,

@@ -243,7 +243,7 @@ def _time_executor(comm, executor: str, prog: RankProgram, neighbours: np.ndarra
     in_links = incoming_links(neighbours, me)
     flow = comm.Dup()  # the dataflow run's messages (MPI_ANY_TAG) never meet another run's
     faults: list[FaultRecord] = []
-    schedule_s = []
+    schedule_s, markers = [], 0
     for repeat in range(args.repeat):
         comm.Barrier()
         begin = MPI.Wtime()
@@ -254,15 +254,20 @@ def _time_executor(comm, executor: str, prog: RankProgram, neighbours: np.ndarra
         schedule_s.append(comm.allreduce(MPI.Wtime() - begin, op=MPI.MAX))
         if repeat == 0:
             faults = result.faults + compare_blocks(me, result.delivered, reference, block_bytes, prog)
+            markers = result.markers
         del result
     flow.Free()
+    markers = comm.reduce(markers, op=MPI.SUM, root=0)
     counts = comm.gather(len(faults), root=0)
     gathered = comm.gather([f.to_json() for f in faults[:MAX_FAULTS_PER_RANK]], root=0)
     if me != 0:
         return None
     listed = sorted((f for per_rank in gathered for f in per_rank), key=_by_cause)
-    return {"schedule_s": schedule_s, "fault_count": sum(counts), "faults": listed,
-            "verdict": "match" if sum(counts) == 0 else "fault"}
+    run = {"schedule_s": schedule_s, "fault_count": sum(counts), "faults": listed,
+           "verdict": "match" if sum(counts) == 0 else "fault"}
+    if executor == "dataflow":
+        run["progress_markers"] = markers  # first run's, all ranks: waits that could have locked without them
+    return run
 
 
 def _write_report(path: str, data: dict) -> None:

@@ -56,6 +56,7 @@ class ProgramRun:
 
     faults: list[FaultRecord]
     delivered: dict[int, np.ndarray]  # origin -> block
+    markers: int = 0  # progress markers sent (the dataflow executor's; docs/schedules.md)
 
 
 def classify_arrivals(me: int, unexpected: list[tuple[int, int, int, int]], missing: dict[tuple[int, int], tuple[int, int]]

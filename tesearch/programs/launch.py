@@ -120,7 +120,8 @@ class MpiReport:
             f"MPI library: {d['library']} (MPI {d['mpi_version']}), {self.mpiexec}",
             f"ranks {d['ranks']}, steps {d['steps']}, messages {d['messages']} ({d['hops']} hops), "
             f"blocks of {format_bytes(d['bytes'])}, {d['repeat']} repeat(s), {os.cpu_count()} core(s)",
-            *(f"{f'schedule ({name}):':<21} {_times(d['runs'][name]['schedule_s'])}" for name in d["executors"]),
+            *(f"{f'schedule ({name}):':<21} {_times(d['runs'][name]['schedule_s'])}{_markers(d['runs'][name])}"
+              for name in d["executors"]),
             f"{'MPI_Alltoall:':<21} {_times(d['alltoall_s'])}",
             f"wall {self.wall_s:.1f} s for the whole mpiexec run (start-up {d['setup_s']:.1f} s), "
             f"peak memory {format_bytes(self.peak_resident_bytes)} (proportional set sizes summed)",
@@ -139,6 +140,11 @@ class MpiReport:
             if run["fault_count"] > 10:
                 lines.append(f"  ... ({run['fault_count'] - 10} more)")
         return "\n".join(lines)
+
+
+def _markers(run: dict) -> str:
+    """The dataflow executor's progress markers, for the summary ("" for the step executor)."""
+    return f", {run['progress_markers']} progress marker(s)" if "progress_markers" in run else ""
 
 
 def _times(values: list[float]) -> str:
