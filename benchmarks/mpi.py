@@ -1,12 +1,13 @@
 """MPI benchmark: a table's schedule run rank by rank against MPI_Alltoall on the same blocks.
 
 Usage: nice -n 10 .venv/bin/python benchmarks/mpi.py [--networks star-4,...] [--sizes 8,64K,1M]
-       [--repeat 3] [--max-memory 8G] [--json FILE]
+       [--repeat 3] [--max-memory 8G] [--executor step|dataflow|both] [--json FILE]
 
 For each network (a table in results/) and block size it runs ``tesearch run TABLE --mpi``'s
 launcher (one rank per node, the MPI library of the mpi extra) and prints ranks, steps,
-messages, the best wall time of the schedule and of MPI_Alltoall (the slowest rank's, best of
---repeat), the whole mpiexec run's wall time, its peak memory, and the verdict.  A combination
+messages, the best wall time of the schedule under each executor asked for (step, dataflow: both
+by default) and of MPI_Alltoall (the slowest rank's, best of --repeat), the whole mpiexec run's
+wall time, its peak memory, and the verdict.  A combination
 whose memory estimate (ranks x 3 x ranks x block bytes plus a base per rank) exceeds
 --max-memory is listed as skipped, not run.  results/mpi.md quotes a run and says what such
 numbers on one shared-memory machine can and cannot show.
@@ -48,11 +49,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--max-memory", default="8G")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per run")
+    parser.add_argument("--executor", choices=["step", "dataflow", "both"], default="both")
     parser.add_argument("--json", default=None, help="also write the rows here")
     args = parser.parse_args(argv)
     budget = parse_bytes(args.max_memory)
-    header = (f"{'network':<13}{'ranks':>6}{'steps':>6}{'messages':>9}{'bytes':>9}{'schedule s':>12}"
-              f"{'alltoall s':>12}{'run wall s':>11}{'peak mem':>10}  verdict")
+    executors = ["step", "dataflow"] if args.executor == "both" else [args.executor]
+    header = (f"{'network':<13}{'ranks':>6}{'steps':>6}{'messages':>9}{'bytes':>9}"
+              + "".join(f"{name + ' s':>12}" for name in executors)
+              + f"{'alltoall s':>12}{'run wall s':>11}{'peak mem':>10}  verdict")
     print(f"{os.cpu_count()} cores; best of {args.repeat} repeat(s); times are the slowest rank's")
     print(header)
     rows = []
@@ -65,19 +69,24 @@ def main(argv: list[str] | None = None) -> int:
             if needed > budget:
                 row = {"network": network, "ranks": ranks, "bytes": block, "verdict":
                        f"skipped: needs about {format_bytes(needed)} (> {format_bytes(budget)})"}
-                print(f"{network:<13}{ranks:>6}{'':>6}{'':>9}{format_bytes(block):>9}{'':>12}{'':>12}{'':>11}"
+                print(f"{network:<13}{ranks:>6}{'':>6}{'':>9}{format_bytes(block):>9}{'':>12}"
+                      + "".join(f"{'':>12}" for _ in executors) + f"{'':>11}"
                       f"{'':>10}  {row['verdict']}", flush=True)
                 rows.append(row)
                 continue
-            report = launch(MpiRun(table, ranks, block, args.repeat, timeout_s=args.timeout, max_memory=budget))
+            report = launch(MpiRun(table, ranks, block, args.repeat, timeout_s=args.timeout, max_memory=budget,
+                                   executor=args.executor))
             d = report.data
             row = {"network": network, "ranks": d["ranks"], "steps": d["steps"], "messages": d["messages"],
-                   "bytes": block, "schedule_s": min(d["schedule_s"]), "alltoall_s": min(d["alltoall_s"]),
+                   "bytes": block, **{f"{name}_s": min(d["runs"][name]["schedule_s"]) for name in executors},
+                   "alltoall_s": min(d["alltoall_s"]),
                    "wall_s": report.wall_s, "peak_bytes": report.peak_resident_bytes, "library": d["library"],
-                   "verdict": "match" if report.ok else f"FAULT ({d['fault_count']})"}
+                   "verdict": "match" if report.ok else
+                   "FAULT (" + ", ".join(f"{name} {d['runs'][name]['fault_count']}" for name in executors) + ")"}
             rows.append(row)
             print(f"{network:<13}{row['ranks']:>6}{row['steps']:>6}{row['messages']:>9}{format_bytes(block):>9}"
-                  f"{row['schedule_s']:>12.4f}{row['alltoall_s']:>12.4f}{row['wall_s']:>11.1f}"
+                  + "".join(f"{row[name + '_s']:>12.4f}" for name in executors)
+                  + f"{row['alltoall_s']:>12.4f}{row['wall_s']:>11.1f}"
                   f"{format_bytes(row['peak_bytes']):>10}  {row['verdict']}", flush=True)
     libraries = sorted({r["library"] for r in rows if "library" in r})
     print(f"MPI library: {', '.join(libraries)}")

@@ -260,7 +260,8 @@ def test_replay_does_not_import_programs():
 
 
 def test_executor_frames_round_trip_and_fault_names_without_mpi():
-    from tesearch.programs.executor import Fault, _classify, _frame, _unframe
+    from tesearch.programs.executor import _frame, _unframe
+    from tesearch.programs.faults import Fault, classify_arrivals as _classify
 
     blocks = [np.arange(4, dtype=np.uint8), np.arange(4, 8, dtype=np.uint8)]
     assert [(o, d, b.tolist()) for o, d, b in _unframe(_frame([3, 4, 5, 6], blocks), 4)] == \

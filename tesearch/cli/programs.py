@@ -93,7 +93,11 @@ def export(table_file, fmt, output, tracks, block_bytes, force, limits, quiet):
 
 @click.command()
 @input_file("table_file")
-@click.option("--mpi", is_flag=True, help="Run on MPI (mpiexec, one rank per node); the only executor so far.")
+@click.option("--mpi", is_flag=True, help="Run on MPI (mpiexec, one rank per node); the only way to run so far.")
+@click.option("--executor", type=click.Choice(["step", "dataflow", "both"]), default="step", show_default=True,
+              help="How the ranks follow their programs: step by step (every rank exchanges a frame with every "
+                   "neighbour at every step), as data flows (each hop sent as soon as its block is there; "
+                   "docs/schedules.md), or both, one after the other.")
 @click.option("-n", "ranks", type=POSITIVE, default=None,
               help="Number of ranks; must equal the network's number of nodes (the default).")
 @click.option("--bytes", "block_bytes", type=BlockSize(), default="8", show_default=True,
@@ -105,11 +109,11 @@ def export(table_file, fmt, output, tracks, block_bytes, force, limits, quiet):
                    "(how the tests feed the executor a broken program).")
 @JSON_OPTION
 @limit_options(timeout_default=None)
-def run(table_file, mpi, ranks, block_bytes, repeat, seed, programs_file, as_json, limits, quiet):
+def run(table_file, mpi, executor, ranks, block_bytes, repeat, seed, programs_file, as_json, limits, quiet):
     """Run TABLE_FILE's schedule on MPI and compare every block with MPI_Alltoall.
 
-    Exit 0 when every block matches, 1 when any does not (the faults name rank, message and
-    step), 2 on bad input, 4 when mpiexec fails or a limit is reached.
+    Exit 0 when every block matches (with --executor both: in both runs), 1 when any does not (the
+    faults name rank, message and step), 2 on bad input, 4 when mpiexec fails or a limit is reached.
     """
     from tesearch.errors import FormatError, OptionError, SizeLimitError
     from tesearch.limits import command_start, format_bytes
@@ -146,6 +150,6 @@ def run(table_file, mpi, ranks, block_bytes, repeat, seed, programs_file, as_jso
         click.echo(f"running {table.network} on {nodes} ranks with {mpiexec} ...", err=True)
     report = launch(MpiRun(Path(table_file).resolve(), nodes, block_bytes, repeat, seed,
                            None if programs_file is None else programs_file.resolve(), limits.timeout_s,
-                           limits.max_memory), started=command_start())
+                           limits.max_memory, executor=executor), started=command_start())
     emit(report.to_json(), as_json, report.summary())
     return ExitCode.OK if report.ok else ExitCode.FAILED

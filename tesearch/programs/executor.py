@@ -15,68 +15,32 @@ tesearch-programs file given with ``--programs``: how the tests feed it a broken
 
 Every rank exchanges a frame with every neighbour at every step, so a broken program cannot make the
 run hang: it shows as a fault (:class:`Fault`) naming the rank, the message (origin, destination) and
-the step.  Rank 0 gathers the faults and the timings and writes a JSON report for the launcher.
+the step.  That is the *step* executor; ``--executor dataflow`` runs the same programs without steps
+(:mod:`tesearch.programs.dataflow`), ``--executor both`` runs the step executor, then the dataflow one,
+on the same blocks, each compared with the same ``MPI_Alltoall`` result.  Rank 0 gathers the faults
+and the timings, per executor, and writes a JSON report for the launcher.
 """
 
 from __future__ import annotations
 
 import argparse
-import enum
 import json
 import sys
 import time
-from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from tesearch.programs.faults import Fault, FaultRecord, ProgramRun, classify_arrivals, compare_blocks
 from tesearch.programs.schedule import RankProgram
 
 #: tags are steps modulo this (MPI guarantees tags up to 32767); neighbours are never two steps apart
 TAG_SPACE = 32768
+#: the executors, in the order ``both`` runs them
+EXECUTORS = ("step", "dataflow")
+BOTH = "both"
 #: faults each rank reports in full (the rest are counted)
 MAX_FAULTS_PER_RANK = 20
 HEADER_ITEM = np.dtype(np.int64)
-
-
-class Fault(str, enum.Enum):
-    """What went wrong in a run, as the rank that saw it names it (reports list them in this order: causes first)."""
-
-    LATE = "late"  # a message arrived after the step its receiver's program expects it
-    EARLY = "early"  # a message arrived before that step
-    WRONG_NEIGHBOUR = "wrong neighbour"  # a message arrived at a rank its path does not pass at that step
-    NOT_A_NEIGHBOUR = "not a neighbour"  # a program sends to a rank that is not a network neighbour
-    DROPPED = "dropped"  # a message a rank's program expects never arrived
-    NOT_HELD = "not held"  # a program sends a message its rank does not hold
-    HELD_TOO_LONG = "held too long"  # a rank holds a message past the step after it arrived
-    DUPLICATE = "duplicate"  # a block arrived twice at its destination
-    BLOCK_MISSING = "block missing"  # after the run, a destination lacks a block MPI_Alltoall delivered
-    BLOCK_DIFFERS = "block differs"  # after the run, a block differs from MPI_Alltoall's
-
-
-@dataclass(frozen=True)
-class FaultRecord:
-    """One fault: its kind, the rank it is blamed on, the step, the message, and a sentence."""
-
-    kind: Fault
-    rank: int
-    step: int
-    origin: int
-    destination: int
-    detail: str
-
-    def to_json(self) -> dict:
-        """The fault as one JSON object."""
-        data = asdict(self)
-        data["kind"] = self.kind.value
-        return data
-
-
-@dataclass
-class StepRun:
-    """What one rank saw in one run of its program."""
-
-    faults: list[FaultRecord]
-    delivered: dict[int, np.ndarray]  # origin -> block
 
 
 def block_data(seed: int, rank: int, ranks: int, block_bytes: int) -> np.ndarray:
@@ -97,7 +61,7 @@ def _unframe(frame: np.ndarray, block_bytes: int) -> list[tuple[int, int, np.nda
              frame[head_end + i * block_bytes: head_end + (i + 1) * block_bytes]) for i in range(count)]
 
 
-def run_program(comm, prog: RankProgram, neighbours: list[int], sendbuf: np.ndarray, block_bytes: int) -> StepRun:
+def run_program(comm, prog: RankProgram, neighbours: list[int], sendbuf: np.ndarray, block_bytes: int) -> ProgramRun:
     """Follow ``prog`` step by step with non-blocking sends to network neighbours; return faults and blocks."""
     from mpi4py import MPI
 
@@ -166,56 +130,8 @@ def run_program(comm, prog: RankProgram, neighbours: list[int], sendbuf: np.ndar
             faults.append(FaultRecord(Fault.HELD_TOO_LONG, me, prog.steps, key[0], key[1],
                                       f"rank {me} still holds message {key[0]}->{key[1]} after the last step "
                                       f"(it arrived at step {arrived})"))
-    faults.extend(_classify(me, unexpected, missing))
-    return StepRun(faults, delivered)
-
-
-def _classify(me: int, unexpected: list[tuple[int, int, int, int]], missing: dict[tuple[int, int], tuple[int, int]]
-              ) -> list[FaultRecord]:
-    """Name arrivals the program did not expect and expected arrivals that did not come."""
-    faults = []
-    for origin, destination, sender, step in unexpected:
-        due = missing.pop((origin, destination), None)
-        if due is not None and due[1] == sender:
-            lateness = step - due[0]
-            kind = Fault.LATE if lateness > 0 else Fault.EARLY
-            faults.append(FaultRecord(kind, sender, step, origin, destination,
-                                      f"rank {sender} sent message {origin}->{destination} {abs(lateness)} step(s) "
-                                      f"{'late' if lateness > 0 else 'early'}: rank {me} expected it at step "
-                                      f"{due[0]}, it arrived at step {step}"))
-            continue
-        expected_from = "" if due is None else f" (rank {me} expected it from rank {due[1]} at step {due[0]})"
-        faults.append(FaultRecord(Fault.WRONG_NEIGHBOUR, sender, step, origin, destination,
-                                  f"rank {sender} sent message {origin}->{destination} to the wrong neighbour at "
-                                  f"step {step}: rank {me} is not next on its path{expected_from}"))
-    for (origin, destination), (step, sender) in missing.items():
-        faults.append(FaultRecord(Fault.DROPPED, sender, step, origin, destination,
-                                  f"message {origin}->{destination} was dropped: rank {me} expected it from rank "
-                                  f"{sender} at step {step} and it never arrived"))
-    return faults
-
-
-def compare_blocks(me: int, delivered: dict[int, np.ndarray], reference: np.ndarray, block_bytes: int,
-                   prog: RankProgram) -> list[FaultRecord]:
-    """Faults for every block (other than the rank's own) that differs from MPI_Alltoall's or is missing."""
-    last_step = {origin: step for step, _, _, origin, destination in prog.receives.tolist() if destination == me}
-    faults = []
-    for origin in range(len(reference) // block_bytes if block_bytes else 0):
-        if origin == me:
-            continue
-        want = reference[origin * block_bytes:(origin + 1) * block_bytes]
-        got = delivered.get(origin)
-        step = last_step.get(origin, -1)
-        if got is None:
-            faults.append(FaultRecord(Fault.BLOCK_MISSING, me, step, origin, me,
-                                      f"rank {me} never received the block from origin {origin} "
-                                      f"(due at step {step}); MPI_Alltoall delivered it"))
-        elif not np.array_equal(got, want):
-            first = int(np.nonzero(got != want)[0][0]) if len(got) == len(want) else 0
-            faults.append(FaultRecord(Fault.BLOCK_DIFFERS, me, step, origin, me,
-                                      f"rank {me}'s block from origin {origin} (arrived by step {step}) differs from "
-                                      f"MPI_Alltoall's at byte {first}"))
-    return faults
+    faults.extend(classify_arrivals(me, unexpected, missing))
+    return ProgramRun(faults, delivered)
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -226,6 +142,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--programs", default=None, help="a tesearch-programs file to read each rank's program from")
+    parser.add_argument("--executor", choices=[*EXECUTORS, BOTH], default=EXECUTORS[0])
     return parser.parse_args(argv)
 
 
@@ -254,7 +171,6 @@ def main(argv: list[str] | None = None) -> int:
         if schedule.ranks != size:
             raise ValueError(f"the network has {schedule.ranks} nodes but the run has {size} ranks")
         prog = read_program(args.programs, me) if args.programs else program(schedule, me)
-        neighbours = [int(n) for n in schedule.neighbours[me]]
     except Exception as exc:  # reported by rank 0 as the run's error; every rank stops together
         error = f"rank {me}: {type(exc).__name__}: {exc}"
     errors = comm.allgather(error)
@@ -266,29 +182,23 @@ def main(argv: list[str] | None = None) -> int:
     block_bytes = args.block_bytes
     sendbuf = block_data(args.seed, me, size, block_bytes)
     reference = np.empty_like(sendbuf)
-    alltoall_s, schedule_s = [], []
+    alltoall_s = []
     for _ in range(args.repeat):
         comm.Barrier()
         begin = MPI.Wtime()
         comm.Alltoall(sendbuf, reference)
         alltoall_s.append(comm.allreduce(MPI.Wtime() - begin, op=MPI.MAX))
-    faults: list[FaultRecord] = []
-    for repeat in range(args.repeat):
-        comm.Barrier()
-        begin = MPI.Wtime()
-        result = run_program(comm, prog, neighbours, sendbuf, block_bytes)
-        schedule_s.append(comm.allreduce(MPI.Wtime() - begin, op=MPI.MAX))
-        if repeat == 0:
-            faults = result.faults + compare_blocks(me, result.delivered, reference, block_bytes, prog)
-        del result
-    counts = comm.gather(len(faults), root=0)
-    gathered = comm.gather([f.to_json() for f in faults[:MAX_FAULTS_PER_RANK]], root=0)
     hops = comm.reduce(len(prog.sends), op=MPI.SUM, root=0)
+    executors = EXECUTORS if args.executor == BOTH else (args.executor,)
+    runs = {}
+    for executor in executors:
+        run = _time_executor(comm, executor, prog, schedule.neighbours, sendbuf, reference, args)
+        if me == 0:
+            runs[executor] = run
     if me == 0:
-        priority = {kind.value: position for position, kind in enumerate(Fault)}
-        listed = sorted((f for per_rank in gathered for f in per_rank),
-                        key=lambda f: (priority[f["kind"]], f["step"], f["rank"]))
-        _write_report(args.report, {
+        listed = sorted((dict(f, executor=name) for name, run in runs.items() for f in run["faults"]),
+                        key=_fault_order(executors))
+        report = {
             "library": _library(),
             "mpi_version": "{}.{}".format(*MPI.Get_version()),
             "ranks": size,
@@ -298,13 +208,66 @@ def main(argv: list[str] | None = None) -> int:
             "bytes": block_bytes,
             "repeat": args.repeat,
             "setup_s": setup_s,
-            "schedule_s": schedule_s,
             "alltoall_s": alltoall_s,
-            "fault_count": sum(counts),
+            "executors": list(executors),
+            "runs": runs,
+            "fault_count": sum(run["fault_count"] for run in runs.values()),
             "faults": listed,
             "program_source": args.programs or "computed on each rank",
-        })
+        }
+        if len(executors) == 1:
+            report["schedule_s"] = runs[executors[0]]["schedule_s"]
+        _write_report(args.report, report)
     return 0
+
+
+def _by_cause(fault: dict) -> tuple[int, int, int]:
+    """Sort key of gathered faults: causes first (the order of :class:`Fault`), then step and rank."""
+    return [kind.value for kind in Fault].index(fault["kind"]), fault["step"], fault["rank"]
+
+
+def _fault_order(executors):
+    """Sort key of faults gathered over executors: :func:`_by_cause`, then the executor's order."""
+    return lambda fault: (*_by_cause(fault), executors.index(fault["executor"]))
+
+
+def _time_executor(comm, executor: str, prog: RankProgram, neighbours: np.ndarray, sendbuf: np.ndarray,
+                   reference: np.ndarray, args: argparse.Namespace) -> dict | None:
+    """Run ``executor`` ``args.repeat`` times; rank 0 gets its times, fault count and faults (others None)."""
+    from mpi4py import MPI
+
+    from tesearch.programs.dataflow import incoming_links, run_dataflow
+
+    me, block_bytes = comm.Get_rank(), args.block_bytes
+    out_links = sorted({int(n) for n in neighbours[me]} - {me})
+    in_links = incoming_links(neighbours, me)
+    flow = comm.Dup()  # the dataflow run's messages (MPI_ANY_TAG) never meet another run's
+    faults: list[FaultRecord] = []
+    schedule_s, markers = [], 0
+    for repeat in range(args.repeat):
+        comm.Barrier()
+        begin = MPI.Wtime()
+        if executor == "step":
+            result = run_program(comm, prog, [int(n) for n in neighbours[me]], sendbuf, block_bytes)
+        else:
+            result = run_dataflow(flow, prog, out_links, in_links, sendbuf, block_bytes)
+        schedule_s.append(comm.allreduce(MPI.Wtime() - begin, op=MPI.MAX))
+        if repeat == 0:
+            faults = result.faults + compare_blocks(me, result.delivered, reference, block_bytes, prog)
+            markers = result.markers
+        del result
+    flow.Free()
+    markers = comm.reduce(markers, op=MPI.SUM, root=0)
+    counts = comm.gather(len(faults), root=0)
+    gathered = comm.gather([f.to_json() for f in faults[:MAX_FAULTS_PER_RANK]], root=0)
+    if me != 0:
+        return None
+    listed = sorted((f for per_rank in gathered for f in per_rank), key=_by_cause)
+    run = {"schedule_s": schedule_s, "fault_count": sum(counts), "faults": listed,
+           "verdict": "match" if sum(counts) == 0 else "fault"}
+    if executor == "dataflow":
+        run["progress_markers"] = markers  # first run's, all ranks: waits that could have locked without them
+    return run
 
 
 def _write_report(path: str, data: dict) -> None:

@@ -91,6 +91,7 @@ class MpiRun:
     timeout_s: float | None = None
     max_memory: int | None = None
     extra_environment: dict = field(default_factory=dict)
+    executor: str = "step"  # step, dataflow or both (tesearch.programs.executor.EXECUTORS)
 
 
 @dataclass
@@ -113,28 +114,37 @@ class MpiReport:
                     peak_resident_bytes=self.peak_resident_bytes, verdict="match" if self.ok else "fault")
 
     def summary(self) -> str:
-        """The run for people: library, ranks, steps, times and the verdict."""
+        """The run for people: library, ranks, steps, times and the verdict, per executor."""
         d = self.data
         lines = [
             f"MPI library: {d['library']} (MPI {d['mpi_version']}), {self.mpiexec}",
             f"ranks {d['ranks']}, steps {d['steps']}, messages {d['messages']} ({d['hops']} hops), "
             f"blocks of {format_bytes(d['bytes'])}, {d['repeat']} repeat(s), {os.cpu_count()} core(s)",
-            f"schedule:      {_times(d['schedule_s'])}",
-            f"MPI_Alltoall:  {_times(d['alltoall_s'])}",
+            *(f"{f'schedule ({name}):':<21} {_times(d['runs'][name]['schedule_s'])}{_markers(d['runs'][name])}"
+              for name in d["executors"]),
+            f"{'MPI_Alltoall:':<21} {_times(d['alltoall_s'])}",
             f"wall {self.wall_s:.1f} s for the whole mpiexec run (start-up {d['setup_s']:.1f} s), "
             f"peak memory {format_bytes(self.peak_resident_bytes)} (proportional set sizes summed)",
             "(times are the slowest rank's; on one shared-memory machine they record this run and are "
             "no speed-up claim)",
         ]
-        if self.ok:
-            lines.append(f"verdict: match: every rank's {d['ranks'] - 1} received blocks equal MPI_Alltoall's "
-                         f"byte for byte")
-        else:
-            lines.append(f"verdict: FAULT: {d['fault_count']} fault(s) in the run")
-            lines += [f"  {f['kind']}: {f['detail']}" for f in d["faults"][:10]]
-            if d["fault_count"] > 10:
-                lines.append(f"  ... ({d['fault_count'] - 10} more)")
+        for name in d["executors"]:
+            run = d["runs"][name]
+            prefix = f"verdict ({name}):" if len(d["executors"]) > 1 else "verdict:"
+            if run["fault_count"] == 0:
+                lines.append(f"{prefix} match: every rank's {d['ranks'] - 1} received blocks equal MPI_Alltoall's "
+                             f"byte for byte")
+                continue
+            lines.append(f"{prefix} FAULT: {run['fault_count']} fault(s) in the run")
+            lines += [f"  {f['kind']}: {f['detail']}" for f in run["faults"][:10]]
+            if run["fault_count"] > 10:
+                lines.append(f"  ... ({run['fault_count'] - 10} more)")
         return "\n".join(lines)
+
+
+def _markers(run: dict) -> str:
+    """The dataflow executor's progress markers, for the summary ("" for the step executor)."""
+    return f", {run['progress_markers']} progress marker(s)" if "progress_markers" in run else ""
 
 
 def _times(values: list[float]) -> str:
@@ -148,7 +158,7 @@ def command(run: MpiRun, mpiexec: Path, report: Path) -> list[str]:
            "--seed", str(run.seed)]
     if run.programs is not None:
         cmd += ["--programs", str(run.programs)]
-    return cmd
+    return cmd + ["--executor", run.executor]
 
 
 def _resident(members: dict[int, int]) -> int:
