@@ -36,11 +36,11 @@ LARGE_ALGORITHMS = "ompi,mpich,mvapich2,impi,pair,bruck,ring"
 MEDIUM_ALGORITHMS = LARGE_ALGORITHMS + ",basic_linear,rdb,2dmesh,3dmesh,mvapich2_scatter_dest"
 #: network -> (table, sizes under SMPI, MPI algorithms, seconds per smpirun run)
 PLAN = {
-    "hypercube-7": ("results/hypercube-7.json", "8,64K,1M", "all", 90),
-    "torus-8x8": ("results/torus-8x8.json", "8,64K,1M", "all", 60),
-    "torus-4x4x8": ("results/torus-4x4x8.json", "8,64K,1M", MEDIUM_ALGORITHMS, 60),
-    "torus-4x4x8:twisted": ("results/twisted/torus-4x4x8-twisted.json", "8,64K,1M", MEDIUM_ALGORITHMS, 60),
-    "star-5": ("results/star-5.json", "8,64K,1M", MEDIUM_ALGORITHMS, 60),
+    "hypercube-7": ("results/hypercube-7.json", "8,4K,64K,1M", "all", 90),
+    "torus-8x8": ("results/torus-8x8.json", "8,4K,64K,1M", "all", 60),
+    "torus-4x4x8": ("results/torus-4x4x8.json", "8,4K,64K,1M", MEDIUM_ALGORITHMS, 60),
+    "torus-4x4x8:twisted": ("results/twisted/torus-4x4x8-twisted.json", "8,4K,64K,1M", MEDIUM_ALGORITHMS, 60),
+    "star-5": ("results/star-5.json", "8,4K,64K,1M", MEDIUM_ALGORITHMS, 60),
     "torus-4x8x8": ("results/frontier/torus-4x8x8.json", "64K,1M", LARGE_ALGORITHMS, 300),
     "torus-4x8x8:twisted": ("results/twisted/torus-4x8x8-twisted.json", "64K,1M", LARGE_ALGORITHMS, 300),
     "star-6": ("results/star-6.json", "64K,1M", LARGE_ALGORITHMS, 600),
@@ -52,12 +52,13 @@ PAIRS = (("torus-4x4x8", "torus-4x4x8:twisted"), ("torus-4x8x8", "torus-4x8x8:tw
 
 
 def run_network(network: str, model: str, python: str, algorithms_override: str | None = None,
-                run_timeout_override: float | None = None) -> dict:
+                run_timeout_override: float | None = None, sizes_override: str | None = None) -> dict:
     """One ``tesearch simulate`` run; its JSON report (or a record of why there is none)."""
     table, sizes, algorithms, run_timeout = PLAN[network]
+    sizes = sizes_override or sizes
     algorithms = algorithms_override or algorithms
     run_timeout = run_timeout_override or run_timeout
-    if model == "cm02":
+    if model == "cm02" and sizes_override is None:
         sizes = CM02_SIZES if network != "torus-8x8x16:twisted" else "64K"
         algorithms = LARGE_ALGORITHMS
     command = [python, "-m", "tesearch.entry", "simulate", str(ROOT / table), "--json", "--quiet",
@@ -80,6 +81,23 @@ def run_network(network: str, model: str, python: str, algorithms_override: str 
     report.update(network_spec=network, wall_s=round(wall, 1), command=" ".join(
         ["tesearch simulate", table] + command[command.index("--bytes"):]))
     return report
+
+
+def merge_sizes(old: dict | None, new: dict) -> dict:
+    """``new`` (a run of some sizes) merged into ``old`` (the network's record): the sizes of both, a size run
+    again taken from ``new``; the contenders of both; the runs, wall time and commands added up."""
+    if old is None or "error" in old or "error" in new:
+        return new if old is None or "error" not in new else old
+    merged = dict(old)
+    sizes = {s["bytes"]: s for s in old["sizes"]}
+    sizes.update({s["bytes"]: s for s in new["sizes"]})
+    merged["sizes"] = [sizes[b] for b in sorted(sizes)]
+    names = [c["name"] for c in old["contenders"]]
+    merged["contenders"] = old["contenders"] + [c for c in new["contenders"] if c["name"] not in names]
+    merged["smpirun_runs"] = old["smpirun_runs"] + new["smpirun_runs"]
+    merged["wall_s"] = round(old["wall_s"] + new["wall_s"], 1)
+    merged["command"] = old["command"] + "`, then `" + new["command"]
+    return merged
 
 
 def _key(record: dict) -> str:
@@ -293,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="drop records of runs that ended without a report (interrupted runs); the report then "
                              "lists their networks as not reached")
     parser.add_argument("--run-timeout", type=float, default=None, help="seconds per smpirun run instead of the plan's")
+    parser.add_argument("--sizes", default=None,
+                        help="message sizes to run instead of the plan's (e.g. 4K); merged into the network's record")
     parser.add_argument("--merge", nargs="*", default=[],
                         help="records files of other runs (e.g. run in parallel with --json elsewhere) to merge in; "
                              "a record with an error never replaces one with results")
@@ -301,7 +321,11 @@ def main(argv: list[str] | None = None) -> int:
     records = json.loads(json_path.read_text())["records"] if json_path.exists() else {}
     for other in args.merge:
         for key, record in json.loads(Path(other).read_text())["records"].items():
-            if "error" not in record or "error" in records.get(key, {"error": ""}):
+            old = records.get(key)
+            if old is not None and "error" not in old and "error" not in record \
+                    and {s["bytes"] for s in old["sizes"]} - {s["bytes"] for s in record["sizes"]}:
+                records[key] = merge_sizes(old, record)  # a run of some sizes (--sizes) adds to the record
+            elif "error" not in record or "error" in records.get(key, {"error": ""}):
                 records[key] = record
     if args.drop_errors:
         records = {key: record for key, record in records.items() if "error" not in record}
@@ -311,8 +335,9 @@ def main(argv: list[str] | None = None) -> int:
         for model in args.models.split(","):
             for network in args.networks.split(","):
                 print(f"{network} ({model}) ...", flush=True)
-                record = run_network(network, model, sys.executable, args.algorithms, args.run_timeout)
-                records[_key(record)] = record
+                record = run_network(network, model, sys.executable, args.algorithms, args.run_timeout, args.sizes)
+                key = _key(record)
+                records[key] = merge_sizes(records.get(key), record) if args.sizes else record
                 write_atomically(json_path, json.dumps({"records": records}, indent=1))
                 print(f"  done in {record['wall_s']:.0f} s" + (f": {record['error']}" if "error" in record else ""),
                       flush=True)
