@@ -28,6 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
+# this checkout's package first: cases that run in a fork of this process import tesearch here, and must get the
+# tree the report names, not an installed (editable) copy that may be another checkout
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
@@ -170,12 +173,28 @@ def main() -> int:
     print("\n".join(lines), flush=True)
     if args.report:
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-        head = [f"Command: `{command_line}` ({when}; a 2-core machine, other work beside it).", "",
+        head = [f"Command: `{command_line}` ({when}; a 2-core machine, other work beside it), on commit "
+                f"{_commit()}.", "",
                 "Wrong = exit 70 or outside 0-4/130/143, a traceback, an error of more than one line, a hang, "
                 "a changed input or committed file, a half-written or temporary file, a process left behind, "
                 "a false exit 3 or CONFIRMED, exit 0 on a table the fuzzer made invalid (tests/fuzzing.py).", ""]
         write_atomically(args.report, "\n".join(head + lines) + "\n")
     return 1 if total_wrong else 0
+
+
+def _commit() -> str:
+    """The commit this checkout is at, and whether its tracked files differ from it."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (no git)"
+    return head + (" with uncommitted changes" if dirty else "")
 
 
 if __name__ == "__main__":
