@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from tesearch.files import write_atomically  # noqa: E402
 from tesearch.limits import format_bytes  # noqa: E402
+from tesearch.simulate.study import crossover  # noqa: E402
 
 #: MPI contenders of the large networks and of the CM02 runs (every algorithm would take hours there on a
 #: shared machine): the library selectors and the algorithms they pick from
@@ -98,6 +99,7 @@ def merge_sizes(old: dict | None, new: dict) -> dict:
     merged["smpirun_runs"] = old["smpirun_runs"] + new["smpirun_runs"]
     merged["wall_s"] = round(old["wall_s"] + new["wall_s"], 1)
     merged["command"] = old["command"] + "`, then `" + new["command"]
+    merged["crossover"] = crossover(merged["sizes"])  # the winners of every size, old and new
     return merged
 
 
