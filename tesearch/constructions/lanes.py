@@ -77,7 +77,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tesearch.bounds import compute_bounds
+from tesearch.instance import instance
 from tesearch.errors import ConstructionError
 from tesearch.groups import cached_cayley_graph
 from tesearch.layout import assign_rows
@@ -549,8 +549,8 @@ def _assemble(network: Network, axes, jobs: list[Job], width: int, shells: int) 
             start, word = _word_and_start(job, axes, True)
             placed.append((("mirror", n), start, word))
     rows = assign_rows(placed, len(network.letters))
-    cg = cached_cayley_graph(network)
-    bounds = compute_bounds(cg, Exchange.TOTAL)
+    facts = instance(network, Exchange.TOTAL)
+    cg, bounds = facts.cg, facts.bounds
     table = Table(network.spec, Exchange.TOTAL.value, network.generators_json(), width,
                   sorted(Placement(r, c, w) for r, c, w in rows), bounds.counting,
                   {"letter_bound": bounds.letter.value,

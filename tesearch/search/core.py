@@ -31,7 +31,6 @@ returning no wider table.
 from __future__ import annotations
 
 import enum
-import functools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,21 +41,21 @@ import numpy as np
 from tesearch import limits
 from tesearch.backends import Backend, CpsatModel
 from tesearch.backends.decide import decide, solver_name
-from tesearch.bounds import PARIKH_LIMIT, Bounds, compute_bounds, letter_vectors
+from tesearch.bounds import PARIKH_LIMIT, Bounds
 from tesearch.errors import ConstructionError, OptionError
 from tesearch.encode import EncodingOptions, Item, TableProblem, encode
 from tesearch.files import safe_name, write_atomically
-from tesearch.groups import CayleyGraph, cayley_graph
+from tesearch.groups import CayleyGraph
+from tesearch.instance import Instance, OrbitClasses, instance
 from tesearch.layout import assign_rows, filler_plans, first_fit, rotation_blocks
 from tesearch.networks import Network
-from tesearch.rotation import find_rotation
 from tesearch.search.balance import Balance, balancing_orbits, core_balanceable
 from tesearch.search.split import DEFAULT_GROUP_COLUMNS, OrbitGroup, group_orbits
 from tesearch.table import Placement, Table
 from tesearch.terms import Exchange, SolveResult, Status
 from tesearch.verify import verify_table
-from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, targets, to_letters,
-                            uniform_words, word_counts, word_for_vector)
+from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, to_letters,
+                            uniform_words, word_for_vector)
 
 #: how many further core widths and filler plans the rotation strategy tries
 MAX_EXTRA_CORE_COLUMNS = 30
@@ -243,22 +242,22 @@ class Searcher:
     offered as the best table so far.
     """
 
-    def __init__(self, network: Network, params: SearchParams, *, progress: Progress = _quiet,
+    def __init__(self, network: Network | Instance, params: SearchParams, *, progress: Progress = _quiet,
                  encodings_dir: str | Path | None = None):
         check_width_range(params)  # before any group is built
-        self.network = network
+        self.instance = network if isinstance(network, Instance) else instance(network, params.exchange)
+        if self.instance.exchange is not Exchange(params.exchange):
+            raise AssertionError(f"a {self.instance.exchange.value} instance for a {params} run")
+        self.network = self.instance.network
         self.params = params
         self.progress = progress
         self.encodings_dir = Path(encodings_dir) if encodings_dir is not None else None
         self.clock = _Clock(params.timeout_s)
-        self.cg = cayley_graph(network)
-        with limits.phase("rotation"):
-            self.rotation = find_rotation(self.cg)
-        self.targets = targets(self.cg, params.exchange)
-        with limits.phase("bounds"):
-            self.bounds = compute_bounds(self.cg, params.exchange, self.rotation)
-        with limits.phase("word counts"):
-            self.counts = word_counts(self.cg)
+        self.cg = self.instance.cg
+        self.rotation = self.instance.rotation
+        self.targets = self.instance.targets
+        self.bounds = self.instance.bounds
+        self.counts = self.instance.word_counts
         self.attempts: list[Attempt] = []
         self.stop_reason: str | None = None
         self.infeasible_widths: tuple[int | None, int] | None = None  # set only where a range is refuted
@@ -467,19 +466,10 @@ class Searcher:
                               f"all shortest words offered")
         return Status.INFEASIBLE, None
 
-    @functools.cached_property
-    def orbit_classes(self) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[int], int]:
-        """The targets' sigma-orbits, computed once per search: the full ones (by word length, then
-        first element), the short ones (the exceptional elements), the full orbits' word lengths,
-        and the blank cells the counting bound allows."""
-        S = self.cg.degree
-        with limits.phase("orbits"):
-            orbit_list = self.rotation.orbits(self.targets)
-        full = [o for o in orbit_list if len(o) == S]
-        full.sort(key=lambda o: (int(self.cg.dist[o[0]]), o[0]))
-        short = [o for o in orbit_list if len(o) < S]
-        lengths = [int(self.cg.dist[o[0]]) for o in full]
-        return full, short, lengths, self.bounds.counting * S - self.bounds.target_letters
+    @property
+    def orbit_classes(self) -> OrbitClasses:
+        """The targets' sigma-orbits, computed once per instance (:class:`~tesearch.instance.OrbitClasses`)."""
+        return self.instance.orbit_classes
 
     def rotation_search(self) -> tuple[Status, Table | None]:
         """Exceptional elements and filler orbits in a searched core, every other full orbit a rotation block.
@@ -733,7 +723,7 @@ class Searcher:
         if self.cg.order > PARIKH_LIMIT:
             return None
         with limits.phase("letter balance"):
-            self._vectors = letter_vectors(self.cg)
+            self._vectors = self.instance.letter_vectors
             self._flexible = {j for j, orbit in enumerate(full) if any(len(self._vectors[g]) > 1 for g in orbit)}
             flexible = sorted(self._flexible)
             found = balancing_orbits([self._vectors[g] for g in exceptional],

@@ -20,6 +20,7 @@ from tesearch import limits
 from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
 from tesearch.encode import Item, TableProblem
 from tesearch.layout import assign_rows, first_fit
+from tesearch.instance import Instance
 from tesearch.networks import Network
 from tesearch.search.core import SearchParams, Searcher, Strategy
 from tesearch.table import Table
@@ -65,7 +66,7 @@ def repack_tail(problem: TableProblem, chosen: Placement, *, tail: int, round_s:
     return best, width
 
 
-def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
+def improve_greedy(network: Network | Instance, *, timeout_s: float | None, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
                    workers: int = cpsat.DEFAULT_WORKERS, log: bool = False,
                    progress: Callable[[str], None] | None = None, tail: int | None = None,
                    round_s: float = 60.0, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS,
@@ -80,6 +81,7 @@ def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int =
     params = SearchParams(network.spec, Exchange.TOTAL, Strategy.FULL, timeout_s, seed, word_cap,
                           backend=Backend.CPSAT, cpsat_model=cpsat_model)
     searcher = Searcher(network, params, **({"progress": progress} if progress else {}))
+    network = searcher.network
     items = searcher.items(searcher.targets)
     if start is None:
         with limits.phase("greedy first fit"):

@@ -20,6 +20,7 @@ from typing import Callable
 from tesearch import limits
 from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
 from tesearch.errors import ConstructionError
+from tesearch.instance import Instance
 from tesearch.networks import Network
 from tesearch.search.core import SearchParams, Searcher, Strategy
 from tesearch.table import Table
@@ -30,7 +31,7 @@ from tesearch.words import DEFAULT_WORD_CAP
 MAX_STALE_ROUNDS = 3
 
 
-def narrowed_core_table(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None,
+def narrowed_core_table(network: Network | Instance, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None,
                         round_s: float = 60.0, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
                         workers: int = cpsat.DEFAULT_WORKERS, progress: Callable[[str], None] | None = None,
                         cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> tuple[Table, str]:
@@ -40,6 +41,7 @@ def narrowed_core_table(network: Network, exchange: Exchange | str = Exchange.TO
                           backend=Backend.CPSAT, cpsat_model=CpsatModel(cpsat_model))
     backend = cpsat_module(params.cpsat_model)
     searcher = Searcher(network, params, **({"progress": progress} if progress else {}))
+    network = searcher.network
     if searcher.rotation is None:
         raise ConstructionError(f"{network.spec} has no rotation; narrow its greedy table with "
                                 f"`tesearch repack`")

@@ -85,17 +85,17 @@ from typing import Callable
 from tesearch import limits
 from tesearch.backends import Backend, CpsatModel
 from tesearch.backends.decide import decide, solver_name
-from tesearch.bounds import compute_bounds
 from tesearch.encode import EncodingOptions, Item, TableProblem
 from tesearch.errors import StratifyError
-from tesearch.groups import CayleyGraph, cached_cayley_graph
+from tesearch.groups import CayleyGraph
+from tesearch.instance import Instance, instance
 from tesearch.layout import assign_rows, filler_plans, rotation_blocks
 from tesearch.networks import Network
-from tesearch.rotation import Rotation, find_rotation
+from tesearch.rotation import Rotation
 from tesearch.table import Placement, Table
 from tesearch.terms import Exchange, SolveResult, Status
 from tesearch.verify import verify_table
-from tesearch.words import canonical_word, shortest_words, targets, to_letters
+from tesearch.words import canonical_word, shortest_words, to_letters
 
 #: shortest words enumerated per item (star-7's longest exceptional elements have 576)
 WORD_CAP = 4096
@@ -234,20 +234,20 @@ def plan_moves(cg: CayleyGraph, exceptional: list[tuple[int, ...]], blanks: int
 class StarStratifier:
     """Plan the strata, search each reduced part, assemble and verify."""
 
-    def __init__(self, network: Network, exchange: Exchange = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
-                 attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
-                 options: EncodingOptions | None = None, backend: Backend = Backend.Z3,
+    def __init__(self, network: Network | Instance, exchange: Exchange = Exchange.TOTAL, *,
+                 timeout_s: float | None = 600.0, attempt_s: float = ATTEMPT_SECONDS, seed: int = 0,
+                 progress: Progress = _quiet, options: EncodingOptions | None = None, backend: Backend = Backend.Z3,
                  cpsat_model: CpsatModel = CpsatModel.PLACEMENTS):
-        self.network = network
+        self.instance = network if isinstance(network, Instance) else instance(network, exchange)
+        self.network = self.instance.network
         self.backend = Backend(backend)
         self.cpsat_model = CpsatModel(cpsat_model)
-        self.exchange = Exchange(exchange)
-        self.cg = cached_cayley_graph(self.network)
-        with limits.phase("rotation"):
-            rot = find_rotation(self.cg)
+        self.exchange = self.instance.exchange
+        self.cg = self.instance.cg
+        rot = self.instance.rotation
         if rot is None:
-            raise StratifyError(f"{network.spec} has no rotation (a letter cycle that extends to an automorphism); "
-                                f"stratify needs one: use tesearch search")
+            raise StratifyError(f"{self.network.spec} has no rotation (a letter cycle that extends to an "
+                                f"automorphism); stratify needs one: use tesearch search")
         self.rot = rot
         self.timeout_s = timeout_s
         self.attempt_s = attempt_s
@@ -255,11 +255,10 @@ class StarStratifier:
         self.progress = progress
         self.options = options if options is not None else EncodingOptions()
         self.start = time.monotonic()
-        self.targets = targets(self.cg, self.exchange)
+        self.targets = self.instance.targets
         self.failure = "no part was tried"  # why run() returned None: what was proved, or what stopped it
         self.status = Status.UNKNOWN  # INFEASIBLE only when the bound rules out the counting-bound width
-        with limits.phase("bounds"):
-            self.bounds = compute_bounds(self.cg, self.exchange, rot)
+        self.bounds = self.instance.bounds
 
     def log(self, msg: str) -> None:
         """A progress line stamped with the seconds since the start."""
@@ -309,10 +308,7 @@ class StarStratifier:
                             f"({self.bounds.binding}); use tesearch search for wider tables")
             self.log(self.failure)
             return None
-        orbits = rot.orbits(self.targets)
-        exceptional = [o for o in orbits if len(o) < S]
-        full = sorted((o for o in orbits if len(o) == S), key=lambda o: (int(cg.dist[o[0]]), o[0]))
-        blanks = self.bounds.counting * S - self.bounds.target_letters
+        full, exceptional, _, blanks = self.instance.orbit_classes
         self.log(f"{self.network.spec} {self.exchange.value}: {len(self.targets)} targets, bound "
                  f"{self.bounds.counting} (best {self.bounds.best}), {blanks} blanks; rotation {rot}; "
                  f"{len(full)} full orbits, exceptional orbit sizes {sorted(len(o) for o in exceptional)}")

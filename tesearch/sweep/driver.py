@@ -56,6 +56,7 @@ from typing import Callable, TypeVar
 
 from tesearch.errors import FormatError, Interrupted, OptionError, SolverUnavailable, TesearchError
 from tesearch.files import read_json_file, safe_name, write_atomically
+from tesearch.instance import Instance, instance
 from tesearch.outputs import Saved, save_table
 from tesearch.supervise import supervise
 from tesearch.sweep.portfolio import CANCELLED, ERROR, REJECTED, Entry, run_entry
@@ -94,13 +95,31 @@ def require_ray():
 
 @dataclass
 class Prepared:
-    """One network of a sweep as preparation leaves it: spec, exchange, best bound and portfolio."""
+    """One network of a sweep as preparation leaves it: its instance (graph, rotation, bounds, computed once
+    and sent to every task) and its portfolio."""
 
-    spec: str
-    exchange: str
-    bound: int
-    binding: str
+    instance: Instance
     entries: list[Entry]
+
+    @property
+    def spec(self) -> str:
+        """The network's spec."""
+        return self.instance.spec
+
+    @property
+    def exchange(self) -> str:
+        """The exchange's name."""
+        return self.instance.exchange.value
+
+    @property
+    def bound(self) -> int:
+        """The best lower bound."""
+        return self.instance.bounds.best
+
+    @property
+    def binding(self) -> str:
+        """Which bound binds."""
+        return self.instance.bounds.binding
 
     @property
     def key(self) -> str:
@@ -114,33 +133,30 @@ class Prepared:
 
 
 def prepare(specs: list[str], exchange: str, *, seeds: int = 2) -> list[Prepared]:
-    """Every network built and bounded, its portfolio chosen (run it supervised: it builds groups)."""
-    from tesearch.bounds import compute_bounds
-    from tesearch.groups import cached_cayley_graph
+    """Every network's instance made (its graph, rotation and bounds computed) and its portfolio chosen (run
+    it supervised: it builds groups)."""
     from tesearch.limits import phase
     from tesearch.networks import network_from_spec
-    from tesearch.rotation import find_rotation
     from tesearch.sweep.portfolio import portfolio
 
     out = []
     for spec in specs:
         network = network_from_spec(spec)
         with phase(f"bounds of {network.spec}"):
-            cg = cached_cayley_graph(network)
-            bounds = compute_bounds(cg, exchange, find_rotation(cg))
-        out.append(Prepared(network.spec, exchange, bounds.best, bounds.binding,
-                            portfolio(network, exchange, seeds=seeds, letter_binds=bounds.letter.value > bounds.counting)))
+            facts = instance(network, exchange)
+            _ = facts.rotation, facts.bounds  # computed here, once, and sent to every task with the instance
+        letter_binds = facts.bounds.letter.value > facts.bounds.counting
+        out.append(Prepared(facts, portfolio(network, exchange, seeds=seeds, letter_binds=letter_binds)))
     return out
 
 
-def accept(record: dict, spec: str, exchange: str) -> tuple[Table | None, str | None]:
+def accept(record: dict, network: Instance | str, exchange: str) -> tuple[Table | None, str | None]:
     """(the record's table, None) if the driver's own checks pass; (None, why not) otherwise.
 
-    The table must parse as tesearch-table v1, be labelled with this network and exchange, have the
-    network's generators, and verify completely against Theorem 1.  A record without a table is
-    (None, None).
+    The table must parse as tesearch-table v1, be labelled with this network (an instance, or a spec)
+    and exchange, have the network's generators, and verify completely against Theorem 1.  A record
+    without a table is (None, None).
     """
-    from tesearch.networks import network_from_spec
     from tesearch.verify import verify_table
 
     data = record.get("table") if isinstance(record, dict) else None
@@ -150,14 +166,19 @@ def accept(record: dict, spec: str, exchange: str) -> tuple[Table | None, str | 
         table = table_from_json(data, where="task table")
     except TesearchError as exc:
         return None, f"not a table: {exc}"
+    spec = network.spec if isinstance(network, Instance) else network
     if (table.network, table.exchange) != (spec, exchange):
         return None, f"a table of {table.network} {table.exchange}, not {spec} {exchange}"
-    if not network_from_spec(spec).same_generators(table.generators):
+    try:
+        facts = network if isinstance(network, Instance) else instance(spec, exchange)
+    except TesearchError as exc:
+        return None, f"cannot be checked: {exc}"
+    if not facts.network.same_generators(table.generators):
         return None, f"its generators are not those of {spec}"
     if record.get("T") != table.T:
         return None, f"the record says T = {record.get('T')} but the table has T = {table.T}"
     try:
-        check = verify_table(table)
+        check = verify_table(table, facts=facts)
     except TesearchError as exc:
         return None, f"cannot be checked: {exc}"
     if not check.ok:
@@ -220,12 +241,12 @@ class _Starts:
         return dict(self.started)
 
 
-def _task(spec: str, exchange: str, entry: Entry, deadline: float, key: str, board, max_memory: int,
-          max_order: int) -> dict:
-    """The body of one Ray task: report the start, run the entry (module :mod:`tesearch.sweep.portfolio`)."""
+def _task(facts: Instance, entry: Entry, deadline: float, key: str, board, max_memory: int, max_order: int) -> dict:
+    """The body of one Ray task: report the start, run the entry on the instance (module
+    :mod:`tesearch.sweep.portfolio`)."""
     if board is not None:
         board.start.remote(key, time.time())
-    return run_entry(spec, exchange, entry, deadline, max_memory=max_memory, max_order=max_order)
+    return run_entry(facts, facts.exchange.value, entry, deadline, max_memory=max_memory, max_order=max_order)
 
 
 class _Progress:
@@ -430,12 +451,13 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
         task_deadline = float("inf") if deadline is None else time.time() + (deadline - margin - time.monotonic())
         # round robin over the networks, so that every network's best entries are queued first
         longest = max((len(p.entries) for p in prepared), default=0)
+        shared = {p.key: ray.put(p.instance) for p in prepared}  # one copy of each instance in the object store
         for i in range(longest):
             for p in prepared:
                 if i < len(p.entries):
                     entry = p.entries[i]
                     key = f"{p.key}: {entry}"
-                    ref = remote.remote(p.spec, p.exchange, entry, task_deadline, key, board, max_memory, max_order)
+                    ref = remote.remote(shared[p.key], entry, task_deadline, key, board, max_memory, max_order)
                     pending[ref] = (p.key, entry, key)
                     submitted[key] = time.monotonic()
         while pending:
@@ -543,7 +565,7 @@ def _collect(ray, ref, prepared: Prepared, entry: Entry, started_at: float | Non
 def _judge(record: dict, state: _Network, accept_table: Callable) -> None:
     """Verify the record's table (the driver's own check), keep it if narrower, and note a win."""
     p = state.prepared
-    table, why = accept_table(record, p.spec, p.exchange)
+    table, why = accept_table(record, p.instance, p.exchange)
     record["verified"] = table is not None if record.get("table") is not None else None
     record.pop("table", None)  # the record keeps T; the table itself goes to its file
     if why is not None:

@@ -33,7 +33,8 @@ from dataclasses import asdict, dataclass, field
 from tesearch import limits
 from tesearch.errors import ConstructionError, LiftError, SpecError, TesearchError
 from tesearch.limits import Limits
-from tesearch.networks import Network, network_from_spec
+from tesearch.instance import Instance, instance
+from tesearch.networks import Network
 from tesearch.terms import Exchange, Status
 
 #: the strategies a portfolio entry can name
@@ -107,38 +108,40 @@ def portfolio(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, se
     return entries
 
 
-def _table_of(entry: Entry, network: Network, exchange: Exchange, budget: float):
+def _table_of(entry: Entry, facts: Instance, budget: float):
     """(Status, table or None, stop reason) of one entry run here with ``budget`` seconds."""
     from tesearch.backends import Backend
 
     backend = Backend(entry.backend)
+    network, exchange = facts.network, facts.exchange
     if entry.strategy in ("rotation", "full"):
         from tesearch.search import SearchParams, Strategy, search
 
         params = SearchParams(network.spec, exchange, Strategy(entry.strategy), budget, entry.seed,
                               backend=backend)
-        outcome = search(network, params)
+        outcome = search(facts, params)
         return outcome.status, outcome.table, outcome.stop_reason
     if entry.strategy == "stratify":
         from tesearch.search.stratify import stratified_table
 
-        table, summary = stratified_table(network, exchange, timeout_s=budget, attempt_s=min(120.0, budget),
+        table, summary = stratified_table(facts, exchange, timeout_s=budget, attempt_s=min(120.0, budget),
                                           seed=entry.seed, backend=backend)
         return (Status.FOUND, table, None) if table is not None else (Status.UNKNOWN, None, summary)
     if entry.strategy == "repack":
         from tesearch.search.improve import improve_greedy
 
-        table, summary = improve_greedy(network, timeout_s=budget, seed=entry.seed, workers=1)
+        table, summary = improve_greedy(facts, timeout_s=budget, seed=entry.seed, workers=1)
         return (Status.FOUND, table, None) if table is not None else (Status.UNKNOWN, None, summary)
     from tesearch.search.lift import lifted_table
 
-    table, _ = lifted_table(network, timeout_s=budget, backend=backend)
+    table, _ = lifted_table(facts, timeout_s=budget, backend=backend)
     return Status.FOUND, table, None
 
 
-def run_entry(spec: str, exchange: str, entry: Entry, deadline: float, *, max_memory: int = limits.DEFAULT_MAX_MEMORY,
-              max_order: int = limits.DEFAULT_MAX_ORDER) -> dict:
-    """Run ``entry`` on the network ``spec`` until ``deadline`` (a ``time.time()`` value): a plain record.
+def run_entry(network: Instance | str, exchange: str, entry: Entry, deadline: float, *,
+              max_memory: int = limits.DEFAULT_MAX_MEMORY, max_order: int = limits.DEFAULT_MAX_ORDER) -> dict:
+    """Run ``entry`` on ``network`` (an instance, as the sweep sends it, or a spec) until ``deadline`` (a
+    ``time.time()`` value): a plain record.
 
     The record has ``network``, ``exchange``, ``entry`` (its name), ``strategy``, ``seed``,
     ``backend``, ``outcome`` (a :class:`~tesearch.terms.Status` value, or ``error`` /
@@ -146,6 +149,7 @@ def run_entry(spec: str, exchange: str, entry: Entry, deadline: float, *, max_me
     ``stop_reason``.  Nothing raises out of it: a failing strategy is an ``error`` record.
     """
     started = time.monotonic()
+    spec = network.spec if isinstance(network, Instance) else network
     record = {"network": spec, "exchange": exchange, "entry": str(entry), "strategy": entry.strategy,
               "seed": entry.seed, "backend": entry.backend, "outcome": Status.UNKNOWN.value, "T": None,
               "table": None, "seconds": 0.0, "stop_reason": None}
@@ -157,8 +161,8 @@ def run_entry(spec: str, exchange: str, entry: Entry, deadline: float, *, max_me
         # limits.budget() and time_left() see the task's budget; the caller's limits come back afterwards (a
         # sweep run in-process, as the tests do, must not leave an expired deadline behind)
         with limits.activated(Limits(budget, max_memory, max_order), started=started):
-            network = network_from_spec(spec)
-            status, table, reason = _table_of(entry, network, Exchange(exchange), budget)
+            facts = network if isinstance(network, Instance) else instance(spec, exchange)
+            status, table, reason = _table_of(entry, facts, budget)
         record.update(outcome=status.value, stop_reason=reason)
         if table is not None:
             record.update(T=table.T, table=table.to_json())

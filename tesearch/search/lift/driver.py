@@ -7,9 +7,8 @@ from typing import Callable
 
 from tesearch import limits
 from tesearch.backends import Backend
-from tesearch.bounds import compute_bounds
+from tesearch.instance import Instance, instance
 from tesearch.errors import LiftError, SpecError, TesearchError
-from tesearch.groups import cached_cayley_graph
 from tesearch.layout import assign_rows
 from tesearch.networks import Network
 from tesearch.search.core import SearchParams, Strategy, search
@@ -43,7 +42,7 @@ def factor_table(network: Network, *, timeout_s: float, backend: Backend = Backe
     first; any other torus is lifted first, and searched when the lift
     leaves a gap.
     """
-    bound = compute_bounds(cached_cayley_graph(network), Exchange.TOTAL).best
+    bound = instance(network, Exchange.TOTAL).bounds.best
     liftable = network.is_product
     tries = ["search", "lift"] if not liftable or network.rotation is not None else ["lift", "search"]
     best: Table | None = None
@@ -76,7 +75,7 @@ def verified_factor(factor: Table, *, where: str) -> Table:
     return factor
 
 
-def lifted_table(network: Network, *, ring_index: int | None = None, factor: Table | None = None,
+def lifted_table(network: Network | Instance, *, ring_index: int | None = None, factor: Table | None = None,
                  timeout_s: float = 120.0, modes: tuple[AssignMode, ...] = (AssignMode.FIXED, AssignMode.LATIN),
                  backend: Backend = Backend.Z3, progress: Progress = _quiet) -> tuple[Table, str]:
     """(a verified table for the torus ``network`` lifted from a table of its other sides, a summary line).
@@ -87,6 +86,8 @@ def lifted_table(network: Network, *, ring_index: int | None = None, factor: Tab
     by default it comes from :func:`factor_table`.  The result is as wide as
     ``m * factor.T``, so it is optimal only when that meets the bound.
     """
+    facts = network if isinstance(network, Instance) else instance(network, Exchange.TOTAL)
+    network = facts.network
     spec = network.spec
     if not network.is_product:
         raise SpecError(f"{spec}: a lift needs a product of at least two rings (a torus)")
@@ -100,8 +101,7 @@ def lifted_table(network: Network, *, ring_index: int | None = None, factor: Tab
         raise SpecError(f"{spec}: the factor table is for {sub.network} {sub.exchange}, not {rest.spec} total")
     hwords = factor_words(sub, letter_map)
     words = ring_words(ring)
-    cg = cached_cayley_graph(network)
-    bounds = compute_bounds(cg, Exchange.TOTAL)
+    cg, bounds = facts.cg, facts.bounds
     if len(words) * sub.T < bounds.best:  # no table is narrower than a lower bound: do not ask a solver
         raise LiftError(f"{spec}: a lift of {ring.spec} over {rest.spec} (T = {sub.T}) is {len(words)} * {sub.T} "
                         f"= {len(words) * sub.T} wide, below the lower bound {bounds.best}")
