@@ -42,6 +42,7 @@ from tesearch import limits
 from tesearch.backends import Backend, CpsatModel
 from tesearch.backends.decide import decide, solver_name
 from tesearch.bounds import PARIKH_LIMIT, Bounds
+from tesearch.build import TableBuilder, relabelled
 from tesearch.errors import ConstructionError, OptionError
 from tesearch.encode import EncodingOptions, Item, TableProblem, encode
 from tesearch.files import safe_name, write_atomically
@@ -51,9 +52,8 @@ from tesearch.layout import assign_rows, filler_plans, first_fit, rotation_block
 from tesearch.networks import Network
 from tesearch.search.balance import Balance, balancing_orbits, core_balanceable
 from tesearch.search.split import DEFAULT_GROUP_COLUMNS, OrbitGroup, group_orbits
-from tesearch.table import Placement, Table
+from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult, Status
-from tesearch.verify import verify_table
 from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, to_letters,
                             uniform_words, word_for_vector)
 
@@ -343,16 +343,9 @@ class Searcher:
         return [(problem.items[i].element, c, problem.items[i].words[w]) for i, w, c in chosen]
 
     def make_table(self, rows: list[tuple[int, int, tuple[int, ...]]], width: int, extra: dict) -> Table:
-        """A verified table from rows of letter indices (an unverifiable table is a bug: AssertionError)."""
-        placements = [Placement(r, c, to_letters(self.cg, w)) for r, c, w in rows]
-        extra = {"letter_bound": self.bounds.letter.value, **extra}
-        table = Table(self.network.spec, self.params.exchange.value, self.network.generators_json(), width,
-                      sorted(placements), self.bounds.counting, extra)
-        with limits.phase("verify"):
-            check = verify_table(table, cg=self.cg, bounds=self.bounds)
-        if not check.ok:
-            raise AssertionError(f"the table found does not verify: {check.violations[0]}")
-        return table
+        """A verified table from rows of letter indices (:class:`~tesearch.build.TableBuilder`)."""
+        what = f"the {extra.get('search', {}).get('strategy', 'search')} strategy"
+        return TableBuilder(self.instance, what).place(rows).finish(width, extra)
 
     # ------------------------------------------------------------ strategies
     def run(self) -> SearchOutcome:
@@ -421,8 +414,7 @@ class Searcher:
         capped: list[int] = []  # widths refuted only over capped candidate words: no proof
         while width <= top:
             if width == upper:
-                fallback.extra["search"] = self.meta("full", "greedy first-fit")["search"]
-                return Status.FOUND, fallback
+                return Status.FOUND, relabelled(fallback, "search", **self.meta("full", "greedy first-fit")["search"])
             if self.clock.left <= 0:
                 self.stop(f"the time limit was reached before width {width} was decided")
                 saw_unknown = True
@@ -448,8 +440,7 @@ class Searcher:
         if saw_unknown:
             if fallback is not None:
                 self.log(f"solver gave up at T={width}; keeping the greedy table T={upper} (not shown optimal)")
-                fallback.extra["search"]["seconds"] = round(self.clock.elapsed, 3)
-                return Status.FOUND, fallback
+                return Status.FOUND, relabelled(fallback, "search", seconds=round(self.clock.elapsed, 3))
             return Status.UNKNOWN, None
         if top >= upper:  # the loop returns the greedy table at width upper: a table is known there
             raise AssertionError(f"width {top} refuted although a table of width {upper} is known")
@@ -507,8 +498,7 @@ class Searcher:
             if fallback is None:
                 return Status.UNKNOWN, None
             self.log(f"no core at the bound; keeping the greedy-core table T={fallback.T} (not shown optimal)")
-            fallback.extra["search"]["seconds"] = round(self.clock.elapsed, 3)
-            return Status.FOUND, fallback
+            return Status.FOUND, relabelled(fallback, "search", seconds=round(self.clock.elapsed, 3))
         core_width, plan, placed = found
         return Status.FOUND, self.assemble(placed, core_width, full, plan)
 

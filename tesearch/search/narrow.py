@@ -24,7 +24,7 @@ from tesearch.instance import Instance
 from tesearch.networks import Network
 from tesearch.search.core import SearchParams, Searcher, Strategy
 from tesearch.table import Table
-from tesearch.terms import Exchange, SolveResult
+from tesearch.terms import Exchange, SolveResult, optimality_text
 from tesearch.words import DEFAULT_WORD_CAP
 
 #: rounds in a row without a narrower core before the narrowing stops
@@ -83,7 +83,6 @@ def narrowed_core_table(network: Network | Instance, exchange: Exchange | str = 
                          f"T = {table.T}")
             if outcome.result is SolveResult.UNSAT or outcome.status == "OPTIMAL":
                 break  # this core (with these candidate words) is as narrow as it gets
-    gap = table.T - searcher.bounds.best
     return table, (f"{network.spec} {params.exchange.value}: T = {table.T} (best bound {searcher.bounds.best}, "
-                   + ("OPTIMAL" if gap == 0 else f"gap {gap}") + f") after {rounds} round(s); core width {width}, "
+                   f"{optimality_text(table.T, searcher.bounds.best)}) after {rounds} round(s); core width {width}, "
                    f"exact width {exact}, CP-SAT core bound {cpsat_bound} (not a certificate); verified")

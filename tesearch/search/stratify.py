@@ -85,6 +85,7 @@ from typing import Callable
 from tesearch import limits
 from tesearch.backends import Backend, CpsatModel
 from tesearch.backends.decide import decide, solver_name
+from tesearch.build import TableBuilder
 from tesearch.encode import EncodingOptions, Item, TableProblem
 from tesearch.errors import StratifyError
 from tesearch.groups import CayleyGraph
@@ -92,9 +93,8 @@ from tesearch.instance import Instance, instance
 from tesearch.layout import assign_rows, filler_plans, rotation_blocks
 from tesearch.networks import Network
 from tesearch.rotation import Rotation
-from tesearch.table import Placement, Table
-from tesearch.terms import Exchange, SolveResult, Status
-from tesearch.verify import verify_table
+from tesearch.table import Table
+from tesearch.terms import Exchange, SolveResult, Status, optimality_text
 from tesearch.words import canonical_word, shortest_words, to_letters
 
 #: shortest words enumerated per item (star-7's longest exceptional elements have 576)
@@ -388,20 +388,14 @@ class StarStratifier:
         block_rows, column = rotation_blocks([canonical_word(cg, orbit[0]) for orbit in blocks], rot, column)
         rows += block_rows
         sections.append({"name": "rotation blocks", "rows": 1, "start": start, "end": column})
-        placements = sorted(Placement(r, c, to_letters(cg, w)) for r, c, w in rows)
-        extra = {"letter_bound": self.bounds.letter.value,
-                 "search": {"tool": "tesearch", "strategy": "symmetry stratification",
-                            "module": "tesearch.search.stratify", "rotation": list(rot.cycle),
-                            "solver": solver_name(self.backend, self.cpsat_model), "seed": self.seed,
-                            "seconds": round(time.monotonic() - self.start, 3)},
-                 "sections": sections}
-        table = Table(self.network.spec, self.exchange.value, self.network.generators_json(), column,
-                      placements, self.bounds.counting, extra)
-        with limits.phase("verify"):
-            check = verify_table(table, cg=cg, bounds=self.bounds)
-        if not check.ok:
-            raise AssertionError("stratified table failed verification:\n" + check.summary())
-        self.log(f"assembled T={column} (bound {self.bounds.best}): {check.summary().splitlines()[-1]}")
+        provenance = {"search": {"tool": "tesearch", "strategy": "symmetry stratification",
+                                 "module": "tesearch.search.stratify", "rotation": list(rot.cycle),
+                                 "solver": solver_name(self.backend, self.cpsat_model), "seed": self.seed,
+                                 "seconds": round(time.monotonic() - self.start, 3)},
+                      "sections": sections}
+        builder = TableBuilder(self.instance, "symmetry stratification")
+        table = builder.place(rows).finish(column, provenance)
+        self.log(f"assembled T={column} (bound {self.bounds.best}): verified, {builder.verdict(table)}")
         return table
 
 
@@ -430,7 +424,7 @@ def stratify(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, tim
                                width)
     best = stratifier.bounds.best
     return StratifyOutcome(Status.FOUND, table, f"{name}: T = {table.T}, best bound {best}: "
-                           + ("OPTIMAL" if table.T == best else f"gap {table.T - best}") + "; verified", width)
+                           f"{optimality_text(table.T, best)}; verified", width)
 
 
 def stratified_table(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None = 600.0,

@@ -7,6 +7,7 @@ from typing import Callable
 
 from tesearch import limits
 from tesearch.backends import Backend
+from tesearch.build import TableBuilder
 from tesearch.instance import Instance, instance
 from tesearch.errors import LiftError, SpecError, TesearchError
 from tesearch.layout import assign_rows
@@ -101,7 +102,7 @@ def lifted_table(network: Network | Instance, *, ring_index: int | None = None, 
         raise SpecError(f"{spec}: the factor table is for {sub.network} {sub.exchange}, not {rest.spec} total")
     hwords = factor_words(sub, letter_map)
     words = ring_words(ring)
-    cg, bounds = facts.cg, facts.bounds
+    bounds = facts.bounds
     if len(words) * sub.T < bounds.best:  # no table is narrower than a lower bound: do not ask a solver
         raise LiftError(f"{spec}: a lift of {ring.spec} over {rest.spec} (T = {sub.T}) is {len(words)} * {sub.T} "
                         f"= {len(words) * sub.T} wide, below the lower bound {bounds.best}")
@@ -126,18 +127,12 @@ def lifted_table(network: Network | Instance, *, ring_index: int | None = None, 
             continue
         placed = decode(model, chosen, hwords)
         rows = assign_rows(placed, len(network.letters))
-        table = Table(network.spec, Exchange.TOTAL.value, network.generators_json(), model.width,
-                      sorted(Placement(r, c, w) for r, c, w in rows), bounds.counting,
-                      {"letter_bound": bounds.letter.value,
-                       "construction": {"method": "ring lift (tesearch/search/lift)",
-                                        "ring": ring.spec, "factor": rest.spec, "factor_T": sub.T,
-                                        "mode": mode.value, "backend": backend.value,
-                                        "seconds": round(took, 1)}})
-        with limits.phase("verify"):
-            check = verify_table(table, cg=cg, bounds=bounds)
-        if not check.ok:  # pragma: no cover - the model forbids it; verify anyway
-            raise AssertionError(f"{params}: the lifted table does not verify: {check.summary()}")
-        return table, (f"{spec}: T = {table.T}, best bound {bounds.best}: "
-                       + ("OPTIMAL" if table.T == bounds.best else f"gap {table.T - bounds.best}")
-                       + f"; verified ({mode.value} lift of {ring.spec} over {rest.spec}, T = {sub.T})")
+        builder = TableBuilder(facts, f"the {mode.value} ring lift")
+        table = builder.place_letters(Placement(r, c, w) for r, c, w in rows).finish(
+            model.width, {"construction": {"method": "ring lift (tesearch/search/lift)",
+                                           "ring": ring.spec, "factor": rest.spec, "factor_T": sub.T,
+                                           "mode": mode.value, "backend": backend.value,
+                                           "seconds": round(took, 1)}})
+        return table, (f"{spec}: T = {table.T}, best bound {bounds.best}: {builder.verdict(table)}"
+                       f"; verified ({mode.value} lift of {ring.spec} over {rest.spec}, T = {sub.T})")
     raise LiftError(f"{spec}: no lift found ({last})")
