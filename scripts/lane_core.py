@@ -100,7 +100,7 @@ class LaneCore:
     """The exceptional elements of SPEC's rotation core, split into lane pairs and free elements."""
 
     def __init__(self, spec: str):
-        self.searcher = Searcher(network_from_spec(spec), SearchParams(spec, Exchange.TOTAL, Strategy.ROTATION, None))
+        self.searcher = Searcher(network_from_spec(spec), SearchParams(spec, Exchange.TOTAL, Strategy.ROTATION))
         s = self.searcher
         if s.rotation is None:
             raise ConstructionError(f"{spec}: no rotation")

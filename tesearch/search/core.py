@@ -48,6 +48,7 @@ from tesearch.encode import EncodingOptions, Item, TableProblem, encode
 from tesearch.files import safe_name, write_atomically
 from tesearch.groups import CayleyGraph
 from tesearch.instance import Instance, OrbitClasses, instance
+from tesearch.limits import Budget
 from tesearch.layout import assign_rows, filler_plans, first_fit, rotation_blocks
 from tesearch.networks import Network
 from tesearch.search.balance import Balance, balancing_orbits, core_balanceable
@@ -106,7 +107,6 @@ class SearchParams:
     network: str
     exchange: Exchange = Exchange.TOTAL
     strategy: Strategy = Strategy.AUTO
-    timeout_s: float | None = 300.0  # None: only the command's limits (tesearch.limits) bound the run
     seed: int = 0
     word_cap: int = DEFAULT_WORD_CAP
     options: EncodingOptions = field(default_factory=EncodingOptions)
@@ -215,9 +215,9 @@ def candidate_words(cg: CayleyGraph, g: int, cap: int, count: float | None = Non
 
 
 class _Clock:
-    """Seconds since the search began, and seconds left: its own budget or the command's deadline, if nearer."""
+    """Seconds since the search began, and seconds left of its budget."""
 
-    def __init__(self, budget: float | None):
+    def __init__(self, budget: Budget):
         self.start = time.monotonic()
         self.budget = budget
 
@@ -227,9 +227,7 @@ class _Clock:
 
     @property
     def left(self) -> float:
-        mine = float("inf") if self.budget is None else max(0.0, self.budget - self.elapsed)
-        deadline = limits.time_left()
-        return mine if deadline is None else min(mine, deadline)
+        return self.budget.left
 
 
 # ---------------------------------------------------------------- the searcher
@@ -242,8 +240,8 @@ class Searcher:
     offered as the best table so far.
     """
 
-    def __init__(self, network: Network | Instance, params: SearchParams, *, progress: Progress = _quiet,
-                 encodings_dir: str | Path | None = None):
+    def __init__(self, network: Network | Instance, params: SearchParams, *, budget: Budget | None = None,
+                 progress: Progress = _quiet, encodings_dir: str | Path | None = None):
         check_width_range(params)  # before any group is built
         self.instance = network if isinstance(network, Instance) else instance(network, params.exchange)
         if self.instance.exchange is not Exchange(params.exchange):
@@ -252,7 +250,7 @@ class Searcher:
         self.params = params
         self.progress = progress
         self.encodings_dir = Path(encodings_dir) if encodings_dir is not None else None
-        self.clock = _Clock(params.timeout_s)
+        self.clock = _Clock(budget if budget is not None else Budget.current())
         self.cg = self.instance.cg
         self.rotation = self.instance.rotation
         self.targets = self.instance.targets
@@ -778,7 +776,7 @@ def _span(widths: list[int]) -> str:
     return str(widths[0]) if len(widths) == 1 else f"{widths[0]} to {widths[-1]}"
 
 
-def search(network: Network, params: SearchParams, *, progress: Progress = _quiet,
-           encodings_dir: str | Path | None = None) -> SearchOutcome:
-    """Run one search (see :class:`Searcher`)."""
-    return Searcher(network, params, progress=progress, encodings_dir=encodings_dir).run()
+def search(network: Network | Instance, params: SearchParams, *, budget: Budget | None = None,
+           progress: Progress = _quiet, encodings_dir: str | Path | None = None) -> SearchOutcome:
+    """Run one search (see :class:`Searcher`) within ``budget`` (default: the command's, :meth:`Budget.current`)."""
+    return Searcher(network, params, budget=budget, progress=progress, encodings_dir=encodings_dir).run()

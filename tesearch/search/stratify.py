@@ -1,6 +1,6 @@
 """Total-exchange tables for star graphs by symmetry stratification.
 
-Result.  ``stratified_table(network, exchange)`` builds a table for a network
+Result.  ``stratify(network, exchange)`` builds a table for a network
 with a rotation sigma (a letter |S|-cycle that extends to an automorphism;
 for star-n conjugation by (1 2 ... n-1)) as the concatenation in time of
 independent sub-tables, one per *stratum*.  Each stratum is either searched
@@ -82,7 +82,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from tesearch import limits
+from tesearch.limits import Budget
 from tesearch.backends import Backend, CpsatModel
 from tesearch.backends.decide import decide, solver_name
 from tesearch.build import TableBuilder
@@ -92,6 +92,7 @@ from tesearch.groups import CayleyGraph
 from tesearch.instance import Instance, instance
 from tesearch.layout import assign_rows, filler_plans, rotation_blocks
 from tesearch.networks import Network
+from tesearch.outcome import Outcome
 from tesearch.rotation import Rotation
 from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult, Status, optimality_text
@@ -235,7 +236,7 @@ class StarStratifier:
     """Plan the strata, search each reduced part, assemble and verify."""
 
     def __init__(self, network: Network | Instance, exchange: Exchange = Exchange.TOTAL, *,
-                 timeout_s: float | None = 600.0, attempt_s: float = ATTEMPT_SECONDS, seed: int = 0,
+                 budget: Budget | None = None, attempt_s: float = ATTEMPT_SECONDS, seed: int = 0,
                  progress: Progress = _quiet, options: EncodingOptions | None = None, backend: Backend = Backend.Z3,
                  cpsat_model: CpsatModel = CpsatModel.PLACEMENTS):
         self.instance = network if isinstance(network, Instance) else instance(network, exchange)
@@ -249,7 +250,7 @@ class StarStratifier:
             raise StratifyError(f"{self.network.spec} has no rotation (a letter cycle that extends to an "
                                 f"automorphism); stratify needs one: use tesearch search")
         self.rot = rot
-        self.timeout_s = timeout_s
+        self.budget = budget if budget is not None else Budget.current()
         self.attempt_s = attempt_s
         self.seed = seed
         self.progress = progress
@@ -266,10 +267,8 @@ class StarStratifier:
 
     @property
     def left(self) -> float:
-        """Seconds left: the search's own budget or the command's deadline, whichever is nearer."""
-        mine = float("inf") if self.timeout_s is None else max(0.0, self.timeout_s - (time.monotonic() - self.start))
-        deadline = limits.time_left()
-        return mine if deadline is None else min(mine, deadline)
+        """Seconds left of the search's budget."""
+        return self.budget.left
 
     def solve_part(self, part: Part, d: int, width: int, budget: float) -> SolveResult:
         """Search one reduced part at one width; on sat, part.placed holds reduced rows."""
@@ -399,39 +398,20 @@ class StarStratifier:
         return table
 
 
-@dataclass
-class StratifyOutcome:
-    """What a stratified search ended with: FOUND (a verified table), INFEASIBLE (no table of the counting
-    bound's width exists, by the best lower bound) or UNKNOWN (nothing proved about the network); a summary."""
-
-    status: Status
-    table: Table | None
-    summary: str
-    width: int  # the only width a stratified table has: the counting bound
-
-
-def stratify(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
+def stratify(network: Network | Instance, exchange: Exchange | str = Exchange.TOTAL, *, budget: Budget | None = None,
              attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
-             backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> StratifyOutcome:
-    """Run the stratified search (:class:`StarStratifier`) and say what it showed."""
-    stratifier = StarStratifier(network, Exchange(exchange), timeout_s=timeout_s, attempt_s=attempt_s, seed=seed,
+             backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> Outcome:
+    """Run the stratified search (:class:`StarStratifier`) within ``budget`` (default: the command's) and say
+    what it showed."""
+    stratifier = StarStratifier(network, Exchange(exchange), budget=budget, attempt_s=attempt_s, seed=seed,
                                 progress=progress, backend=backend, cpsat_model=cpsat_model)
     table = stratifier.run()
-    name = f"{network.spec} {stratifier.exchange.value}"
-    width = stratifier.bounds.counting
+    name = f"{stratifier.network.spec} {stratifier.exchange.value}"
+    bounds = stratifier.bounds
+    seconds = time.monotonic() - stratifier.start
+    facts = {"width": bounds.counting}  # the only width a stratified table has: the counting bound
     if table is None:
-        return StratifyOutcome(stratifier.status, None, f"{name}: {stratifier.status.value}: {stratifier.failure}",
-                               width)
-    best = stratifier.bounds.best
-    return StratifyOutcome(Status.FOUND, table, f"{name}: T = {table.T}, best bound {best}: "
-                           f"{optimality_text(table.T, best)}; verified", width)
-
-
-def stratified_table(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
-                     attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
-                     backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS
-                     ) -> tuple[Table | None, str]:
-    """(a verified table built stratum by stratum, or None; a summary saying what was shown): :func:`stratify`."""
-    outcome = stratify(network, exchange, timeout_s=timeout_s, attempt_s=attempt_s, seed=seed, progress=progress,
-                       backend=backend, cpsat_model=cpsat_model)
-    return outcome.table, outcome.summary
+        return Outcome("stratify", stratifier.status, None, f"{name}: {stratifier.status.value}: {stratifier.failure}",
+                       bounds, seconds, facts=facts)
+    return Outcome("stratify", Status.FOUND, table, f"{name}: T = {table.T}, best bound {bounds.best}: "
+                   f"{optimality_text(table.T, bounds.best)}; verified", bounds, seconds, facts=facts)

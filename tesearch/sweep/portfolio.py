@@ -31,14 +31,16 @@ import traceback
 from dataclasses import asdict, dataclass, field
 
 from tesearch import limits
-from tesearch.errors import ConstructionError, LiftError, SpecError, TesearchError
-from tesearch.limits import Limits
+from tesearch.errors import ConstructionError, SpecError, TesearchError
 from tesearch.instance import Instance, instance
+from tesearch.limits import Budget, Limits
 from tesearch.networks import Network
+from tesearch.strategies import STRATEGIES as REGISTRY
+from tesearch.strategies import TableStrategy, strategy
 from tesearch.terms import Exchange, Status
 
-#: the strategies a portfolio entry can name
-STRATEGIES = ("rotation", "stratify", "full", "repack", "lift")
+#: the strategies a portfolio entry can name: the registry's (tesearch.strategies.STRATEGIES)
+STRATEGIES = tuple(REGISTRY)
 #: the outcome of an entry that did not end with a search status
 ERROR = "error"  # the strategy raised (its message is the stop reason)
 NOT_APPLICABLE = "not-applicable"  # the strategy does not apply to this network (e.g. no stratification fits)
@@ -108,34 +110,11 @@ def portfolio(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, se
     return entries
 
 
-def _table_of(entry: Entry, facts: Instance, budget: float):
-    """(Status, table or None, stop reason) of one entry run here with ``budget`` seconds."""
-    from tesearch.backends import Backend
-
-    backend = Backend(entry.backend)
-    network, exchange = facts.network, facts.exchange
-    if entry.strategy in ("rotation", "full"):
-        from tesearch.search import SearchParams, Strategy, search
-
-        params = SearchParams(network.spec, exchange, Strategy(entry.strategy), budget, entry.seed,
-                              backend=backend)
-        outcome = search(facts, params)
-        return outcome.status, outcome.table, outcome.stop_reason
-    if entry.strategy == "stratify":
-        from tesearch.search.stratify import stratified_table
-
-        table, summary = stratified_table(facts, exchange, timeout_s=budget, attempt_s=min(120.0, budget),
-                                          seed=entry.seed, backend=backend)
-        return (Status.FOUND, table, None) if table is not None else (Status.UNKNOWN, None, summary)
-    if entry.strategy == "repack":
-        from tesearch.search.improve import improve_greedy
-
-        table, summary = improve_greedy(facts, timeout_s=budget, seed=entry.seed, workers=1)
-        return (Status.FOUND, table, None) if table is not None else (Status.UNKNOWN, None, summary)
-    from tesearch.search.lift import lifted_table
-
-    table, _ = lifted_table(facts, timeout_s=budget, backend=backend)
-    return Status.FOUND, table, None
+def entry_strategy(entry: Entry) -> TableStrategy:
+    """The registry's strategy an entry names, with its seed and solver (a sweep's repack uses one CP-SAT worker,
+    leaving the other CPUs to the other tasks)."""
+    options = {"workers": 1} if entry.strategy == "repack" else {}
+    return strategy(entry.strategy, seed=entry.seed, backend=entry.backend, **options)
 
 
 def run_entry(network: Instance | str, exchange: str, entry: Entry, deadline: float, *,
@@ -162,14 +141,14 @@ def run_entry(network: Instance | str, exchange: str, entry: Entry, deadline: fl
         # sweep run in-process, as the tests do, must not leave an expired deadline behind)
         with limits.activated(Limits(budget, max_memory, max_order), started=started):
             facts = network if isinstance(network, Instance) else instance(spec, exchange)
-            status, table, reason = _table_of(entry, facts, budget)
-        record.update(outcome=status.value, stop_reason=reason)
-        if table is not None:
-            record.update(T=table.T, table=table.to_json())
+            outcome = entry_strategy(entry).run(facts, Budget.current())
+        searched = getattr(outcome.detail, "stop_reason", False)  # a search's own record says why it stopped
+        reason = searched if searched is not False else (None if outcome.table else outcome.summary)
+        record.update(outcome=outcome.status.value, stop_reason=reason, summary=outcome.summary)
+        if outcome.table is not None:
+            record.update(T=outcome.table.T, table=outcome.table.to_json())
     except (ConstructionError, SpecError) as exc:  # e.g. no stratification fits, a lift of a non-product
         record.update(outcome=NOT_APPLICABLE, stop_reason=str(exc))
-    except LiftError as exc:  # refuted or unknown: no table, nothing proved about the network
-        record.update(outcome=Status.UNKNOWN.value, stop_reason=str(exc))
     except TesearchError as exc:
         record.update(outcome=ERROR, stop_reason=str(exc))
     except Exception as exc:  # a bug in a strategy: the sweep goes on and the record says what happened

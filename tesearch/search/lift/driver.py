@@ -11,7 +11,9 @@ from tesearch.build import TableBuilder
 from tesearch.instance import Instance, instance
 from tesearch.errors import LiftError, SpecError, TesearchError
 from tesearch.layout import assign_rows
+from tesearch.limits import Budget
 from tesearch.networks import Network
+from tesearch.outcome import Outcome
 from tesearch.search.core import SearchParams, Strategy, search
 from tesearch.search.lift.cut import boundary_cut
 from tesearch.search.lift.model import AssignMode, LiftParams, build_model, factor_words, ring_words, split_off
@@ -28,8 +30,9 @@ def _quiet(_: str) -> None:
 
 
 def _searched(network: Network, timeout_s: float, backend: Backend, progress: Progress) -> Table | None:
-    outcome = search(network, SearchParams(network.spec, Exchange.TOTAL, Strategy.AUTO, limits.budget(timeout_s),
-                                           backend=backend))
+    """The search's table of a factor, the search given ``timeout_s`` seconds (one step, as a solver call)."""
+    outcome = search(network, SearchParams(network.spec, Exchange.TOTAL, Strategy.AUTO, backend=backend),
+                     budget=Budget.current().part(seconds=timeout_s))
     progress(f"{network.spec}: search {outcome.status.value}, T = {outcome.T}")
     return outcome.table if outcome.status is Status.FOUND else None
 
@@ -52,7 +55,7 @@ def factor_table(network: Network, *, timeout_s: float, backend: Backend = Backe
         if how == "lift" and not liftable:
             continue
         try:
-            table = (lifted_table(network, timeout_s=timeout_s, backend=backend, progress=progress)[0]
+            table = (lifted_table(network, timeout_s=timeout_s, backend=backend, progress=progress).table
                      if how == "lift" else _searched(network, timeout_s, backend, progress))
         except LiftError as exc:
             failures.append(str(exc))
@@ -78,8 +81,9 @@ def verified_factor(factor: Table, *, where: str) -> Table:
 
 def lifted_table(network: Network | Instance, *, ring_index: int | None = None, factor: Table | None = None,
                  timeout_s: float = 120.0, modes: tuple[AssignMode, ...] = (AssignMode.FIXED, AssignMode.LATIN),
-                 backend: Backend = Backend.Z3, progress: Progress = _quiet) -> tuple[Table, str]:
-    """(a verified table for the torus ``network`` lifted from a table of its other sides, a summary line).
+                 backend: Backend = Backend.Z3, progress: Progress = _quiet) -> Outcome:
+    """A verified table for the torus ``network`` lifted from a table of its other sides (an outcome FOUND;
+    LiftError when no lift is found, with why).  ``timeout_s`` is one solver call's limit.
 
     See the package doc.
 
@@ -87,6 +91,7 @@ def lifted_table(network: Network | Instance, *, ring_index: int | None = None, 
     by default it comes from :func:`factor_table`.  The result is as wide as
     ``m * factor.T``, so it is optimal only when that meets the bound.
     """
+    started = time.monotonic()
     facts = network if isinstance(network, Instance) else instance(network, Exchange.TOTAL)
     network = facts.network
     spec = network.spec
@@ -133,6 +138,7 @@ def lifted_table(network: Network | Instance, *, ring_index: int | None = None, 
                                            "ring": ring.spec, "factor": rest.spec, "factor_T": sub.T,
                                            "mode": mode.value, "backend": backend.value,
                                            "seconds": round(took, 1)}})
-        return table, (f"{spec}: T = {table.T}, best bound {bounds.best}: {builder.verdict(table)}"
-                       f"; verified ({mode.value} lift of {ring.spec} over {rest.spec}, T = {sub.T})")
+        return Outcome("lift", Status.FOUND, table, f"{spec}: T = {table.T}, best bound {bounds.best}: "
+                       f"{builder.verdict(table)}; verified ({mode.value} lift of {ring.spec} over {rest.spec}, "
+                       f"T = {sub.T})", bounds, time.monotonic() - started)
     raise LiftError(f"{spec}: no lift found ({last})")
