@@ -23,7 +23,8 @@ from tesearch.instance import Instance
 from tesearch.limits import Budget
 from tesearch.networks import Network
 from tesearch.outcome import Outcome
-from tesearch.search.core import SearchParams, Searcher, Strategy
+from tesearch.search.kit import TableKit
+from tesearch.search.params import SearchParams, Strategy
 from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult, Status, optimality_text
 from tesearch.words import DEFAULT_WORD_CAP
@@ -80,7 +81,7 @@ def improve_greedy(network: Network | Instance, *, budget: Budget | None = None,
     """
     params = SearchParams(network.spec, Exchange.TOTAL, Strategy.FULL, seed=seed, word_cap=word_cap,
                           backend=Backend.CPSAT, cpsat_model=cpsat_model)
-    searcher = Searcher(network, params, budget=budget, **({"progress": progress} if progress else {}))
+    searcher = TableKit(network, params, budget=budget, **({"progress": progress} if progress else {}))
     network = searcher.network
     items = searcher.items(searcher.targets)
     if start is None:
@@ -133,7 +134,7 @@ def improve_greedy(network: Network | Instance, *, budget: Budget | None = None,
                                      f"certificate); verified")
 
 
-def _outcome(searcher: Searcher, table: Table | None, summary: str) -> Outcome:
+def _outcome(searcher: TableKit, table: Table | None, summary: str) -> Outcome:
     """The repack's outcome: FOUND with a table, UNKNOWN without one."""
     return Outcome("repack", Status.FOUND if table is not None else Status.UNKNOWN, table, summary,
                    searcher.bounds, searcher.clock.elapsed)

@@ -2,7 +2,7 @@
 
 When no core at the bound is found, the rotation search keeps a table whose core holds the
 exceptional elements packed by greedy first fit (blanks allowed) in front of the rotation blocks
-(:meth:`tesearch.search.core.Searcher.greedy_core_table`).  That table exceeds the bound by exactly
+(the rotation search's greedy-core table).  That table exceeds the bound by exactly
 its core's excess width, ``core width - ceil((exceptional letters + allowed blanks) / S)``, because
 the rotation blocks are full.  :func:`narrowed_core_table` shrinks that excess: rounds of
 :func:`tesearch.backends.cpsat.minimize_width` on the core alone, each round hinted with the best
@@ -24,7 +24,8 @@ from tesearch.instance import Instance
 from tesearch.limits import Budget
 from tesearch.networks import Network
 from tesearch.outcome import Outcome
-from tesearch.search.core import SearchParams, Searcher, Strategy
+from tesearch.search.kit import TableKit
+from tesearch.search.params import SearchParams, Strategy
 from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult, Status, optimality_text
 from tesearch.words import DEFAULT_WORD_CAP
@@ -45,7 +46,7 @@ def narrowed_core_table(network: Network | Instance, exchange: Exchange | str | 
     params = SearchParams(network.spec, Exchange(exchange), Strategy.ROTATION, seed=seed, word_cap=word_cap,
                           backend=Backend.CPSAT, cpsat_model=CpsatModel(cpsat_model))
     backend = cpsat_module(params.cpsat_model)
-    searcher = Searcher(network, params, budget=budget, **({"progress": progress} if progress else {}))
+    searcher = TableKit(network, params, budget=budget, **({"progress": progress} if progress else {}))
     network = searcher.network
     if searcher.rotation is None:
         raise ConstructionError(f"{network.spec} has no rotation; narrow its greedy table with "

@@ -55,13 +55,13 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 from tesearch.errors import FormatError, Interrupted, OptionError, SolverUnavailable, TesearchError
-from tesearch.files import read_json_file, safe_name, write_atomically
+from tesearch.files import read_json_file, write_atomically
 from tesearch.instance import Instance, instance
 from tesearch.outputs import Saved, save_table
 from tesearch.supervise import supervise
-from tesearch.sweep.portfolio import CANCELLED, ERROR, REJECTED, Entry, run_entry
+from tesearch.sweep.portfolio import CANCELLED, ERROR, REJECTED, Entry, Prepared, prepare, run_entry  # noqa: F401
 from tesearch.table import Table, table_from_json
-from tesearch.terms import Exchange, ExitCode
+from tesearch.terms import ExitCode
 
 #: the runs record's file name in --out-dir, and its format tag
 RUNS_FILE = "sweep-runs.json"
@@ -91,63 +91,6 @@ def require_ray():
     except ImportError:
         raise SolverUnavailable(INSTALL_HINT) from None
     return ray
-
-
-@dataclass
-class Prepared:
-    """One network of a sweep as preparation leaves it: its instance (graph, rotation, bounds, computed once
-    and sent to every task) and its portfolio."""
-
-    instance: Instance
-    entries: list[Entry]
-
-    @property
-    def spec(self) -> str:
-        """The network's spec."""
-        return self.instance.spec
-
-    @property
-    def exchange(self) -> str:
-        """The exchange's name."""
-        return self.instance.exchange.value
-
-    @property
-    def bound(self) -> int:
-        """The best lower bound."""
-        return self.instance.bounds.best
-
-    @property
-    def binding(self) -> str:
-        """Which bound binds."""
-        return self.instance.bounds.binding
-
-    @property
-    def key(self) -> str:
-        """The network's key in the runs record: 'SPEC EXCHANGE'."""
-        return f"{self.spec} {self.exchange}"
-
-    @property
-    def file_name(self) -> str:
-        """Its table's file name in --out-dir (as results/ names them: star-5.json, star-5-odd.json)."""
-        return safe_name(self.spec) + Exchange(self.exchange).file_suffix + ".json"
-
-
-def prepare(specs: list[str], exchange: str, *, seeds: int = 2) -> list[Prepared]:
-    """Every network's instance made (its graph, rotation and bounds computed) and its portfolio chosen (run
-    it supervised: it builds groups)."""
-    from tesearch.limits import phase
-    from tesearch.networks import network_from_spec
-    from tesearch.sweep.portfolio import portfolio
-
-    out = []
-    for spec in specs:
-        network = network_from_spec(spec)
-        with phase(f"bounds of {network.spec}"):
-            facts = instance(network, exchange)
-            _ = facts.rotation, facts.bounds  # computed here, once, and sent to every task with the instance
-        letter_binds = facts.bounds.letter.value > facts.bounds.counting
-        out.append(Prepared(facts, portfolio(network, exchange, seeds=seeds, letter_binds=letter_binds)))
-    return out
 
 
 def accept(record: dict, network: Instance | str, exchange: str) -> tuple[Table | None, str | None]:

@@ -34,7 +34,8 @@ from tesearch import limits
 from tesearch.errors import ConstructionError, SpecError, TesearchError
 from tesearch.instance import Instance, instance
 from tesearch.limits import Budget, Limits
-from tesearch.networks import Network
+from tesearch.files import safe_name
+from tesearch.networks import Network, network_from_spec
 from tesearch.strategies import STRATEGIES as REGISTRY
 from tesearch.strategies import TableStrategy, strategy
 from tesearch.terms import Exchange, Status
@@ -108,6 +109,59 @@ def portfolio(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, se
     if network.is_product and exchange is Exchange.TOTAL and cpsat:
         entries.append(Entry("lift", backend="cpsat"))
     return entries
+
+
+@dataclass
+class Prepared:
+    """One network of a sweep as preparation leaves it: its instance (graph, rotation, bounds, computed once
+    and sent to every task) and its portfolio."""
+
+    instance: Instance
+    entries: list[Entry]
+
+    @property
+    def spec(self) -> str:
+        """The network's spec."""
+        return self.instance.spec
+
+    @property
+    def exchange(self) -> str:
+        """The exchange's name."""
+        return self.instance.exchange.value
+
+    @property
+    def bound(self) -> int:
+        """The best lower bound."""
+        return self.instance.bounds.best
+
+    @property
+    def binding(self) -> str:
+        """Which bound binds."""
+        return self.instance.bounds.binding
+
+    @property
+    def key(self) -> str:
+        """The network's key in the runs record: 'SPEC EXCHANGE'."""
+        return f"{self.spec} {self.exchange}"
+
+    @property
+    def file_name(self) -> str:
+        """Its table's file name in --out-dir (as results/ names them: star-5.json, star-5-odd.json)."""
+        return safe_name(self.spec) + Exchange(self.exchange).file_suffix + ".json"
+
+
+def prepare(specs: list[str], exchange: str, *, seeds: int = 2) -> list[Prepared]:
+    """Every network's instance made (its graph, rotation and bounds computed) and its portfolio chosen (run
+    it supervised: it builds groups)."""
+    out = []
+    for spec in specs:
+        network = network_from_spec(spec)
+        with limits.phase(f"bounds of {network.spec}"):
+            facts = instance(network, exchange)
+            _ = facts.rotation, facts.bounds  # computed here, once, and sent to every task with the instance
+        letter_binds = facts.bounds.letter.value > facts.bounds.counting
+        out.append(Prepared(facts, portfolio(network, exchange, seeds=seeds, letter_binds=letter_binds)))
+    return out
 
 
 def entry_strategy(entry: Entry) -> TableStrategy:
