@@ -15,8 +15,25 @@ from tesearch.table import Table
 from tesearch.terms import Status, optimality_text
 
 
+class AgainstBound:
+    """The width of a result's table (``table``, or None) and whether it meets the best bound (``bounds``)."""
+
+    table: Table | None
+    bounds: Bounds
+
+    @property
+    def T(self) -> int | None:
+        """The table's width, if there is a table."""
+        return self.table.T if self.table is not None else None
+
+    @property
+    def optimal(self) -> bool:
+        """A table was found and it meets the best lower bound."""
+        return self.table is not None and self.table.T == self.bounds.best
+
+
 @dataclass
-class Outcome:
+class Outcome(AgainstBound):
     """One strategy's result on one instance (module doc)."""
 
     strategy: str  # the registry name of the strategy (tesearch.strategies.STRATEGIES)
@@ -32,16 +49,6 @@ class Outcome:
         if (self.table is not None) != (self.status is Status.FOUND):
             raise ValueError(f"an outcome with status {self.status.value} must "
                              f"{'hold' if self.status is Status.FOUND else 'not hold'} a table")
-
-    @property
-    def T(self) -> int | None:
-        """The table's width, if there is a table."""
-        return self.table.T if self.table is not None else None
-
-    @property
-    def optimal(self) -> bool:
-        """A table was found and it meets the best lower bound."""
-        return self.table is not None and self.table.T == self.bounds.best
 
     @property
     def verdict(self) -> str | None:

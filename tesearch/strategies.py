@@ -130,17 +130,23 @@ class RingLift(TableStrategy):
 
 
 @dataclass(frozen=True)
-class Repack(TableStrategy):
-    """The full search's greedy table (or ``start``) narrowed by CP-SAT (:func:`tesearch.search.improve.improve_greedy`)."""
+class _CpsatNarrowing(TableStrategy):
+    """The options the two CP-SAT narrowings share."""
 
     seed: int = 0
     workers: int = DEFAULT_WORKERS
     word_cap: int = DEFAULT_WORD_CAP
-    tail: int | None = None
     round_s: float = 60.0  # one CP-SAT round's limit
     cpsat_model: CpsatModel = CpsatModel.PLACEMENTS
-    start: Table | None = None
     progress: Progress = _quiet
+
+
+@dataclass(frozen=True)
+class Repack(_CpsatNarrowing):
+    """The full search's greedy table (or ``start``) narrowed by CP-SAT (:func:`tesearch.search.improve.improve_greedy`)."""
+
+    tail: int | None = None
+    start: Table | None = None
     name: ClassVar[str] = "repack"
 
     def run(self, facts: Instance, budget: Budget) -> Outcome:
@@ -153,16 +159,10 @@ class Repack(TableStrategy):
 
 
 @dataclass(frozen=True)
-class NarrowCore(TableStrategy):
+class NarrowCore(_CpsatNarrowing):
     """The rotation search's greedy-core table with its core narrowed by CP-SAT
     (:func:`tesearch.search.narrow.narrowed_core_table`)."""
 
-    seed: int = 0
-    workers: int = DEFAULT_WORKERS
-    word_cap: int = DEFAULT_WORD_CAP
-    round_s: float = 60.0  # one CP-SAT round's limit
-    cpsat_model: CpsatModel = CpsatModel.PLACEMENTS
-    progress: Progress = _quiet
     name: ClassVar[str] = "narrow"
 
     def run(self, facts: Instance, budget: Budget) -> Outcome:

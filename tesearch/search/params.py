@@ -12,6 +12,7 @@ from tesearch.backends import Backend, CpsatModel
 from tesearch.bounds import Bounds
 from tesearch.encode import EncodingOptions
 from tesearch.errors import OptionError
+from tesearch.outcome import AgainstBound
 from tesearch.search.split import DEFAULT_GROUP_COLUMNS
 from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult, Status
@@ -92,7 +93,7 @@ class Attempt:
 
 
 @dataclass
-class SearchOutcome:
+class SearchOutcome(AgainstBound):
     """What a search ended with: its status, the bounds, the verified table (if any) and every attempt."""
 
     params: SearchParams
@@ -106,16 +107,6 @@ class SearchOutcome:
     #: with INFEASIBLE: the widths shown to have no table, (lowest, highest); lowest None = every width up to highest
     infeasible_widths: tuple[int | None, int] | None = None
     infeasible_by: str = ""  # with INFEASIBLE: what refuted them (the bound, or the solver's unsat at each width)
-
-    @property
-    def T(self) -> int | None:
-        """The table's width, if a table was found."""
-        return self.table.T if self.table is not None else None
-
-    @property
-    def optimal(self) -> bool:
-        """A table was found and it meets the best bound."""
-        return self.table is not None and self.table.T == self.bounds.best
 
     @property
     def refuted_widths(self) -> list[int]:
