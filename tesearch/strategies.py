@@ -111,7 +111,7 @@ class RingLift(TableStrategy):
     ring_index: int | None = None
     factor: Table | None = None
     modes: tuple | None = None  # AssignMode values in order; None: fixed, then latin
-    timeout_s: float = 120.0  # one solver call's limit
+    timeout_s: float | None = 120.0  # one solver call's limit (None: the budget's time left)
     progress: Progress = _quiet
     name: ClassVar[str] = "lift"
 
@@ -123,10 +123,15 @@ class RingLift(TableStrategy):
         options = {} if self.modes is None else {"modes": self.modes}
         try:
             return lifted_table(facts, ring_index=self.ring_index, factor=self.factor,
-                                timeout_s=max(budget.call_timeout(self.timeout_s), 0.05), backend=self.backend,
+                                timeout_s=self._call_seconds(budget), backend=self.backend,
                                 progress=self.progress, **options)
         except LiftError as exc:
             return Outcome(self.name, Status.UNKNOWN, None, str(exc), facts.bounds, time.monotonic() - started)
+
+    def _call_seconds(self, budget: Budget) -> float:
+        """One solver call's seconds: ``timeout_s`` within the budget (120 s with neither)."""
+        seconds = budget.call_timeout(self.timeout_s)
+        return 120.0 if seconds is None else max(seconds, 0.05)
 
 
 @dataclass(frozen=True)

@@ -166,8 +166,8 @@ def prepare(specs: list[str], exchange: str, *, seeds: int = 2) -> list[Prepared
 
 def entry_strategy(entry: Entry) -> TableStrategy:
     """The registry's strategy an entry names, with its seed and solver (a sweep's repack uses one CP-SAT worker,
-    leaving the other CPUs to the other tasks)."""
-    options = {"workers": 1} if entry.strategy == "repack" else {}
+    leaving the other CPUs to the other tasks; a sweep's lift gives each solver call the task's time left)."""
+    options = {"repack": {"workers": 1}, "lift": {"timeout_s": None}}.get(entry.strategy, {})
     return strategy(entry.strategy, seed=entry.seed, backend=entry.backend, **options)
 
 
