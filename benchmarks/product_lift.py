@@ -22,7 +22,7 @@ def main(specs: tuple[str, ...]) -> None:
         steps: list[str] = []
         start = time.perf_counter()
         try:
-            table, _ = lifted_table(network_from_spec(spec), timeout_s=300, progress=steps.append)
+            table = lifted_table(network_from_spec(spec), timeout_s=300, progress=steps.append).table
         except TesearchError as exc:
             print(f"{spec:>14} {'-':>6} {'-':>12} {'-':>6} {'-':>8} {'-':>6} {'-':>6} "
                   f"{time.perf_counter() - start:>7.1f} {'-':>9}  {exc}", flush=True)

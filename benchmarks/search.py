@@ -14,6 +14,7 @@ import time
 from tesearch.encode import EncodingOptions, TableProblem, encode, solve
 from tesearch.terms import SolveResult
 from tesearch.networks import network_from_spec
+from tesearch.limits import Budget
 from tesearch.search import SearchParams, Strategy, search
 from tesearch.terms import Exchange
 
@@ -38,9 +39,9 @@ SUITE = [
 
 
 def run(spec, exchange, strategy, min_width, options, timeout):
-    params = SearchParams(spec, Exchange(exchange), strategy, timeout, options=options, min_width=min_width)
+    params = SearchParams(spec, Exchange(exchange), strategy, options=options, min_width=min_width)
     t0 = time.monotonic()
-    out = search(network_from_spec(spec), params)
+    out = search(network_from_spec(spec), params, budget=Budget.seconds(timeout))
     return time.monotonic() - t0, out
 
 

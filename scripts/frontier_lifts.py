@@ -65,8 +65,8 @@ def main() -> None:
         t0 = time.monotonic()
         steps: list[str] = []
         try:
-            table, _ = lifted_table(network_from_spec(spec), ring_index=args.ring, timeout_s=args.timeout, modes=modes, backend=backend,
-                                 progress=steps.append)
+            table = lifted_table(network_from_spec(spec), ring_index=args.ring, timeout_s=args.timeout, modes=modes, backend=backend,
+                                 progress=steps.append).table
         except TesearchError as exc:
             record = {"network": spec, "status": "unknown", "T": None, "best_bound": best_bound(spec),
                       "error": str(exc)}

@@ -18,7 +18,7 @@ builds that core from two parts, side by side:
   needed; rows follow by interval colouring.
 
 Splits (which pairs go free) are tried in order of total width P + Q, each part with a time limit;
-the first that both parts solve is assembled with the rotation blocks (Searcher.assemble, which
+the first that both parts solve is assembled with the rotation blocks (TableKit.assemble, which
 verifies the table) and saved with the keep-better rule of `tesearch search --out`. A split whose
 part is infeasible is skipped; CP-SAT's infeasible is not a certificate, so nothing is claimed
 about widths skipped. Exit 0 when a table was written or kept, 4 when none was found in time.
@@ -37,7 +37,8 @@ from tesearch.bounds import letter_vectors
 from tesearch.errors import ConstructionError, TesearchError
 from tesearch.networks import network_from_spec
 from tesearch.outputs import save_table
-from tesearch.search.core import SearchParams, Searcher, Strategy
+from tesearch.search.kit import TableKit
+from tesearch.search.params import SearchParams, Strategy
 from tesearch.terms import Exchange
 
 FOUND = (cp_model.OPTIMAL, cp_model.FEASIBLE)
@@ -100,7 +101,7 @@ class LaneCore:
     """The exceptional elements of SPEC's rotation core, split into lane pairs and free elements."""
 
     def __init__(self, spec: str):
-        self.searcher = Searcher(network_from_spec(spec), SearchParams(spec, Exchange.TOTAL, Strategy.ROTATION, None))
+        self.searcher = TableKit(network_from_spec(spec), SearchParams(spec, Exchange.TOTAL, Strategy.ROTATION))
         s = self.searcher
         if s.rotation is None:
             raise ConstructionError(f"{spec}: no rotation")
@@ -317,7 +318,7 @@ def main() -> int:
 
 
 def save_core(args, core: LaneCore, placed, width: int, method: str, what: str) -> int:
-    """Assemble a solved core with the rotation blocks (Searcher.assemble verifies), print, save; exit 0."""
+    """Assemble a solved core with the rotation blocks (TableKit.assemble verifies), print, save; exit 0."""
     s = core.searcher
     table = s.assemble(placed, width, core.full, [], method=method)
     print(f"{args.spec} total: T = {table.T} (best bound {s.bounds.best}, gap {table.T - s.bounds.best}); "

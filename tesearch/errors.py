@@ -59,6 +59,13 @@ class StratifyError(ConstructionError):
     """The stratified search does not apply: no rotation, or no split of the exceptional orbits fits."""
 
 
+class UnverifiedTable(TesearchError):
+    """A table tesearch built does not verify against Theorem 1: a bug in the strategy that made it (exit 70).
+    :class:`tesearch.build.TableBuilder` raises it, the one place where tables are verified as they are made."""
+
+    exit_code = ExitCode.INTERNAL
+
+
 class LiftError(TesearchError):
     """No ring lift was found for a torus (the model was refuted or the solver gave up): exit 4."""
 

@@ -4,24 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tesearch.bounds import compute_bounds
-from tesearch.groups import cayley_graph
+from tesearch.instance import instance
 from tesearch.networks import Network
-from tesearch.rotation import find_rotation
-from tesearch import limits
 from tesearch.terms import Exchange
-from tesearch.words import canonical_word, targets, to_letters, word_text
+from tesearch.words import canonical_word, to_letters, word_text
 
 
 def network_info(network: Network, exchange: Exchange | str = Exchange.TOTAL) -> dict:
     """Everything ``tesearch info`` reports, as a JSON-ready dict (see :func:`info_text`)."""
-    exchange = Exchange(exchange)
-    cg = cayley_graph(network)
-    with limits.phase("rotation"):
-        rotation = find_rotation(cg)
-    target_set = targets(cg, exchange)
-    with limits.phase("bounds"):
-        bounds = compute_bounds(cg, exchange, rotation)
+    facts = instance(network, exchange)
+    exchange, cg, target_set = facts.exchange, facts.cg, facts.targets
+    rotation, bounds = facts.rotation, facts.bounds
     info = {
         "network": network.spec,
         "family": network.family,

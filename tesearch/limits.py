@@ -58,6 +58,65 @@ class Limits:
             raise OptionError(f"--max-order must be >= 1, got {self.max_order}")
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What one piece of work may spend: a deadline (``time.monotonic()``; None: none) and a memory ceiling.
+
+    A command makes one from ``--timeout`` / ``--max-memory`` (:meth:`of`, or :meth:`current` inside the
+    supervised work, which reads the limits the supervisor installed and enforces from outside) and passes
+    it down explicitly; a step that must leave time for others gets :meth:`part` of it.  A time in seconds
+    named ``timeout_s`` is always one solver call's, never a whole run's.
+    """
+
+    deadline: float | None = None
+    max_memory: int = DEFAULT_MAX_MEMORY
+
+    @classmethod
+    def of(cls, limits: Limits, *, started: float | None = None) -> Budget:
+        """The budget of a command with these limits, started at ``started`` (default: now)."""
+        start = time.monotonic() if started is None else started
+        return cls(None if limits.timeout_s is None else start + limits.timeout_s, limits.max_memory)
+
+    @classmethod
+    def seconds(cls, seconds: float | None, *, max_memory: int = DEFAULT_MAX_MEMORY) -> Budget:
+        """``seconds`` from now (None: no deadline)."""
+        return cls(None if seconds is None else time.monotonic() + seconds, max_memory)
+
+    @classmethod
+    def current(cls) -> Budget:
+        """The budget of the command running here: the deadline and memory limit installed by the supervisor
+        (no deadline when run in process without limits)."""
+        return cls(_state.deadline, _state.limits.max_memory)
+
+    @property
+    def left(self) -> float:
+        """Seconds left (never negative; infinity without a deadline)."""
+        return float("inf") if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    @property
+    def spent(self) -> bool:
+        """No time is left."""
+        return self.left <= 0
+
+    def part(self, *, seconds: float | None = None, fraction: float | None = None) -> Budget:
+        """A sub-budget for one step: at most ``seconds``, or ``fraction`` of the time left (never past this
+        budget's deadline; the memory ceiling is shared)."""
+        if (seconds is None) == (fraction is None):
+            raise ValueError("Budget.part takes seconds or fraction")
+        left = self.left
+        share = seconds if seconds is not None else (left * fraction if left != float("inf") else None)
+        if share is None:
+            return self
+        return Budget(time.monotonic() + min(share, left), self.max_memory)
+
+    def call_timeout(self, cap: float | None = None) -> float | None:
+        """Seconds for one solver call: the time left, at most ``cap`` (None: no limit at all)."""
+        left = self.left
+        if left == float("inf"):
+            return cap
+        return left if cap is None else min(cap, left)
+
+
 class Reporter:
     """Receives what the work reports; the base class ignores everything (in-process use)."""
 

@@ -18,9 +18,10 @@ family's formula) against the limit before anything is built.
 >>> FAMILIES["hypercube"].order(HypercubeParams(10))
 1024
 
-This module imports only the standard library and tesearch's bottom layer
-(errors, files, limits): the checking side may use it to learn what a spec
-names.
+This module imports only the standard library, tesearch's bottom layer
+(errors, files, limits) and :mod:`tesearch.permutations` (the :class:`Network`
+record and the permutation helpers, re-exported here): the checking side may
+use it to learn what a spec names.
 """
 
 from __future__ import annotations
@@ -34,101 +35,11 @@ from typing import Callable, Mapping
 from tesearch import limits
 from tesearch.errors import GeneratorsError, SpecError
 from tesearch.files import MAX_GENERATORS_FILE_BYTES, read_json_file
-
-Perm = tuple[int, ...]
+from tesearch.permutations import (Network, Perm, capped_factorial, compose, group_memory_estimate,  # noqa: F401
+                                   inverse, transposition)
 
 #: the prefix of a network that belongs to no family (a generator set of the user's)
 CUSTOM_PREFIX = "custom:"
-
-
-@dataclass(frozen=True)
-class Network:
-    """A Cayley network presented by permutation generators.
-
-    ``letters`` fixes the order of the generators (rows of a table, the order
-    of a rotation); ``generators[letter]`` is its permutation as a tuple of
-    images.  ``rotation`` is the letter cycle of a known rotation candidate
-    (``rotation[i] -> rotation[i+1]``), checked by :mod:`tesearch.rotation`.
-    ``factors`` holds the ring factors (axes) of a product network, ``params``
-    the family's parameter record, ``order`` the group order when the family
-    knows it in advance.
-    """
-
-    spec: str
-    family: str
-    letters: tuple[str, ...]
-    generators: Mapping[str, Perm]
-    rotation: tuple[str, ...] | None = None
-    factors: tuple["Network", ...] = ()
-    params: object | None = None
-    order: int | None = None
-
-    @property
-    def degree(self) -> int:
-        """Number of generators (the network's degree)."""
-        return len(self.letters)
-
-    @property
-    def points(self) -> int:
-        """Number of points the permutations act on."""
-        return len(next(iter(self.generators.values())))
-
-    @property
-    def is_product(self) -> bool:
-        """Whether the network is a product of at least two rings (a torus or hypercube: it has axes)."""
-        return len(self.factors) >= 2
-
-    def generators_json(self) -> dict[str, list[int]]:
-        """Letter -> list of images, in letter order (the tables' ``generators`` object)."""
-        return {s: list(self.generators[s]) for s in self.letters}
-
-    def same_generators(self, gens: Mapping[str, object]) -> bool:
-        """Whether ``gens`` names exactly these letters with exactly these permutations."""
-        return set(gens) == set(self.letters) and all(tuple(gens[s]) == self.generators[s] for s in self.letters)
-
-    def __str__(self) -> str:
-        return self.spec
-
-
-# --------------------------------------------------------------------------
-# permutation helpers (plain tuples; the hot loops live in tesearch.groups)
-
-def _transposition(m: int, a: int, b: int) -> Perm:
-    images = list(range(m))
-    images[a], images[b] = images[b], images[a]
-    return tuple(images)
-
-
-def compose(p: Perm, q: Perm) -> Perm:
-    """The product ``p*q``: apply p, then q (SymPy's convention)."""
-    return tuple(q[i] for i in p)
-
-
-def inverse(p: Perm) -> Perm:
-    """The inverse permutation."""
-    inv = [0] * len(p)
-    for i, image in enumerate(p):
-        inv[image] = i
-    return tuple(inv)
-
-
-def group_memory_estimate(order: int, points: int, degree: int) -> int:
-    """Bytes the group front end (tesearch.groups.cayley_graph) needs at its peak for a group of ``order``
-    elements on ``points`` points with ``degree`` generators."""
-    itemsize = 1 if points <= 127 else 2 if points <= 32767 else 4
-    rows = order * points * itemsize
-    # elements twice (levels, then one array) and a level's candidates; keys, sort, dist; right and left
-    return 3 * rows + order * (8 * 4 + 4) + 2 * degree * order * 4
-
-
-def _capped_factorial(n: int, cap: int) -> int:
-    """n!, or cap + 1 as soon as the product passes cap (star-99999 is refused without computing 99999!)."""
-    value = 1
-    for k in range(2, n + 1):
-        value *= k
-        if value > cap:
-            return cap + 1
-    return value
 
 
 # --------------------------------------------------------------------------
@@ -196,7 +107,7 @@ def star_network(n: int) -> Network:
     """The n-star: S_n with the transpositions (0 a), letters "1".."n-1"."""
     p = _check_symmetric("star", n)
     letters = tuple(str(a) for a in range(1, n))
-    gens = {str(a): _transposition(n, 0, a) for a in range(1, n)}
+    gens = {str(a): transposition(n, 0, a) for a in range(1, n)}
     return Network(f"star-{n}", "star", letters, gens, rotation=letters, params=p, order=math.factorial(n))
 
 
@@ -210,7 +121,7 @@ def pancake_network(n: int) -> Network:
 def bubblesort_network(n: int) -> Network:
     """The n-bubble-sort graph: S_n with adjacent transpositions (i-1 i), letters "1".."n-1"."""
     p = _check_symmetric("bubblesort", n)
-    gens = {str(i): _transposition(n, i - 1, i) for i in range(1, n)}
+    gens = {str(i): transposition(n, i - 1, i) for i in range(1, n)}
     return Network(f"bubblesort-{n}", "bubblesort", tuple(gens), gens, params=p, order=math.factorial(n))
 
 
@@ -589,7 +500,7 @@ def _build_torus(p: TorusParams | TwistedParams) -> Network:
 #: family name -> Family; the one registry the CLI, the readers and the tests use
 FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("star", "S_n with the transpositions (0 a)", ("star-5",), _no_group("star"),
-           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: star_network(p.n),
+           lambda p: capped_factorial(p.n, limits.current().max_order), lambda p: star_network(p.n),
            params="N (N >= 3)", traits=frozenset({TRANSPOSITION_STAR})),
     Family("hypercube", "C_2^d, a product of d two-node rings", ("hypercube-4",), _parse_hypercube,
            lambda p: 2 ** p.d, lambda p: hypercube_network(p.d), params=f"D (1 <= D <= {len(AXIS_LETTERS)})"),
@@ -600,10 +511,10 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            lambda p: math.prod(p.sides), _build_torus, GROUP_KINDS + (TWISTED,),
            params=f"AxB[xC...] (each side >= 2, at most {len(AXIS_LETTERS)} sides)"),
     Family("pancake", "S_n with the prefix reversals", ("pancake-5",), _no_group("pancake"),
-           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: pancake_network(p.n),
+           lambda p: capped_factorial(p.n, limits.current().max_order), lambda p: pancake_network(p.n),
            params="N (N >= 3)"),
     Family("bubblesort", "S_n with the adjacent transpositions", ("bubblesort-5",), _no_group("bubblesort"),
-           lambda p: _capped_factorial(p.n, limits.current().max_order), lambda p: bubblesort_network(p.n),
+           lambda p: capped_factorial(p.n, limits.current().max_order), lambda p: bubblesort_network(p.n),
            params="N (N >= 3)"),
 )}
 

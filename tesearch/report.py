@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tesearch.terms import optimality_text
+
 #: tables up to this width are printed whole; wider ones in part
 PRINT_WIDTH = 120
 
@@ -62,7 +64,7 @@ def outcome_text(outcome) -> str:
         else:
             lines.append(f"no table; nothing proved; best lower bound {b.best} ({b.binding})")
         return "\n".join(lines)
-    verdict = "OPTIMAL" if outcome.optimal else f"not shown optimal (gap {outcome.T - b.best})"
+    verdict = optimality_text(outcome.T, b.best)
     lines.append(f"T = {outcome.T}; counting bound {b.counting}, per-letter bound {b.letter.value}; "
                  f"{verdict}; verified (Theorem 1)")
     lines += [""] + table_text(outcome.table) + [""]

@@ -70,6 +70,12 @@ class Verdict(str, enum.Enum):
     UNCHECKED = "unchecked"  # could not be re-derived here (a solver missing, a time limit, too large)
 
 
+def optimality_text(T: int, best: int) -> str:
+    """The one wording of how a table's width stands to the best lower bound: 'OPTIMAL' when it meets it
+    (a theorem: no table is narrower than a lower bound), 'not shown optimal (gap N)' otherwise."""
+    return "OPTIMAL" if T == best else f"not shown optimal (gap {T - best})"
+
+
 class ExitCode(enum.IntEnum):
     """Exit codes of every tesearch command (docs and README list them)."""
 

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tesearch.bounds import PARIKH_LIMIT, Bounds, compute_bounds
+from tesearch.bounds import Bounds
 from tesearch.groups import CayleyGraph, cached_cayley_graph
+from tesearch.instance import Instance, instance
 from tesearch.networks import network_for_table
-from tesearch.rotation import find_rotation
 from tesearch.table import Table
-from tesearch.words import canonical_word, targets, to_letters, word_text
+from tesearch.words import canonical_word, to_letters, word_text
 
 
 class Rule(str, enum.Enum):
@@ -184,19 +184,21 @@ def vectorised_valid(table: Table, cg: CayleyGraph, is_target: np.ndarray, *, co
 
 
 def verify_table(table: Table, *, complete: bool = True, cg: CayleyGraph | None = None,
-                 bounds: Bounds | None = None) -> Verification:
-    """Check a table against Theorem 1 and its exchange.
+                 bounds: Bounds | None = None, facts: Instance | None = None) -> Verification:
+    """Check a table against Theorem 1 and its exchange (with the facts of ``facts``, of ``cg``, or of
+    the table's own network, in that order; ``bounds`` replaces the facts' bounds).
 
     ``complete=False`` checks a partial table (a core): every word must still
     be a shortest word of a distinct target, but missing targets are allowed.
     """
-    cg = cg or table_graph(table)
-    target_set = targets(cg, table.exchange)
+    if facts is None:
+        cg = cg or table_graph(table)
+        # the family's rotation only (no search): the bounds use it only above PARIKH_LIMIT nodes
+        facts = instance(cg.network, table.exchange, rotation_search=False, cg=cg)
+    cg, target_set = facts.cg, facts.targets
     is_target = np.zeros(cg.order, dtype=bool)
     is_target[target_set] = True
-    if bounds is None:
-        rotation = find_rotation(cg, search=False) if cg.order > PARIKH_LIMIT else None
-        bounds = compute_bounds(cg, table.exchange, rotation)
+    bounds = bounds if bounds is not None else facts.bounds
     result = Verification(table.network, table.exchange, table.T, bounds, len(table.placements), len(target_set))
     if vectorised_valid(table, cg, is_target, complete=complete):
         return result

@@ -222,6 +222,35 @@ def test_every_long_function_says_why_it_is_long():
     assert not stale, f"LONG_FUNCTIONS_PENDING names functions that are short now or say why: {stale}"
 
 
+#: no module of the package is longer than this (lines); an exception names its reason
+MAX_MODULE_LINES = 600
+LONG_MODULES: dict[str, str] = {}
+
+
+def long_modules(limit: int = MAX_MODULE_LINES) -> dict[str, int]:
+    """Every module of the package over ``limit`` lines: path -> lines."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        lines = len(path.read_text().splitlines())
+        if lines > limit:
+            out[str(path.relative_to(PACKAGE.parent))] = lines
+    return out
+
+
+def test_no_module_is_over_600_lines():
+    found = long_modules()
+    unexplained = sorted(f"{name} ({lines} lines)" for name, lines in found.items() if name not in LONG_MODULES)
+    assert not unexplained, (f"modules over {MAX_MODULE_LINES} lines (split them by what they hold, or name the "
+                             f"exception and its reason in LONG_MODULES):\n" + "\n".join(unexplained))
+    stale = sorted(name for name in LONG_MODULES if name not in found)
+    assert not stale, f"LONG_MODULES names modules that are short now: {stale}"
+
+
+def test_the_module_length_rule_finds_a_long_module():
+    assert long_modules(limit=400), "some module is over 400 lines: the reader sees every module"
+    assert all(lines > 400 for lines in long_modules(limit=400).values())
+
+
 def test_no_star_imports():
     offenders = [str(p) for p in PACKAGE.rglob("*.py") if "import *" in p.read_text()]
     assert not offenders

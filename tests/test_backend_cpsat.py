@@ -4,6 +4,7 @@ import builtins
 
 import pytest
 
+from tesearch.limits import Budget
 from tesearch.backends import Backend
 from tesearch.encode import TableProblem, encode, solve
 from tesearch.terms import SolveResult
@@ -27,8 +28,8 @@ def full_problem(cg, spec, width):
 def test_cpsat_meets_the_bound_and_verifies(spec, T):
     """A full search with the cpsat backend from the bound finds a table of width T (below the
     greedy width, so CP-SAT decided it) that verifies."""
-    outcome = search(network_from_spec(spec), SearchParams(spec, strategy=Strategy.FULL, timeout_s=30,
-                                                          backend=Backend.CPSAT))
+    outcome = search(network_from_spec(spec), SearchParams(spec, strategy=Strategy.FULL,
+                                                          backend=Backend.CPSAT), budget=Budget.seconds(30))
     assert outcome.status is Status.FOUND and outcome.optimal and outcome.T == T
     assert outcome.attempts and all("cpsat" in a.detail for a in outcome.attempts)
     assert outcome.table.extra["search"]["solver"].startswith("cpsat")
@@ -118,7 +119,7 @@ def test_repack_narrows_a_greedy_table(graph):
     index = {it.element: i for i, it in enumerate(items)}
     hint = [(index[e], items[index[e]].words.index(w), c) for e, c, w in greedy]
     problem = TableProblem("star-4", cg.degree, upper, tuple(items))
-    chosen, width = repack_tail(problem, hint, tail=6, round_s=5, timeout_s=10, lower=21)
+    chosen, width = repack_tail(problem, hint, tail=6, round_s=5, budget=Budget.seconds(10), lower=21)
     assert 21 <= width < upper
     assert sorted(i for i, _, _ in chosen) == list(range(len(items)))
     placed = [(items[i].element, c, items[i].words[w]) for i, w, c in chosen]

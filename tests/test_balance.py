@@ -112,7 +112,7 @@ def test_uniform_words_are_shortest_distinct_deterministic_and_uniform(graph):
 
 def test_search_with_uniform_sampling_finds_an_optimal_table():
     net = network_from_spec("star-5")
-    params = SearchParams(net.spec, Exchange.TOTAL, Strategy.ROTATION, 60.0, 0, 2, sampling=WordSampling.UNIFORM)
+    params = SearchParams(net.spec, Exchange.TOTAL, Strategy.ROTATION, 0, 2, sampling=WordSampling.UNIFORM)
     assert "sampling=uniform" in str(params)
     outcome = search(net, params)
     assert outcome.status is Status.FOUND and outcome.optimal and outcome.T == 111

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import ROOT, run_cli
+from tesearch.limits import Budget
 from tesearch.errors import OptionError
 from tesearch.networks import network_from_spec
 from tesearch.search import SearchParams, Status, Strategy, search
@@ -63,10 +64,10 @@ def check_outcome(name: str, strategy: Strategy, low: int | None, high: int | No
     optimal = known_optimal(name)
     spec, exchange = network_of(name)
     net = network_from_spec(spec)
-    params = SearchParams(spec, exchange, strategy, timeout_s=30, max_width=high, min_width=low)
+    params = SearchParams(spec, exchange, strategy, max_width=high, min_width=low)
     where = f"{name} {strategy.value} [{low}, {high}]"
     try:
-        outcome = search(net, params)
+        outcome = search(net, params, budget=Budget.seconds(30))
     except OptionError as exc:  # exit 2: only an empty range, or --from-width where no width loop runs
         message = str(exc)
         greedy = re.search(r"greedy table's width (\d+)", message)
@@ -118,12 +119,12 @@ def test_stratify_exit_3_only_below_the_optimal_width():
 
     kinds = set()
     for spec in FAST:
-        outcome = stratify(network_from_spec(spec), Exchange.TOTAL, timeout_s=30)
+        outcome = stratify(network_from_spec(spec), Exchange.TOTAL, budget=Budget.seconds(30))
         optimal = known_optimal(spec)
         if outcome.status is Status.INFEASIBLE:
-            assert outcome.width < optimal and outcome.table is None, spec
+            assert outcome.facts["width"] < optimal and outcome.table is None, spec
         elif outcome.status is Status.FOUND:
-            assert outcome.table.T == outcome.width >= optimal and verify_table(outcome.table).ok, spec
+            assert outcome.table.T == outcome.facts["width"] >= optimal and verify_table(outcome.table).ok, spec
         kinds.add(outcome.status)
     assert kinds == {Status.FOUND, Status.INFEASIBLE}
 

@@ -203,7 +203,8 @@ def test_construct_refuses_a_shape_it_cannot_build_in_one_line(tmp_path):
 
 
 def test_the_registry_names_the_construction():
-    table, summary = constructed_table(network_from_spec("torus-4x8x8"))
+    outcome = constructed_table(network_from_spec("torus-4x8x8"))
+    table, summary = outcome.table, outcome.summary
     assert "mirror lanes" in summary and "OPTIMAL" in summary and table.T == 256
 
 

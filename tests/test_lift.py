@@ -28,7 +28,7 @@ def restrict(model, keep):
 def lifted_table(spec, **options):
     from tesearch.search.lift import lifted_table as lift
 
-    return lift(network_from_spec(spec), **options)[0]
+    return lift(network_from_spec(spec), **options).table
 
 
 def per_letter_bound(sides: tuple[int, ...]) -> int:

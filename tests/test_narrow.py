@@ -5,6 +5,7 @@ import json
 import pytest
 
 from conftest import run_cli
+from tesearch.limits import Budget
 from tesearch import limits
 from tesearch.networks import network_from_spec
 from tesearch.search.narrow import narrowed_core_table
@@ -27,7 +28,8 @@ def narrowed_star5(**options):
     """narrowed_core_table on star-5 (bound 111): (table, summary, every table offered on the way)."""
     offers = Offers()
     with limits.activated(limits.Limits(), offers):
-        table, summary = narrowed_core_table(network_from_spec("star-5"), timeout_s=60, **options)
+        outcome = narrowed_core_table(network_from_spec("star-5"), budget=Budget.seconds(60), **options)
+        table, summary = outcome.table, outcome.summary
     return table, summary, offers.tables
 
 

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT
+from tesearch.limits import Budget
 from tesearch.encode import EncodingOptions, Item, TableProblem, encode, solve
 from tesearch.terms import SolveResult
 from tesearch.groups import cached_cayley_graph
@@ -168,7 +169,7 @@ def test_greedy_is_valid_upper_bound(graph):
                                            ("torus-6x6", "total"), ("ring-10", "total"), ("torus-3x3x3", "total"),
                                            ("ring-7", "total"), ("bubblesort-4", "total")])
 def test_search_returns_verified_optimal_tables(spec, exchange):
-    outcome = search(network_from_spec(spec), SearchParams(spec, Exchange(exchange), timeout_s=60))
+    outcome = search(network_from_spec(spec), SearchParams(spec, Exchange(exchange)), budget=Budget.seconds(60))
     assert outcome.status is Status.FOUND
     check = verify_table(outcome.table)
     assert check.ok, check.summary()
@@ -205,7 +206,7 @@ def test_rotation_core_schedule_escalates_and_never_retries_a_refuted_core(monke
         return real(self, part, problem, 60.0)  # decided whatever the machine's load
 
     monkeypatch.setattr(core_module.Searcher, "run_problem", scripted)
-    outcome = search(network_from_spec("star-5"), SearchParams("star-5", timeout_s=120))
+    outcome = search(network_from_spec("star-5"), SearchParams("star-5"), budget=Budget.seconds(120))
     assert outcome.status is Status.FOUND and outcome.T == 111
     first = [c for c in calls if c[2] <= core_module.FIRST_CORE_BUDGET_S]
     again = [c for c in calls if c[2] > core_module.FIRST_CORE_BUDGET_S]
@@ -224,7 +225,7 @@ def test_rotation_search_keeps_its_greedy_core_table_when_no_core_is_found(monke
 
     monkeypatch.setattr(core_module.Searcher, "run_problem", lambda self, part, problem, timeout_s:
                         (SolveResult.UNKNOWN, None))
-    outcome = search(network_from_spec("star-5"), SearchParams("star-5", timeout_s=2))
+    outcome = search(network_from_spec("star-5"), SearchParams("star-5"), budget=Budget.seconds(2))
     assert outcome.status is Status.FOUND and outcome.T > 111 and not outcome.optimal
     assert outcome.table.extra["search"]["method"] == "greedy first-fit core + rotation blocks"
     check = verify_table(outcome.table)

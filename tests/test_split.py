@@ -3,6 +3,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from tesearch.limits import Budget
 from tesearch.networks import network_from_spec
 from tesearch.search import SearchParams, Status, Strategy, search
 from tesearch.search.split import group_orbits
@@ -41,7 +42,7 @@ def test_split_search_meets_the_bound_with_sections_that_tile_the_core(spec, bac
     if backend is Backend.CPSAT:
         pytest.importorskip("ortools")
     net = network_from_spec(spec)
-    outcome = search(net, SearchParams(spec, strategy=Strategy.SPLIT, timeout_s=120, backend=backend))
+    outcome = search(net, SearchParams(spec, strategy=Strategy.SPLIT, backend=backend), budget=Budget.seconds(120))
     assert outcome.status is Status.FOUND and outcome.optimal
     table = outcome.table
     assert verify_table(table).ok
@@ -58,7 +59,7 @@ def test_one_group_is_the_rotation_search_core(spec):
     search (which adds the flexible fillers the letter balance needs)."""
     net = network_from_spec(spec)
     lines = []
-    outcome = search(net, SearchParams(spec, strategy=Strategy.SPLIT, timeout_s=120), progress=lines.append)
+    outcome = search(net, SearchParams(spec, strategy=Strategy.SPLIT), budget=Budget.seconds(120), progress=lines.append)
     assert any("one group holds every short orbit" in line for line in lines)
     assert outcome.status is Status.FOUND and outcome.optimal
     assert outcome.table.extra["search"]["strategy"] == "rotation"

@@ -6,10 +6,11 @@ from collections import Counter, defaultdict
 import pytest
 from conftest import run_cli
 
+from tesearch.limits import Budget
 from tesearch.groups import cached_cayley_graph
 from tesearch.layout import filler_plans as layout_filler_plans
-from tesearch.search.stratify import (Part, StarStratifier, expand, fits, letter_classes, plan_moves,
-                                      stratified_table, sub_orbits)
+from tesearch.search.stratify import (Part, StarStratifier, expand, fits, letter_classes, plan_moves, stratify,
+                                      sub_orbits)
 from tesearch.terms import SolveResult
 from tesearch.networks import network_from_spec
 from tesearch.rotation import find_rotation
@@ -92,7 +93,7 @@ def test_reduced_part_of_fillers_expands_to_a_valid_block(d):
     letters = sum(int(cg.dist[o[0]]) for o in chosen) * 4
     width = letters // 4
     part = Part(d, 4, own=[], fillers=chosen)
-    stratifier = StarStratifier(network_from_spec("star-5"), timeout_s=20)
+    stratifier = StarStratifier(network_from_spec("star-5"), budget=Budget.seconds(20))
     assert stratifier.solve_part(part, d, width, 10.0) is SolveResult.SAT
     classes = letter_classes(rot, d)
     reduced_columns = defaultdict(list)
@@ -136,7 +137,7 @@ def test_expand_places_sigma_images():
 
 @pytest.mark.parametrize("spec", ["star-4", "star-5"])
 def test_stratified_tables_are_valid_and_optimal(spec):
-    table, _ = stratified_table(network_from_spec(spec), Exchange.TOTAL, timeout_s=30)
+    table = stratify(network_from_spec(spec), Exchange.TOTAL, budget=Budget.seconds(30)).table
     assert table is not None
     result = verify_table(table)
     assert result.ok, result.summary()
@@ -149,7 +150,7 @@ def test_stratified_table_with_cpsat_parts():
     pytest.importorskip("ortools")
     from tesearch.backends import Backend
 
-    table, _ = stratified_table(network_from_spec("star-5"), Exchange.TOTAL, timeout_s=60, backend=Backend.CPSAT)
+    table = stratify(network_from_spec("star-5"), Exchange.TOTAL, budget=Budget.seconds(60), backend=Backend.CPSAT).table
     assert table is not None
     result = verify_table(table)
     assert result.ok and result.optimal, result.summary()

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import enum
 
+#: CP-SAT search workers: the project runs on 2 cores beside other jobs
+DEFAULT_WORKERS = 2
+
 
 class Backend(str, enum.Enum):
     """Which solver decides a table problem."""

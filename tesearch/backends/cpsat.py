@@ -28,8 +28,7 @@ from tesearch.encode import TableProblem
 from tesearch.terms import SolveResult
 from tesearch.errors import SolverUnavailable
 
-#: CP-SAT search workers: the project runs on 2 cores beside other jobs
-DEFAULT_WORKERS = 2
+from tesearch.backends import DEFAULT_WORKERS  # noqa: F401  (cpsat.DEFAULT_WORKERS, as callers name it)
 
 
 def _cp_model():

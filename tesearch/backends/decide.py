@@ -53,12 +53,13 @@ def solver_name(backend: Backend, model: CpsatModel = CpsatModel.PLACEMENTS) -> 
 
 
 def decide(problem: TableProblem, backend: Backend = Backend.Z3, model: CpsatModel = CpsatModel.PLACEMENTS, *,
-           timeout_s: float, seed: int = 0, label: str = "") -> Decision:
+           timeout_s: float | None, seed: int = 0, label: str = "") -> Decision:
     """Encode ``problem`` for ``backend`` (with CP-SAT: ``model``) and solve it once within ``timeout_s``
-    seconds (at least :data:`LEAST_SECONDS`).  ``label`` names the part in the phases the limits report."""
+    seconds (at least :data:`LEAST_SECONDS`; None or infinity: no limit of its own, as a budget without a
+    deadline gives).  ``label`` names the part in the phases the limits report."""
     backend, model = Backend(backend), CpsatModel(model)
     t0 = time.monotonic()
-    timeout_s = max(timeout_s, LEAST_SECONDS)
+    timeout_s = None if timeout_s is None or timeout_s == float("inf") else max(timeout_s, LEAST_SECONDS)
     where = f"{label} T={problem.width}".lstrip()
     enc = None
     if backend is Backend.CPSAT and model is CpsatModel.INTERVALS:
@@ -82,6 +83,7 @@ def decide(problem: TableProblem, backend: Backend = Backend.Z3, model: CpsatMod
         with limits.phase(f"encode {where}"):
             enc = encode(problem)
         with limits.phase(f"solve {where}"):
-            result, chosen = solve(enc, seed=seed, timeout_ms=int(timeout_s * MS_PER_SECOND))
+            result, chosen = solve(enc, seed=seed,
+                                   timeout_ms=None if timeout_s is None else int(timeout_s * MS_PER_SECOND))
         detail = enc.trivially_unsat or ""
     return Decision(problem, backend, result, chosen, time.monotonic() - t0, detail, enc)

@@ -136,21 +136,26 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
     by the bound or a solver's unsat over all shortest words; 4 unknown)."""
     from tesearch.limits import log
     from tesearch.report import outcome_json, outcome_text
-    from tesearch.search import CoreSchedule, SearchParams, Status, Strategy, WordSampling, search as run_search
+    from tesearch.instance import instance
+    from tesearch.limits import Budget
+    from tesearch.search import CoreSchedule, SearchParams, Status, Strategy, WordSampling
+    from tesearch.strategies import Search
     from tesearch.search.core import check_width_range
     from tesearch.terms import Exchange
 
     backend, model = solver_parts(solver)
-    params = SearchParams(network, Exchange(exchange), Strategy(strategy), limits.timeout_s, seed,
-                          word_cap, max_width=max_width, min_width=from_width,
+    params = SearchParams(network, Exchange(exchange), Strategy(strategy), seed=seed,
+                          word_cap=word_cap, max_width=max_width, min_width=from_width,
                           backend=backend, sampling=WordSampling(sampling),
                           core_schedule=CoreSchedule(core_schedule), cpsat_model=model)
     check_width_range(params)  # before any group is built
     net = _network(network, limits)
     params = dataclasses.replace(params, network=net.spec)
-    outcome = _supervised(lambda: run_search(net, params, progress=log, encodings_dir=keep_encodings),
-                          limits, quiet, out, force, (net.spec, exchange), _inputs(network))
-    data = outcome_json(outcome)
+    searcher = Search(params, progress=log, encodings_dir=keep_encodings)
+    made = _supervised(lambda: searcher.run(instance(net, exchange), Budget.current()),
+                       limits, quiet, out, force, (net.spec, exchange), _inputs(network))
+    outcome = made.detail  # the search's own record: attempts, refuted widths, stop reason
+    data = {**made.to_json(), **outcome_json(outcome)}
     if outcome.table is not None:
         _finish_table(outcome.table, out, force, outcome_text(outcome), data, as_json, _inputs(network))
     else:
@@ -184,15 +189,14 @@ def stratify(network, exchange, out, force, attempt_s, seed, solver, as_json, li
     backend, model = solver_parts(solver)
     net = _network(network, limits)
     outcome = _supervised(
-        lambda: run_stratify(net, exchange, timeout_s=limits.timeout_s, attempt_s=attempt_s, seed=seed,
-                             progress=log, backend=backend, cpsat_model=model),
+        lambda: run_stratify(net, exchange, attempt_s=attempt_s, seed=seed, progress=log, backend=backend,
+                             cpsat_model=model),
         limits, quiet, out, force, (net.spec, exchange), _inputs(network))
-    data = {"network": net.spec, "exchange": exchange, "status": outcome.status.value, "width": outcome.width}
+    data = {**outcome.to_json(), "network": net.spec, "exchange": exchange}
     if outcome.table is None:
-        emit({**data, "T": None, "summary": outcome.summary}, as_json, outcome.summary)
+        emit(data, as_json, outcome.summary)
         return ExitCode.INFEASIBLE if outcome.status is Status.INFEASIBLE else ExitCode.UNKNOWN
-    _finish_table(outcome.table, out, force, outcome.summary, {**data, "T": outcome.table.T}, as_json,
-                  _inputs(network))
+    _finish_table(outcome.table, out, force, outcome.summary, data, as_json, _inputs(network))
     return ExitCode.OK
 
 
@@ -221,12 +225,12 @@ def lift(network, out, force, ring, modes, factor, solver, solver_s, as_json, li
     factor_table = (verified_factor(load_checked_table(factor, command="lift"), where=str(factor))
                     if factor is not None else None)
     chosen = tuple(AssignMode(m) for m in modes) if modes else (AssignMode.FIXED, AssignMode.LATIN)
-    table, summary = _supervised(
+    outcome = _supervised(
         lambda: lifted_table(net, ring_index=ring, factor=factor_table, timeout_s=solver_s, modes=chosen,
                              backend=solver_parts(solver)[0], progress=log), limits, quiet, out, force, (net.spec, "total"),
         _inputs(network, factor))
-    _finish_table(table, out, force, summary, {"network": net.spec, "status": "found", "T": table.T}, as_json,
-                  _inputs(network, factor))
+    _finish_table(outcome.table, out, force, outcome.summary, {**outcome.to_json(), "network": net.spec},
+                  as_json, _inputs(network, factor))
     return ExitCode.OK
 
 
@@ -288,7 +292,7 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, 
             raise OptionError(f"{start}: a {first.exchange} table of {first.network}, not a total table of "
                               f"{net.spec}")
     model = solver_parts(solver)[1]
-    work = lambda: improve_greedy(net, timeout_s=limits.timeout_s, word_cap=word_cap, seed=seed,  # noqa: E731
+    work = lambda: improve_greedy(net, word_cap=word_cap, seed=seed,  # noqa: E731
                                   workers=workers, tail=tail, round_s=round_s, progress=log, cpsat_model=model,
                                   start=first)
     return _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, _inputs(network, start))
@@ -319,7 +323,7 @@ def _narrow(network, out, force, round_s, workers, word_cap, seed, solver, excha
 
     net = _network(network, limits)
     model = solver_parts(solver)[1]
-    work = lambda: narrowed_core_table(net, exchange, timeout_s=limits.timeout_s, round_s=round_s,  # noqa: E731
+    work = lambda: narrowed_core_table(net, exchange, round_s=round_s,  # noqa: E731
                                        word_cap=word_cap, seed=seed, workers=workers, progress=log,
                                        cpsat_model=model)
     return _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, _inputs(network))
@@ -327,12 +331,12 @@ def _narrow(network, out, force, round_s, workers, word_cap, seed, solver, excha
 
 def _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, inputs):
     """Run a narrowing supervised and report its table (exit 0) or that none came (exit 4)."""
-    table, summary = _supervised(work, limits, quiet, out, force, (net.spec, exchange), inputs)
-    if table is None:
-        emit({"network": net.spec, "exchange": exchange, "status": "unknown"}, as_json, summary)
+    outcome = _supervised(work, limits, quiet, out, force, (net.spec, exchange), inputs)
+    data = {**outcome.to_json(), "network": net.spec, "exchange": exchange}
+    if outcome.table is None:
+        emit(data, as_json, outcome.summary)
         return ExitCode.UNKNOWN
-    _finish_table(table, out, force, summary, {"network": net.spec, "exchange": exchange, "status": "found",
-                                               "T": table.T}, as_json, inputs)
+    _finish_table(outcome.table, out, force, outcome.summary, data, as_json, inputs)
     return ExitCode.OK
 
 
@@ -350,8 +354,8 @@ def construct(network, exchange, out, force, as_json, limits, quiet):
     from tesearch.constructions import constructed_table
 
     net = _network(network, limits)
-    table, summary = _supervised(lambda: constructed_table(net, exchange), limits, quiet, out, force,
-                                 (net.spec, exchange), _inputs(network))
-    _finish_table(table, out, force, summary, {"network": net.spec, "exchange": exchange, "status": "found",
-                                               "T": table.T}, as_json, _inputs(network))
+    outcome = _supervised(lambda: constructed_table(net, exchange), limits, quiet, out, force,
+                          (net.spec, exchange), _inputs(network))
+    _finish_table(outcome.table, out, force, outcome.summary,
+                  {**outcome.to_json(), "network": net.spec, "exchange": exchange}, as_json, _inputs(network))
     return ExitCode.OK

@@ -12,17 +12,20 @@ verified before it is returned.
 
 from __future__ import annotations
 
+import time
+
 from tesearch import limits
 from tesearch.constructions import lanes
 from tesearch.constructions.hypercube import CONSTRUCTION_NAME, MAX_DIMENSION, hypercube_table
+from tesearch.build import TableBuilder
 from tesearch.errors import ConstructionError
+from tesearch.instance import Instance, instance
 from tesearch.networks import (TRANSPOSITION_STAR, HypercubeParams, Network, RingParams, SymmetricParams,
                                TorusParams, has_trait)
 from tesearch.published import constructions as seeds
 from tesearch.published.complete import CompletionError
-from tesearch.table import Table
-from tesearch.terms import Exchange
-from tesearch.verify import verify_table
+from tesearch.outcome import Outcome
+from tesearch.terms import Exchange, Status
 
 
 def _seed_construction(network: Network, exchange: Exchange) -> str | None:
@@ -43,9 +46,12 @@ def _seed_construction(network: Network, exchange: Exchange) -> str | None:
     return None
 
 
-def constructed_table(network: Network, exchange: Exchange | str = Exchange.TOTAL) -> tuple[Table, str]:
-    """(a verified table for ``network`` by construction, a summary line); ConstructionError if none applies."""
-    exchange = Exchange(exchange)
+def constructed_table(network: Network | Instance, exchange: Exchange | str | None = None) -> Outcome:
+    """A verified table for ``network`` (an instance, or a network and ``exchange``, default total) by
+    construction, as an outcome FOUND; ConstructionError if none applies."""
+    started = time.monotonic()
+    facts = network if isinstance(network, Instance) else None  # a network's group is built after the guards
+    network, exchange = (facts.network, facts.exchange) if facts else (network, Exchange(exchange or Exchange.TOTAL))
     p = network.params
     with limits.phase("construct"):
         if isinstance(p, HypercubeParams) and exchange is Exchange.TOTAL:
@@ -77,9 +83,8 @@ def constructed_table(network: Network, exchange: Exchange | str = Exchange.TOTA
             if not applies(n):
                 raise ConstructionError(f"{network.spec}: seed 003's {name} construction does not apply to n = {n}")
             table, how = builder(n).table, f"seed 003 construction {name}"
-    with limits.phase("verify"):
-        check = verify_table(table)
-    if not check.ok:
-        raise ConstructionError(f"{network.spec}: the {how} table does not verify: {check.violations[0]}")
-    verdict = "OPTIMAL" if check.optimal else f"not shown optimal (gap {check.gap})"
-    return table, f"{network.spec} {exchange.value}: T = {table.T} by {how}; best bound {check.bounds.best}; {verdict}"
+    facts = facts or instance(network, exchange)
+    builder = TableBuilder(facts, how)
+    check = builder.check(table)
+    return Outcome("construct", Status.FOUND, table, f"{network.spec} {exchange.value}: T = {table.T} by {how}; "
+                   f"best bound {check.bounds.best}; {builder.verdict(table)}", facts.bounds, time.monotonic() - started)

@@ -77,14 +77,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tesearch.bounds import compute_bounds
+from tesearch.build import TableBuilder
+from tesearch.instance import instance
 from tesearch.errors import ConstructionError
 from tesearch.groups import cached_cayley_graph
 from tesearch.layout import assign_rows
 from tesearch.networks import Network, TorusParams
 from tesearch.table import Placement, Table
 from tesearch.terms import Exchange
-from tesearch.verify import verify_table
 from tesearch.words import words_by_element
 
 CONSTRUCTION_NAME = "mirror lanes (tesearch/constructions/lanes.py)"
@@ -549,13 +549,6 @@ def _assemble(network: Network, axes, jobs: list[Job], width: int, shells: int) 
             start, word = _word_and_start(job, axes, True)
             placed.append((("mirror", n), start, word))
     rows = assign_rows(placed, len(network.letters))
-    cg = cached_cayley_graph(network)
-    bounds = compute_bounds(cg, Exchange.TOTAL)
-    table = Table(network.spec, Exchange.TOTAL.value, network.generators_json(), width,
-                  sorted(Placement(r, c, w) for r, c, w in rows), bounds.counting,
-                  {"letter_bound": bounds.letter.value,
-                   "construction": {"method": CONSTRUCTION_NAME, "rule": RULE_NAME, "shells": shells}})
-    check = verify_table(table, cg=cg, bounds=bounds)
-    if not check.ok:
-        raise ConstructionError(f"{network.spec}: the mirror-lane table does not verify: {check.violations[0]}")
-    return table
+    provenance = {"construction": {"method": CONSTRUCTION_NAME, "rule": RULE_NAME, "shells": shells}}
+    return TableBuilder(instance(network, Exchange.TOTAL), "the mirror-lane construction").place_letters(
+        Placement(r, c, w) for r, c, w in rows).finish(width, provenance)

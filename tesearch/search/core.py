@@ -30,33 +30,28 @@ returning no wider table.
 
 from __future__ import annotations
 
-import enum
-import functools
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
-
-import numpy as np
 
 from tesearch import limits
-from tesearch.backends import Backend, CpsatModel
+from tesearch.backends import Backend
 from tesearch.backends.decide import decide, solver_name
-from tesearch.bounds import PARIKH_LIMIT, Bounds, compute_bounds, letter_vectors
+from tesearch.build import relabelled
+from tesearch.encode import TableProblem, encode
 from tesearch.errors import ConstructionError, OptionError
-from tesearch.encode import EncodingOptions, Item, TableProblem, encode
 from tesearch.files import safe_name, write_atomically
-from tesearch.groups import CayleyGraph, cayley_graph
-from tesearch.layout import assign_rows, filler_plans, first_fit, rotation_blocks
+from tesearch.instance import Instance
+from tesearch.layout import assign_rows, filler_plans, first_fit
+from tesearch.limits import Budget
 from tesearch.networks import Network
-from tesearch.rotation import find_rotation
-from tesearch.search.balance import Balance, balancing_orbits, core_balanceable
-from tesearch.search.split import DEFAULT_GROUP_COLUMNS, OrbitGroup, group_orbits
-from tesearch.table import Placement, Table
-from tesearch.terms import Exchange, SolveResult, Status
-from tesearch.verify import verify_table
-from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, targets, to_letters,
-                            uniform_words, word_counts, word_for_vector)
+from tesearch.search.kit import Progress, TableKit, _quiet, candidate_words, shortest_fillers_first
+from tesearch.search.params import (Attempt, CoreSchedule, SearchOutcome, SearchParams, Strategy, WordSampling,
+                                    check_width_range)
+from tesearch.search.split import OrbitGroup, group_orbits
+from tesearch.table import Table
+from tesearch.terms import SolveResult, Status
+
+__all__ = ["Attempt", "CoreSchedule", "SearchOutcome", "SearchParams", "Searcher", "Strategy", "WordSampling",
+           "candidate_words", "check_width_range", "search"]
 
 #: how many further core widths and filler plans the rotation strategy tries
 MAX_EXTRA_CORE_COLUMNS = 30
@@ -77,238 +72,25 @@ CORE_BUDGET_GROWTH = 4.0
 MAX_PLACEMENT_VARIABLES = 60_000
 
 
-class Strategy(str, enum.Enum):
-    """How the search lays out the table: rotation blocks around a searched core, or every target searched."""
 
-    AUTO = "auto"
-    ROTATION = "rotation"
-    SPLIT = "split"  # rotation blocks around several small sub-cores, searched one after another
-    FULL = "full"
-
-
-class WordSampling(str, enum.Enum):
-    """Which shortest words an element with more than ``word_cap`` of them offers the solver."""
-
-    SPREAD = "spread"  # every 16th word of the lexicographic head: deterministic, the historical default
-    UNIFORM = "uniform"  # drawn uniformly from all shortest words: spreads over letter-count vectors
-
-
-class CoreSchedule(str, enum.Enum):
-    """How the rotation search spends its time over (core width, filler plan) attempts."""
-
-    ESCALATING = "escalating"  # FIRST_CORE_BUDGET_S each, then the unknown ones again with x CORE_BUDGET_GROWTH
-    PATIENT = "patient"  # before 2026-11-25: a third of the time left for each attempt, one pass, no retry
-
-
-@dataclass(frozen=True)
-class SearchParams:
-    """Everything that determines one search run; its string form names the run."""
-
-    network: str
-    exchange: Exchange = Exchange.TOTAL
-    strategy: Strategy = Strategy.AUTO
-    timeout_s: float | None = 300.0  # None: only the command's limits (tesearch.limits) bound the run
-    seed: int = 0
-    word_cap: int = DEFAULT_WORD_CAP
-    options: EncodingOptions = field(default_factory=EncodingOptions)
-    max_width: int | None = None  # stop the width loop here (default: the greedy upper bound)
-    min_width: int | None = None  # start the width loop here (default: the best lower bound), e.g.
-    #                               the counting bound, to have Z3 refute what the per-letter bound excludes
-    backend: Backend = Backend.Z3  # which solver decides each width (a CP-SAT unsat is not a certificate)
-    sampling: WordSampling = WordSampling.SPREAD
-    core_schedule: CoreSchedule = CoreSchedule.ESCALATING
-    group_columns: int = DEFAULT_GROUP_COLUMNS  # split strategy: exceptional letters per sub-core / |S|
-    cpsat_model: CpsatModel = CpsatModel.PLACEMENTS  # which CP-SAT model decides each width (cpsat backend)
-
-    def __str__(self) -> str:
-        return (f"{self.network} {self.exchange.value} {self.strategy.value} cap={self.word_cap} "
-                f"{self.options} seed={self.seed}"
-                + ("" if self.backend is Backend.Z3 else f" backend={self.backend.value}")
-                + ("" if self.sampling is WordSampling.SPREAD else f" sampling={self.sampling.value}")
-                + ("" if self.core_schedule is CoreSchedule.ESCALATING else f" schedule={self.core_schedule.value}")
-                + (f" group={self.group_columns}" if self.strategy is Strategy.SPLIT else "")
-                + ("" if self.cpsat_model is CpsatModel.PLACEMENTS else f" model={self.cpsat_model.value}"))
-
-
-@dataclass
-class Attempt:
-    """One solver call: which part, width and size, and what it answered."""
-
-    part: str  # "full", "core" or "bound"
-    width: int
-    items: int
-    letters: int
-    result: SolveResult
-    seconds: float
-    complete_words: bool
-    detail: str = ""
-    encoding: str | None = None  # path of the kept SMT-LIB2 file
-
-    def to_json(self) -> dict:
-        """The attempt as one JSON object."""
-        return {"part": self.part, "width": self.width, "items": self.items, "letters": self.letters,
-                "result": self.result.value, "seconds": round(self.seconds, 3),
-                "complete_words": self.complete_words, "detail": self.detail, "encoding": self.encoding}
-
-
-@dataclass
-class SearchOutcome:
-    """What a search ended with: its status, the bounds, the verified table (if any) and every attempt."""
-
-    params: SearchParams
-    status: Status
-    bounds: Bounds
-    table: Table | None
-    seconds: float
-    attempts: list[Attempt]
-    strategy_used: str
-    stop_reason: str | None = None  # why the search ended without proving its table optimal, with the phase
-    #: with INFEASIBLE: the widths shown to have no table, (lowest, highest); lowest None = every width up to highest
-    infeasible_widths: tuple[int | None, int] | None = None
-    infeasible_by: str = ""  # with INFEASIBLE: what refuted them (the bound, or the solver's unsat at each width)
-
-    @property
-    def T(self) -> int | None:
-        """The table's width, if a table was found."""
-        return self.table.T if self.table is not None else None
-
-    @property
-    def optimal(self) -> bool:
-        """A table was found and it meets the best bound."""
-        return self.table is not None and self.table.T == self.bounds.best
-
-    @property
-    def refuted_widths(self) -> list[int]:
-        """Widths shown impossible: by a full encoding with complete words, or below the lower bound."""
-        return sorted({a.width for a in self.attempts if a.part in ("full", "bound")
-                       and a.result is SolveResult.UNSAT and a.complete_words})
-
-
-Progress = Callable[[str], None]
-
-
-def shortest_fillers_first(lengths: list[int]) -> Callable[[list[int]], tuple[int, int]]:
-    """Sort key for filler plans (lists of full-orbit indices): the shortest longest filler first,
-    then the fewest orbits; such cores have complete words and small models, and decide fast."""
-    return lambda plan: (max((lengths[j] for j in plan), default=0), len(plan))
-
-
-def _quiet(_: str) -> None:
-    pass
-
-
-# ---------------------------------------------------------------- helpers
-
-def candidate_words(cg: CayleyGraph, g: int, cap: int, count: float | None = None,
-                    sampling: WordSampling = WordSampling.SPREAD, counts: np.ndarray | None = None,
-                    seed: int = 0) -> Item:
-    """An item with all of g's shortest words, or a sample of ``cap`` of them (see :class:`WordSampling`)."""
-    if count is None or count <= cap:
-        words = tuple(shortest_words(cg, g, cap=cap + 1))
-        if len(words) <= cap:
-            return Item(int(g), words, True)
-    if sampling is WordSampling.UNIFORM and counts is not None:
-        return Item(int(g), uniform_words(cg, g, cap, counts, seed), False)
-    # spread the sample over the lexicographic order instead of taking its head
-    scan = tuple(shortest_words(cg, g, cap=cap * 16))
-    step = max(1, len(scan) // cap)
-    return Item(int(g), scan[::step][:cap], False)
-
-
-class _Clock:
-    """Seconds since the search began, and seconds left: its own budget or the command's deadline, if nearer."""
-
-    def __init__(self, budget: float | None):
-        self.start = time.monotonic()
-        self.budget = budget
-
-    @property
-    def elapsed(self) -> float:
-        return time.monotonic() - self.start
-
-    @property
-    def left(self) -> float:
-        mine = float("inf") if self.budget is None else max(0.0, self.budget - self.elapsed)
-        deadline = limits.time_left()
-        return mine if deadline is None else min(mine, deadline)
-
-
-# ---------------------------------------------------------------- the searcher
-
-class Searcher:
-    """One search run: network -> bounds -> strategy -> a verified table.
+class Searcher(TableKit):
+    """One search run: network -> bounds -> strategy -> a verified table (the building blocks are
+    :class:`~tesearch.search.kit.TableKit`'s).
 
     Every phase reports itself through :mod:`tesearch.limits` (so a supervisor can show it and
     name it when a limit stops the run), and every table is verified before it is returned or
     offered as the best table so far.
     """
 
-    def __init__(self, network: Network, params: SearchParams, *, progress: Progress = _quiet,
-                 encodings_dir: str | Path | None = None):
+    def __init__(self, network: Network | Instance, params: SearchParams, *, budget: Budget | None = None,
+                 progress: Progress = _quiet, encodings_dir: str | Path | None = None):
         check_width_range(params)  # before any group is built
-        self.network = network
-        self.params = params
-        self.progress = progress
+        super().__init__(network, params, budget=budget, progress=progress)
         self.encodings_dir = Path(encodings_dir) if encodings_dir is not None else None
-        self.clock = _Clock(params.timeout_s)
-        self.cg = cayley_graph(network)
-        with limits.phase("rotation"):
-            self.rotation = find_rotation(self.cg)
-        self.targets = targets(self.cg, params.exchange)
-        with limits.phase("bounds"):
-            self.bounds = compute_bounds(self.cg, params.exchange, self.rotation)
-        with limits.phase("word counts"):
-            self.counts = word_counts(self.cg)
         self.attempts: list[Attempt] = []
         self.stop_reason: str | None = None
         self.infeasible_widths: tuple[int | None, int] | None = None  # set only where a range is refuted
         self.infeasible_by = ""
-        self._inverse_cache: dict[int, int] = {}
-
-    def log(self, msg: str) -> None:
-        """A progress line stamped with the seconds since the search began."""
-        self.progress(f"[{self.clock.elapsed:7.1f}s] {msg}")
-
-    # ------------------------------------------------------------ building blocks
-    def inverse(self, g: int) -> int:
-        """g^-1: the word of g reversed, with every letter inverted."""
-        if g not in self._inverse_cache:
-            word = canonical_word(self.cg, g)
-            self._inverse_cache[g] = self.cg.element_of([int(self.cg.inverse_letter[k]) for k in reversed(word)])
-        return self._inverse_cache[g]
-
-    def item(self, g: int) -> Item:
-        """The item of element g: its shortest words, all of them or a capped sample."""
-        item = candidate_words(self.cg, int(g), self.params.word_cap, float(self.counts[int(g)]),
-                               self.params.sampling, self.counts, self.params.seed)
-        vectors = getattr(self, "_vectors", None)
-        if item.complete or vectors is None or len(vectors[int(g)]) < 2:
-            return item
-        # a sample may miss whole letter-count vectors, which the core's balance may need
-        have = {tuple(np.bincount(w, minlength=self.cg.degree).tolist()) for w in item.words}
-        extra = tuple(word_for_vector(self.cg, int(g), v, vectors) for v in sorted(vectors[int(g)]) if v not in have)
-        return Item(item.element, item.words + extra, False) if extra else item
-
-    def items(self, elements) -> list[Item]:
-        """The items of ``elements``, reported as the phase 'candidate words'."""
-        elements = [int(g) for g in elements]
-        out = []
-        with limits.phase("candidate words", total=len(elements)):
-            for g in elements:
-                out.append(self.item(g))
-                limits.advance()
-        return out
-
-    def problem(self, name: str, width: int, items: list[Item]) -> TableProblem:
-        """The table problem of ``items`` at ``width``, with the mirror pin where it is sound."""
-        elements = {it.element for it in items}
-        pin = None
-        if all(it.complete for it in items) and all(self.inverse(g) in elements for g in elements):
-            # pin the longest involution item (first in item order among equals)
-            involutions = [i for i, it in enumerate(items) if self.inverse(it.element) == it.element]
-            if involutions:
-                pin = min(involutions, key=lambda i: -items[i].length)
-        return TableProblem(name, self.cg.degree, width, tuple(items), pin, self.params.options)
 
     def run_problem(self, part: str, problem: TableProblem, timeout_s: float
                     ) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
@@ -339,23 +121,6 @@ class Searcher:
             write_atomically(path, text)
         return path
 
-    def placed(self, problem: TableProblem, chosen) -> list[tuple[int, int, tuple[int, ...]]]:
-        """(element, first column, word) of every item of a solution."""
-        return [(problem.items[i].element, c, problem.items[i].words[w]) for i, w, c in chosen]
-
-    def make_table(self, rows: list[tuple[int, int, tuple[int, ...]]], width: int, extra: dict) -> Table:
-        """A verified table from rows of letter indices (an unverifiable table is a bug: AssertionError)."""
-        placements = [Placement(r, c, to_letters(self.cg, w)) for r, c, w in rows]
-        extra = {"letter_bound": self.bounds.letter.value, **extra}
-        table = Table(self.network.spec, self.params.exchange.value, self.network.generators_json(), width,
-                      sorted(placements), self.bounds.counting, extra)
-        with limits.phase("verify"):
-            check = verify_table(table, cg=self.cg, bounds=self.bounds)
-        if not check.ok:
-            raise AssertionError(f"the table found does not verify: {check.violations[0]}")
-        return table
-
-    # ------------------------------------------------------------ strategies
     def run(self) -> SearchOutcome:
         """Pick the strategy (auto: rotation where it can meet the bound, else full; with --from-width the
         full strategy's width loop) and run it."""
@@ -422,8 +187,7 @@ class Searcher:
         capped: list[int] = []  # widths refuted only over capped candidate words: no proof
         while width <= top:
             if width == upper:
-                fallback.extra["search"] = self.meta("full", "greedy first-fit")["search"]
-                return Status.FOUND, fallback
+                return Status.FOUND, relabelled(fallback, "search", **self.meta("full", "greedy first-fit")["search"])
             if self.clock.left <= 0:
                 self.stop(f"the time limit was reached before width {width} was decided")
                 saw_unknown = True
@@ -449,8 +213,7 @@ class Searcher:
         if saw_unknown:
             if fallback is not None:
                 self.log(f"solver gave up at T={width}; keeping the greedy table T={upper} (not shown optimal)")
-                fallback.extra["search"]["seconds"] = round(self.clock.elapsed, 3)
-                return Status.FOUND, fallback
+                return Status.FOUND, relabelled(fallback, "search", seconds=round(self.clock.elapsed, 3))
             return Status.UNKNOWN, None
         if top >= upper:  # the loop returns the greedy table at width upper: a table is known there
             raise AssertionError(f"width {top} refuted although a table of width {upper} is known")
@@ -466,20 +229,6 @@ class Searcher:
         self.infeasible_by = (f"{solver_name(self.params.backend, self.params.cpsat_model)} unsat at every width, "
                               f"all shortest words offered")
         return Status.INFEASIBLE, None
-
-    @functools.cached_property
-    def orbit_classes(self) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[int], int]:
-        """The targets' sigma-orbits, computed once per search: the full ones (by word length, then
-        first element), the short ones (the exceptional elements), the full orbits' word lengths,
-        and the blank cells the counting bound allows."""
-        S = self.cg.degree
-        with limits.phase("orbits"):
-            orbit_list = self.rotation.orbits(self.targets)
-        full = [o for o in orbit_list if len(o) == S]
-        full.sort(key=lambda o: (int(self.cg.dist[o[0]]), o[0]))
-        short = [o for o in orbit_list if len(o) < S]
-        lengths = [int(self.cg.dist[o[0]]) for o in full]
-        return full, short, lengths, self.bounds.counting * S - self.bounds.target_letters
 
     def rotation_search(self) -> tuple[Status, Table | None]:
         """Exceptional elements and filler orbits in a searched core, every other full orbit a rotation block.
@@ -517,8 +266,7 @@ class Searcher:
             if fallback is None:
                 return Status.UNKNOWN, None
             self.log(f"no core at the bound; keeping the greedy-core table T={fallback.T} (not shown optimal)")
-            fallback.extra["search"]["seconds"] = round(self.clock.elapsed, 3)
-            return Status.FOUND, fallback
+            return Status.FOUND, relabelled(fallback, "search", seconds=round(self.clock.elapsed, 3))
         core_width, plan, placed = found
         return Status.FOUND, self.assemble(placed, core_width, full, plan)
 
@@ -537,14 +285,6 @@ class Searcher:
         self.log(f"greedy-core table: T={table.T} (core width {width}, bound {self.bounds.best})")
         limits.offer(table)
         return table
-
-    def greedy_core(self, exceptional: list[int]) -> tuple[list[Item], int, list[tuple[int, int, tuple[int, ...]]]]:
-        """The exceptional elements' items, packed by greedy first fit: (items, core width, (element, first
-        column, word) per item)."""
-        items = self.items(exceptional)
-        with limits.phase("greedy core"):
-            width, placed = first_fit(items, self.cg.degree)
-        return items, width, placed
 
     def find_core(self, part: str, fresh, exceptional: list[int], full: list[tuple[int, ...]],
                   max_budget: float | None = None) -> tuple[int, list[int], list] | None:
@@ -666,18 +406,6 @@ class Searcher:
             used += plan
         return Status.FOUND, self.assemble(placed_all, offset, full, used, sections=sections, strategy="split")
 
-    def orbit_profiles(self, orbit: tuple[int, ...], cap: int = 400) -> list[list[int]]:
-        """The letter counts an orbit's words can give: one per count vector of its first element's
-        shortest words (up to ``cap`` words), each summed over the orbit's rotated copies."""
-        S = self.cg.degree
-        out: dict[tuple[int, ...], list[int]] = {}
-        for word in shortest_words(self.cg, int(orbit[0]), cap=cap):
-            key = tuple(np.bincount(word, minlength=S).tolist())
-            if key not in out:
-                out[key] = np.sum([np.bincount(self.rotation.apply(word, j), minlength=S)
-                                   for j in range(len(orbit))], axis=0).tolist()
-        return list(out.values())
-
     @staticmethod
     def split_candidates(start_width: int, base: int, lengths: list[int], free: set[int]):
         """(width, filler plan) for one sub-core: widths ascending, fillers from the orbits still free,
@@ -711,7 +439,7 @@ class Searcher:
         for core_width in range(start_width, start_width + MAX_EXTRA_CORE_COLUMNS + 1):
             need = core_width - base  # sum of filler orbit word lengths
             fitting = {j: n for j, n in enumerate(lengths) if n <= core_width}
-            rigid = {j: n for j, n in fitting.items() if j not in self._flexible}
+            rigid = {j: n for j, n in fitting.items() if j not in self.flexible}
             plans = [sorted(required + p) for p in filler_plans(rigid, need - required_length, MAX_PLANS_PER_WIDTH)]
             plans += filler_plans(fitting, need, MAX_PLANS_PER_WIDTH)
             fresh = []
@@ -726,79 +454,13 @@ class Searcher:
             for plan in fresh:
                 yield core_width, plan
 
-    def core_balance(self, exceptional: list[int], full: list[tuple[int, ...]], lengths: list[int],
-                     blanks: int) -> Balance | None:
-        """Which flexible orbits the core needs for its letters to balance (module balance); None if not computed."""
-        self._flexible: set[int] = set()
-        if self.cg.order > PARIKH_LIMIT:
-            return None
-        with limits.phase("letter balance"):
-            self._vectors = letter_vectors(self.cg)
-            self._flexible = {j for j, orbit in enumerate(full) if any(len(self._vectors[g]) > 1 for g in orbit)}
-            flexible = sorted(self._flexible)
-            found = balancing_orbits([self._vectors[g] for g in exceptional],
-                                     [[self._vectors[g] for g in full[j]] for j in flexible],
-                                     [lengths[j] for j in flexible], blanks, self.cg.degree)
-        self.log(f"letter balance of the core: {found.result.value} ({len(flexible)} flexible orbits)")
-        if found.result is not SolveResult.SAT:
-            return found if found.result is SolveResult.UNSAT else None
-        return Balance(found.result, tuple(flexible[j] for j in found.orbits), found.length)
-
-    def plan_balanceable(self, exceptional: list[int], full: list[tuple[int, ...]], plan: list[int],
-                         core_width: int) -> bool:
-        """False when the core of this plan provably cannot hold its letters at this width (logged)."""
-        if self.cg.order > PARIKH_LIMIT:
-            return True
-        core = [self._vectors[g] for g in exceptional] + [self._vectors[g] for j in plan for g in full[j]]
-        if core_balanceable(core, core_width, self.cg.degree) is SolveResult.UNSAT:
-            self.log(f"core T={core_width}: filler plan of {len(plan)} orbit(s) refuted by its letter counts")
-            return False
-        return True
-
-    def assemble(self, core: list, core_width: int, full: list[tuple[int, ...]], plan: list[int], *,
-                 sections: list[dict] | None = None, strategy: str = "rotation", method: str | None = None
-                 ) -> Table:
-        """Core rows by interval colouring, then every unused full orbit as a rotation block."""
-        used = set(plan)
-        with limits.phase("assemble"):
-            rows = assign_rows(core, self.cg.degree)
-            words = [canonical_word(self.cg, orbit[0]) for j, orbit in enumerate(full) if j not in used]
-            blocks, column = rotation_blocks(words, self.rotation, core_width)
-        sections = (sections or [{"name": "core", "start": 0, "end": core_width}]) + \
-            [{"name": "rotation blocks", "start": core_width, "end": column}]
-        meta = self.meta(strategy, method or (f"{self.params.backend.value} "
-                                              + ("sub-cores" if strategy == "split" else "core") + " + rotation blocks"))
-        meta["sections"] = sections
-        meta["search"]["rotation"] = list(self.rotation.cycle)
-        meta["search"]["filler_orbits"] = [[list(to_letters(self.cg, canonical_word(self.cg, full[j][0])))] for j in plan]
-        return self.make_table(rows + blocks, column, meta)
-
-    def meta(self, strategy: str, how: str) -> dict:
-        """The table's "search" record: strategy, method, run, seed, solver and seconds."""
-        solver = solver_name(self.params.backend, self.params.cpsat_model)
-        return {"search": {"tool": "tesearch", "strategy": strategy, "method": how, "run": str(self.params),
-                           "seed": self.params.seed, "solver": solver,
-                           "seconds": round(self.clock.elapsed, 3)}}
-
-
-def check_width_range(params: SearchParams) -> None:
-    """Refuse width options the chosen strategy cannot honour (OptionError, exit 2): a --from-width above
-    --max-width, and --from-width with the rotation or split strategy, which have no width loop."""
-    low, high = params.min_width, params.max_width
-    if low is not None and high is not None and low > high:
-        raise OptionError(f"--from-width {low} is above --max-width {high}: the range of widths is empty")
-    if low is not None and params.strategy in (Strategy.ROTATION, Strategy.SPLIT):
-        raise OptionError(f"--from-width is for the full strategy's width loop; the {params.strategy.value} "
-                          f"strategy has none: it aims at the counting bound and refutes no width "
-                          f"(use --strategy full, or leave out --from-width)")
-
 
 def _span(widths: list[int]) -> str:
     """Widths as 'a' or 'a to b' (they are consecutive)."""
     return str(widths[0]) if len(widths) == 1 else f"{widths[0]} to {widths[-1]}"
 
 
-def search(network: Network, params: SearchParams, *, progress: Progress = _quiet,
-           encodings_dir: str | Path | None = None) -> SearchOutcome:
-    """Run one search (see :class:`Searcher`)."""
-    return Searcher(network, params, progress=progress, encodings_dir=encodings_dir).run()
+def search(network: Network | Instance, params: SearchParams, *, budget: Budget | None = None,
+           progress: Progress = _quiet, encodings_dir: str | Path | None = None) -> SearchOutcome:
+    """Run one search (see :class:`Searcher`) within ``budget`` (default: the command's, :meth:`Budget.current`)."""
+    return Searcher(network, params, budget=budget, progress=progress, encodings_dir=encodings_dir).run()

@@ -13,17 +13,20 @@ but is never a certificate.
 
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 from tesearch import limits
 from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
 from tesearch.encode import Item, TableProblem
 from tesearch.layout import assign_rows, first_fit
+from tesearch.instance import Instance
+from tesearch.limits import Budget
 from tesearch.networks import Network
-from tesearch.search.core import SearchParams, Searcher, Strategy
+from tesearch.outcome import Outcome
+from tesearch.search.kit import TableKit
+from tesearch.search.params import SearchParams, Strategy
 from tesearch.table import Table
-from tesearch.terms import Exchange, SolveResult
+from tesearch.terms import Exchange, SolveResult, Status, optimality_text
 from tesearch.words import DEFAULT_WORD_CAP
 
 Placement = list[tuple[int, int, int]]  # (item, word, first column) per item
@@ -34,21 +37,19 @@ def placement_width(problem: TableProblem, placement: Placement) -> int:
     return max(c + len(problem.items[i].words[w]) for i, w, c in placement)
 
 
-def repack_tail(problem: TableProblem, chosen: Placement, *, tail: int, round_s: float, timeout_s: float,
+def repack_tail(problem: TableProblem, chosen: Placement, *, tail: int, round_s: float, budget: Budget,
                 lower: int = 0, seed: int = 0, workers: int = cpsat.DEFAULT_WORKERS,
                 progress: Callable[[str], None] | None = None,
                 on_better: Callable[[Placement, int], None] | None = None) -> tuple[Placement, int]:
-    """Repeat :func:`cpsat.repack` on the items ending in the last ``tail`` columns while time is left:
-    (placement, its width).  Every round's result is a valid placement, so stopping is safe;
+    """Repeat :func:`cpsat.repack` on the items ending in the last ``tail`` columns while ``budget`` has time
+    left, each round at most ``round_s`` seconds: (placement, its width).  Every round's result is a valid placement, so stopping is safe;
     ``on_better`` hears of every narrower one."""
-    t0 = time.monotonic()
     best, width = list(chosen), placement_width(problem, chosen)
     rounds, stale = 0, 0
     with limits.phase("repack rounds"):
-        while time.monotonic() - t0 < timeout_s and width > lower and stale < 3:
+        while not budget.spent and width > lower and stale < 3:
             free = {i for i, w, c in best if c + len(problem.items[i].words[w]) > width - tail}
-            left = timeout_s - (time.monotonic() - t0)
-            step = cpsat.repack(problem, best, free, lower=lower, seed=seed + rounds, timeout_s=min(round_s, left),
+            step = cpsat.repack(problem, best, free, lower=lower, seed=seed + rounds, timeout_s=budget.call_timeout(round_s),
                                 workers=workers)
             rounds += 1
             limits.advance()
@@ -65,21 +66,23 @@ def repack_tail(problem: TableProblem, chosen: Placement, *, tail: int, round_s:
     return best, width
 
 
-def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
+def improve_greedy(network: Network | Instance, *, budget: Budget | None = None, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
                    workers: int = cpsat.DEFAULT_WORKERS, log: bool = False,
                    progress: Callable[[str], None] | None = None, tail: int | None = None,
                    round_s: float = 60.0, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS,
-                   start: Table | None = None) -> tuple[Table | None, str]:
-    """The full search's greedy table narrowed by CP-SAT: (the verified table or None, a summary line).
+                   start: Table | None = None) -> Outcome:
+    """The full search's greedy table narrowed by CP-SAT within ``budget`` (default: the command's): an outcome,
+    FOUND with the verified table or UNKNOWN (CP-SAT gave no placement; nothing is proved).
 
     Without ``tail``: one whole-model width minimisation, with the placement model or the interval
     model (``cpsat_model``); with ``tail``: :func:`repack_tail` rounds (placement model).  ``start``
     (a verified table of the network, total exchange) replaces the greedy table as the first
     placement and the upper width; its words join their messages' candidate words.
     """
-    params = SearchParams(network.spec, Exchange.TOTAL, Strategy.FULL, timeout_s, seed, word_cap,
+    params = SearchParams(network.spec, Exchange.TOTAL, Strategy.FULL, seed=seed, word_cap=word_cap,
                           backend=Backend.CPSAT, cpsat_model=cpsat_model)
-    searcher = Searcher(network, params, **({"progress": progress} if progress else {}))
+    searcher = TableKit(network, params, budget=budget, **({"progress": progress} if progress else {}))
+    network = searcher.network
     items = searcher.items(searcher.targets)
     if start is None:
         with limits.phase("greedy first fit"):
@@ -109,11 +112,12 @@ def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int =
     if tail is not None:
         how = f"cpsat: {first}, then the last {tail}+ columns repacked"
         chosen, width = repack_tail(problem, hint, tail=tail, round_s=round_s,
-                                    timeout_s=max(searcher.clock.left, 0.05), lower=bound, seed=seed,
+                                    budget=searcher.clock.budget, lower=bound, seed=seed,
                                     workers=workers, progress=searcher.log,
                                     on_better=lambda p, w: limits.offer(table_of(p, w, how)))
         table = table_of(chosen, width, how)
-        return table, f"{network.spec}: T = {width} (best bound {bound}) after repacking; verified"
+        return _outcome(searcher, table, f"{network.spec}: T = {width} (best bound {bound}, "
+                                         f"{optimality_text(width, bound)}) after repacking; verified")
     backend = cpsat_module(cpsat_model)
     label = cpsat_label(cpsat_model)
     with limits.phase(f"minimise width ({label})"):
@@ -122,8 +126,15 @@ def improve_greedy(network: Network, *, timeout_s: float | None, word_cap: int =
     searcher.log(f"cpsat: {outcome.status}, width {outcome.width}, CP-SAT bound {outcome.bound} "
                  f"(not a certificate), {outcome.seconds:.1f}s")
     if outcome.result is not SolveResult.SAT:
-        return None, (f"{network.spec}: no table: CP-SAT ended {outcome.status} without a placement of width "
-                      f"{upper} or less (nothing is proved)")
+        return _outcome(searcher, None, f"{network.spec}: no table: CP-SAT ended {outcome.status} without a "
+                                        f"placement of width {upper} or less (nothing is proved)")
     table = table_of(outcome.chosen, outcome.width, f"{label}: width minimised from the {first}")
-    return table, (f"{network.spec}: T = {table.T} (best bound {bound}, CP-SAT bound {outcome.bound}, "
-                   f"not a certificate); verified")
+    return _outcome(searcher, table, f"{network.spec}: T = {table.T} (best bound {bound}, "
+                                     f"{optimality_text(table.T, bound)}; CP-SAT bound {outcome.bound}, not a "
+                                     f"certificate); verified")
+
+
+def _outcome(searcher: TableKit, table: Table | None, summary: str) -> Outcome:
+    """The repack's outcome: FOUND with a table, UNKNOWN without one."""
+    return Outcome("repack", Status.FOUND if table is not None else Status.UNKNOWN, table, summary,
+                   searcher.bounds, searcher.clock.elapsed)

@@ -2,7 +2,7 @@
 
 When no core at the bound is found, the rotation search keeps a table whose core holds the
 exceptional elements packed by greedy first fit (blanks allowed) in front of the rotation blocks
-(:meth:`tesearch.search.core.Searcher.greedy_core_table`).  That table exceeds the bound by exactly
+(the rotation search's greedy-core table).  That table exceeds the bound by exactly
 its core's excess width, ``core width - ceil((exceptional letters + allowed blanks) / S)``, because
 the rotation blocks are full.  :func:`narrowed_core_table` shrinks that excess: rounds of
 :func:`tesearch.backends.cpsat.minimize_width` on the core alone, each round hinted with the best
@@ -20,26 +20,34 @@ from typing import Callable
 from tesearch import limits
 from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
 from tesearch.errors import ConstructionError
+from tesearch.instance import Instance
+from tesearch.limits import Budget
 from tesearch.networks import Network
-from tesearch.search.core import SearchParams, Searcher, Strategy
+from tesearch.outcome import Outcome
+from tesearch.search.kit import TableKit
+from tesearch.search.params import SearchParams, Strategy
 from tesearch.table import Table
-from tesearch.terms import Exchange, SolveResult
+from tesearch.terms import Exchange, SolveResult, Status, optimality_text
 from tesearch.words import DEFAULT_WORD_CAP
 
 #: rounds in a row without a narrower core before the narrowing stops
 MAX_STALE_ROUNDS = 3
 
 
-def narrowed_core_table(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None,
-                        round_s: float = 60.0, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
+def narrowed_core_table(network: Network | Instance, exchange: Exchange | str | None = None, *,
+                        budget: Budget | None = None, round_s: float = 60.0, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
                         workers: int = cpsat.DEFAULT_WORKERS, progress: Callable[[str], None] | None = None,
-                        cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> tuple[Table, str]:
-    """The greedy-core table of ``network`` with its core narrowed by CP-SAT (the placement or the interval
-    model, ``cpsat_model``): (verified table, summary line)."""
-    params = SearchParams(network.spec, Exchange(exchange), Strategy.ROTATION, timeout_s, seed, word_cap,
+                        cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> Outcome:
+    """The greedy-core table of ``network`` (an instance, or a network and ``exchange``, default total) with its
+    core narrowed by CP-SAT (the placement or the interval model, ``cpsat_model``) within ``budget`` (default:
+    the command's), each round at most ``round_s`` seconds: an outcome FOUND with the verified table."""
+    if exchange is None:
+        exchange = network.exchange if isinstance(network, Instance) else Exchange.TOTAL
+    params = SearchParams(network.spec, Exchange(exchange), Strategy.ROTATION, seed=seed, word_cap=word_cap,
                           backend=Backend.CPSAT, cpsat_model=CpsatModel(cpsat_model))
     backend = cpsat_module(params.cpsat_model)
-    searcher = Searcher(network, params, **({"progress": progress} if progress else {}))
+    searcher = TableKit(network, params, budget=budget, **({"progress": progress} if progress else {}))
+    network = searcher.network
     if searcher.rotation is None:
         raise ConstructionError(f"{network.spec} has no rotation; narrow its greedy table with "
                                 f"`tesearch repack`")
@@ -81,7 +89,8 @@ def narrowed_core_table(network: Network, exchange: Exchange | str = Exchange.TO
                          f"T = {table.T}")
             if outcome.result is SolveResult.UNSAT or outcome.status == "OPTIMAL":
                 break  # this core (with these candidate words) is as narrow as it gets
-    gap = table.T - searcher.bounds.best
-    return table, (f"{network.spec} {params.exchange.value}: T = {table.T} (best bound {searcher.bounds.best}, "
-                   + ("OPTIMAL" if gap == 0 else f"gap {gap}") + f") after {rounds} round(s); core width {width}, "
-                   f"exact width {exact}, CP-SAT core bound {cpsat_bound} (not a certificate); verified")
+    best_bound = searcher.bounds.best
+    summary = (f"{network.spec} {params.exchange.value}: T = {table.T} (best bound {best_bound}, "
+               f"{optimality_text(table.T, best_bound)}) after {rounds} round(s); core width {width}, "
+               f"exact width {exact}, CP-SAT core bound {cpsat_bound} (not a certificate); verified")
+    return Outcome("narrow", Status.FOUND, table, summary, searcher.bounds, searcher.clock.elapsed)

@@ -1,6 +1,6 @@
 """Total-exchange tables for star graphs by symmetry stratification.
 
-Result.  ``stratified_table(network, exchange)`` builds a table for a network
+Result.  ``stratify(network, exchange)`` builds a table for a network
 with a rotation sigma (a letter |S|-cycle that extends to an automorphism;
 for star-n conjugation by (1 2 ... n-1)) as the concatenation in time of
 independent sub-tables, one per *stratum*.  Each stratum is either searched
@@ -82,20 +82,21 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from tesearch import limits
+from tesearch.limits import Budget
 from tesearch.backends import Backend, CpsatModel
 from tesearch.backends.decide import decide, solver_name
-from tesearch.bounds import compute_bounds
+from tesearch.build import TableBuilder
 from tesearch.encode import EncodingOptions, Item, TableProblem
 from tesearch.errors import StratifyError
-from tesearch.groups import CayleyGraph, cached_cayley_graph
+from tesearch.groups import CayleyGraph
+from tesearch.instance import Instance, instance
 from tesearch.layout import assign_rows, filler_plans, rotation_blocks
 from tesearch.networks import Network
-from tesearch.rotation import Rotation, find_rotation
-from tesearch.table import Placement, Table
-from tesearch.terms import Exchange, SolveResult, Status
-from tesearch.verify import verify_table
-from tesearch.words import canonical_word, shortest_words, targets, to_letters
+from tesearch.outcome import Outcome
+from tesearch.rotation import Rotation
+from tesearch.table import Table
+from tesearch.terms import Exchange, SolveResult, Status, optimality_text
+from tesearch.words import canonical_word, shortest_words, to_letters
 
 #: shortest words enumerated per item (star-7's longest exceptional elements have 576)
 WORD_CAP = 4096
@@ -234,32 +235,31 @@ def plan_moves(cg: CayleyGraph, exceptional: list[tuple[int, ...]], blanks: int
 class StarStratifier:
     """Plan the strata, search each reduced part, assemble and verify."""
 
-    def __init__(self, network: Network, exchange: Exchange = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
-                 attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
-                 options: EncodingOptions | None = None, backend: Backend = Backend.Z3,
+    def __init__(self, network: Network | Instance, exchange: Exchange = Exchange.TOTAL, *,
+                 budget: Budget | None = None, attempt_s: float = ATTEMPT_SECONDS, seed: int = 0,
+                 progress: Progress = _quiet, options: EncodingOptions | None = None, backend: Backend = Backend.Z3,
                  cpsat_model: CpsatModel = CpsatModel.PLACEMENTS):
-        self.network = network
+        self.instance = network if isinstance(network, Instance) else instance(network, exchange)
+        self.network = self.instance.network
         self.backend = Backend(backend)
         self.cpsat_model = CpsatModel(cpsat_model)
-        self.exchange = Exchange(exchange)
-        self.cg = cached_cayley_graph(self.network)
-        with limits.phase("rotation"):
-            rot = find_rotation(self.cg)
+        self.exchange = self.instance.exchange
+        self.cg = self.instance.cg
+        rot = self.instance.rotation
         if rot is None:
-            raise StratifyError(f"{network.spec} has no rotation (a letter cycle that extends to an automorphism); "
-                                f"stratify needs one: use tesearch search")
+            raise StratifyError(f"{self.network.spec} has no rotation (a letter cycle that extends to an "
+                                f"automorphism); stratify needs one: use tesearch search")
         self.rot = rot
-        self.timeout_s = timeout_s
+        self.budget = budget if budget is not None else Budget.current()
         self.attempt_s = attempt_s
         self.seed = seed
         self.progress = progress
         self.options = options if options is not None else EncodingOptions()
         self.start = time.monotonic()
-        self.targets = targets(self.cg, self.exchange)
+        self.targets = self.instance.targets
         self.failure = "no part was tried"  # why run() returned None: what was proved, or what stopped it
         self.status = Status.UNKNOWN  # INFEASIBLE only when the bound rules out the counting-bound width
-        with limits.phase("bounds"):
-            self.bounds = compute_bounds(self.cg, self.exchange, rot)
+        self.bounds = self.instance.bounds
 
     def log(self, msg: str) -> None:
         """A progress line stamped with the seconds since the start."""
@@ -267,10 +267,8 @@ class StarStratifier:
 
     @property
     def left(self) -> float:
-        """Seconds left: the search's own budget or the command's deadline, whichever is nearer."""
-        mine = float("inf") if self.timeout_s is None else max(0.0, self.timeout_s - (time.monotonic() - self.start))
-        deadline = limits.time_left()
-        return mine if deadline is None else min(mine, deadline)
+        """Seconds left of the search's budget."""
+        return self.budget.left
 
     def solve_part(self, part: Part, d: int, width: int, budget: float) -> SolveResult:
         """Search one reduced part at one width; on sat, part.placed holds reduced rows."""
@@ -309,10 +307,7 @@ class StarStratifier:
                             f"({self.bounds.binding}); use tesearch search for wider tables")
             self.log(self.failure)
             return None
-        orbits = rot.orbits(self.targets)
-        exceptional = [o for o in orbits if len(o) < S]
-        full = sorted((o for o in orbits if len(o) == S), key=lambda o: (int(cg.dist[o[0]]), o[0]))
-        blanks = self.bounds.counting * S - self.bounds.target_letters
+        full, exceptional, _, blanks = self.instance.orbit_classes
         self.log(f"{self.network.spec} {self.exchange.value}: {len(self.targets)} targets, bound "
                  f"{self.bounds.counting} (best {self.bounds.best}), {blanks} blanks; rotation {rot}; "
                  f"{len(full)} full orbits, exceptional orbit sizes {sorted(len(o) for o in exceptional)}")
@@ -392,56 +387,31 @@ class StarStratifier:
         block_rows, column = rotation_blocks([canonical_word(cg, orbit[0]) for orbit in blocks], rot, column)
         rows += block_rows
         sections.append({"name": "rotation blocks", "rows": 1, "start": start, "end": column})
-        placements = sorted(Placement(r, c, to_letters(cg, w)) for r, c, w in rows)
-        extra = {"letter_bound": self.bounds.letter.value,
-                 "search": {"tool": "tesearch", "strategy": "symmetry stratification",
-                            "module": "tesearch.search.stratify", "rotation": list(rot.cycle),
-                            "solver": solver_name(self.backend, self.cpsat_model), "seed": self.seed,
-                            "seconds": round(time.monotonic() - self.start, 3)},
-                 "sections": sections}
-        table = Table(self.network.spec, self.exchange.value, self.network.generators_json(), column,
-                      placements, self.bounds.counting, extra)
-        with limits.phase("verify"):
-            check = verify_table(table, cg=cg, bounds=self.bounds)
-        if not check.ok:
-            raise AssertionError("stratified table failed verification:\n" + check.summary())
-        self.log(f"assembled T={column} (bound {self.bounds.best}): {check.summary().splitlines()[-1]}")
+        provenance = {"search": {"tool": "tesearch", "strategy": "symmetry stratification",
+                                 "module": "tesearch.search.stratify", "rotation": list(rot.cycle),
+                                 "solver": solver_name(self.backend, self.cpsat_model), "seed": self.seed,
+                                 "seconds": round(time.monotonic() - self.start, 3)},
+                      "sections": sections}
+        builder = TableBuilder(self.instance, "symmetry stratification")
+        table = builder.place(rows).finish(column, provenance)
+        self.log(f"assembled T={column} (bound {self.bounds.best}): verified, {builder.verdict(table)}")
         return table
 
 
-@dataclass
-class StratifyOutcome:
-    """What a stratified search ended with: FOUND (a verified table), INFEASIBLE (no table of the counting
-    bound's width exists, by the best lower bound) or UNKNOWN (nothing proved about the network); a summary."""
-
-    status: Status
-    table: Table | None
-    summary: str
-    width: int  # the only width a stratified table has: the counting bound
-
-
-def stratify(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
+def stratify(network: Network | Instance, exchange: Exchange | str = Exchange.TOTAL, *, budget: Budget | None = None,
              attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
-             backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> StratifyOutcome:
-    """Run the stratified search (:class:`StarStratifier`) and say what it showed."""
-    stratifier = StarStratifier(network, Exchange(exchange), timeout_s=timeout_s, attempt_s=attempt_s, seed=seed,
+             backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> Outcome:
+    """Run the stratified search (:class:`StarStratifier`) within ``budget`` (default: the command's) and say
+    what it showed."""
+    stratifier = StarStratifier(network, Exchange(exchange), budget=budget, attempt_s=attempt_s, seed=seed,
                                 progress=progress, backend=backend, cpsat_model=cpsat_model)
     table = stratifier.run()
-    name = f"{network.spec} {stratifier.exchange.value}"
-    width = stratifier.bounds.counting
+    name = f"{stratifier.network.spec} {stratifier.exchange.value}"
+    bounds = stratifier.bounds
+    seconds = time.monotonic() - stratifier.start
+    facts = {"width": bounds.counting}  # the only width a stratified table has: the counting bound
     if table is None:
-        return StratifyOutcome(stratifier.status, None, f"{name}: {stratifier.status.value}: {stratifier.failure}",
-                               width)
-    best = stratifier.bounds.best
-    return StratifyOutcome(Status.FOUND, table, f"{name}: T = {table.T}, best bound {best}: "
-                           + ("OPTIMAL" if table.T == best else f"gap {table.T - best}") + "; verified", width)
-
-
-def stratified_table(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, timeout_s: float | None = 600.0,
-                     attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
-                     backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS
-                     ) -> tuple[Table | None, str]:
-    """(a verified table built stratum by stratum, or None; a summary saying what was shown): :func:`stratify`."""
-    outcome = stratify(network, exchange, timeout_s=timeout_s, attempt_s=attempt_s, seed=seed, progress=progress,
-                       backend=backend, cpsat_model=cpsat_model)
-    return outcome.table, outcome.summary
+        return Outcome("stratify", stratifier.status, None, f"{name}: {stratifier.status.value}: {stratifier.failure}",
+                       bounds, seconds, facts=facts)
+    return Outcome("stratify", Status.FOUND, table, f"{name}: T = {table.T}, best bound {bounds.best}: "
+                   f"{optimality_text(table.T, bounds.best)}; verified", bounds, seconds, facts=facts)

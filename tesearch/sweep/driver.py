@@ -55,12 +55,13 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 from tesearch.errors import FormatError, Interrupted, OptionError, SolverUnavailable, TesearchError
-from tesearch.files import read_json_file, safe_name, write_atomically
+from tesearch.files import read_json_file, write_atomically
+from tesearch.instance import Instance, instance
 from tesearch.outputs import Saved, save_table
 from tesearch.supervise import supervise
-from tesearch.sweep.portfolio import CANCELLED, ERROR, REJECTED, Entry, run_entry
+from tesearch.sweep.portfolio import CANCELLED, ERROR, REJECTED, Entry, Prepared, prepare, run_entry  # noqa: F401
 from tesearch.table import Table, table_from_json
-from tesearch.terms import Exchange, ExitCode
+from tesearch.terms import ExitCode
 
 #: the runs record's file name in --out-dir, and its format tag
 RUNS_FILE = "sweep-runs.json"
@@ -92,55 +93,13 @@ def require_ray():
     return ray
 
 
-@dataclass
-class Prepared:
-    """One network of a sweep as preparation leaves it: spec, exchange, best bound and portfolio."""
-
-    spec: str
-    exchange: str
-    bound: int
-    binding: str
-    entries: list[Entry]
-
-    @property
-    def key(self) -> str:
-        """The network's key in the runs record: 'SPEC EXCHANGE'."""
-        return f"{self.spec} {self.exchange}"
-
-    @property
-    def file_name(self) -> str:
-        """Its table's file name in --out-dir (as results/ names them: star-5.json, star-5-odd.json)."""
-        return safe_name(self.spec) + Exchange(self.exchange).file_suffix + ".json"
-
-
-def prepare(specs: list[str], exchange: str, *, seeds: int = 2) -> list[Prepared]:
-    """Every network built and bounded, its portfolio chosen (run it supervised: it builds groups)."""
-    from tesearch.bounds import compute_bounds
-    from tesearch.groups import cached_cayley_graph
-    from tesearch.limits import phase
-    from tesearch.networks import network_from_spec
-    from tesearch.rotation import find_rotation
-    from tesearch.sweep.portfolio import portfolio
-
-    out = []
-    for spec in specs:
-        network = network_from_spec(spec)
-        with phase(f"bounds of {network.spec}"):
-            cg = cached_cayley_graph(network)
-            bounds = compute_bounds(cg, exchange, find_rotation(cg))
-        out.append(Prepared(network.spec, exchange, bounds.best, bounds.binding,
-                            portfolio(network, exchange, seeds=seeds, letter_binds=bounds.letter.value > bounds.counting)))
-    return out
-
-
-def accept(record: dict, spec: str, exchange: str) -> tuple[Table | None, str | None]:
+def accept(record: dict, network: Instance | str, exchange: str) -> tuple[Table | None, str | None]:
     """(the record's table, None) if the driver's own checks pass; (None, why not) otherwise.
 
-    The table must parse as tesearch-table v1, be labelled with this network and exchange, have the
-    network's generators, and verify completely against Theorem 1.  A record without a table is
-    (None, None).
+    The table must parse as tesearch-table v1, be labelled with this network (an instance, or a spec)
+    and exchange, have the network's generators, and verify completely against Theorem 1.  A record
+    without a table is (None, None).
     """
-    from tesearch.networks import network_from_spec
     from tesearch.verify import verify_table
 
     data = record.get("table") if isinstance(record, dict) else None
@@ -150,14 +109,19 @@ def accept(record: dict, spec: str, exchange: str) -> tuple[Table | None, str | 
         table = table_from_json(data, where="task table")
     except TesearchError as exc:
         return None, f"not a table: {exc}"
+    spec = network.spec if isinstance(network, Instance) else network
     if (table.network, table.exchange) != (spec, exchange):
         return None, f"a table of {table.network} {table.exchange}, not {spec} {exchange}"
-    if not network_from_spec(spec).same_generators(table.generators):
+    try:
+        facts = network if isinstance(network, Instance) else instance(spec, exchange)
+    except TesearchError as exc:
+        return None, f"cannot be checked: {exc}"
+    if not facts.network.same_generators(table.generators):
         return None, f"its generators are not those of {spec}"
     if record.get("T") != table.T:
         return None, f"the record says T = {record.get('T')} but the table has T = {table.T}"
     try:
-        check = verify_table(table)
+        check = verify_table(table, facts=facts)
     except TesearchError as exc:
         return None, f"cannot be checked: {exc}"
     if not check.ok:
@@ -220,12 +184,12 @@ class _Starts:
         return dict(self.started)
 
 
-def _task(spec: str, exchange: str, entry: Entry, deadline: float, key: str, board, max_memory: int,
-          max_order: int) -> dict:
-    """The body of one Ray task: report the start, run the entry (module :mod:`tesearch.sweep.portfolio`)."""
+def _task(facts: Instance, entry: Entry, deadline: float, key: str, board, max_memory: int, max_order: int) -> dict:
+    """The body of one Ray task: report the start, run the entry on the instance (module
+    :mod:`tesearch.sweep.portfolio`)."""
     if board is not None:
         board.start.remote(key, time.time())
-    return run_entry(spec, exchange, entry, deadline, max_memory=max_memory, max_order=max_order)
+    return run_entry(facts, facts.exchange.value, entry, deadline, max_memory=max_memory, max_order=max_order)
 
 
 class _Progress:
@@ -430,12 +394,13 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
         task_deadline = float("inf") if deadline is None else time.time() + (deadline - margin - time.monotonic())
         # round robin over the networks, so that every network's best entries are queued first
         longest = max((len(p.entries) for p in prepared), default=0)
+        shared = {p.key: ray.put(p.instance) for p in prepared}  # one copy of each instance in the object store
         for i in range(longest):
             for p in prepared:
                 if i < len(p.entries):
                     entry = p.entries[i]
                     key = f"{p.key}: {entry}"
-                    ref = remote.remote(p.spec, p.exchange, entry, task_deadline, key, board, max_memory, max_order)
+                    ref = remote.remote(shared[p.key], entry, task_deadline, key, board, max_memory, max_order)
                     pending[ref] = (p.key, entry, key)
                     submitted[key] = time.monotonic()
         while pending:
@@ -543,7 +508,7 @@ def _collect(ray, ref, prepared: Prepared, entry: Entry, started_at: float | Non
 def _judge(record: dict, state: _Network, accept_table: Callable) -> None:
     """Verify the record's table (the driver's own check), keep it if narrower, and note a win."""
     p = state.prepared
-    table, why = accept_table(record, p.spec, p.exchange)
+    table, why = accept_table(record, p.instance, p.exchange)
     record["verified"] = table is not None if record.get("table") is not None else None
     record.pop("table", None)  # the record keeps T; the table itself goes to its file
     if why is not None:

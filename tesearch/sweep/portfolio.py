@@ -31,13 +31,17 @@ import traceback
 from dataclasses import asdict, dataclass, field
 
 from tesearch import limits
-from tesearch.errors import ConstructionError, LiftError, SpecError, TesearchError
-from tesearch.limits import Limits
+from tesearch.errors import ConstructionError, SpecError, TesearchError
+from tesearch.instance import Instance, instance
+from tesearch.limits import Budget, Limits
+from tesearch.files import safe_name
 from tesearch.networks import Network, network_from_spec
+from tesearch.strategies import STRATEGIES as REGISTRY
+from tesearch.strategies import TableStrategy, strategy
 from tesearch.terms import Exchange, Status
 
-#: the strategies a portfolio entry can name
-STRATEGIES = ("rotation", "stratify", "full", "repack", "lift")
+#: the strategies a portfolio entry can name: the registry's (tesearch.strategies.STRATEGIES)
+STRATEGIES = tuple(REGISTRY)
 #: the outcome of an entry that did not end with a search status
 ERROR = "error"  # the strategy raised (its message is the stop reason)
 NOT_APPLICABLE = "not-applicable"  # the strategy does not apply to this network (e.g. no stratification fits)
@@ -107,38 +111,70 @@ def portfolio(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, se
     return entries
 
 
-def _table_of(entry: Entry, network: Network, exchange: Exchange, budget: float):
-    """(Status, table or None, stop reason) of one entry run here with ``budget`` seconds."""
-    from tesearch.backends import Backend
+@dataclass
+class Prepared:
+    """One network of a sweep as preparation leaves it: its instance (graph, rotation, bounds, computed once
+    and sent to every task) and its portfolio."""
 
-    backend = Backend(entry.backend)
-    if entry.strategy in ("rotation", "full"):
-        from tesearch.search import SearchParams, Strategy, search
+    instance: Instance
+    entries: list[Entry]
 
-        params = SearchParams(network.spec, exchange, Strategy(entry.strategy), budget, entry.seed,
-                              backend=backend)
-        outcome = search(network, params)
-        return outcome.status, outcome.table, outcome.stop_reason
-    if entry.strategy == "stratify":
-        from tesearch.search.stratify import stratified_table
+    @property
+    def spec(self) -> str:
+        """The network's spec."""
+        return self.instance.spec
 
-        table, summary = stratified_table(network, exchange, timeout_s=budget, attempt_s=min(120.0, budget),
-                                          seed=entry.seed, backend=backend)
-        return (Status.FOUND, table, None) if table is not None else (Status.UNKNOWN, None, summary)
-    if entry.strategy == "repack":
-        from tesearch.search.improve import improve_greedy
+    @property
+    def exchange(self) -> str:
+        """The exchange's name."""
+        return self.instance.exchange.value
 
-        table, summary = improve_greedy(network, timeout_s=budget, seed=entry.seed, workers=1)
-        return (Status.FOUND, table, None) if table is not None else (Status.UNKNOWN, None, summary)
-    from tesearch.search.lift import lifted_table
+    @property
+    def bound(self) -> int:
+        """The best lower bound."""
+        return self.instance.bounds.best
 
-    table, _ = lifted_table(network, timeout_s=budget, backend=backend)
-    return Status.FOUND, table, None
+    @property
+    def binding(self) -> str:
+        """Which bound binds."""
+        return self.instance.bounds.binding
+
+    @property
+    def key(self) -> str:
+        """The network's key in the runs record: 'SPEC EXCHANGE'."""
+        return f"{self.spec} {self.exchange}"
+
+    @property
+    def file_name(self) -> str:
+        """Its table's file name in --out-dir (as results/ names them: star-5.json, star-5-odd.json)."""
+        return safe_name(self.spec) + Exchange(self.exchange).file_suffix + ".json"
 
 
-def run_entry(spec: str, exchange: str, entry: Entry, deadline: float, *, max_memory: int = limits.DEFAULT_MAX_MEMORY,
-              max_order: int = limits.DEFAULT_MAX_ORDER) -> dict:
-    """Run ``entry`` on the network ``spec`` until ``deadline`` (a ``time.time()`` value): a plain record.
+def prepare(specs: list[str], exchange: str, *, seeds: int = 2) -> list[Prepared]:
+    """Every network's instance made (its graph, rotation and bounds computed) and its portfolio chosen (run
+    it supervised: it builds groups)."""
+    out = []
+    for spec in specs:
+        network = network_from_spec(spec)
+        with limits.phase(f"bounds of {network.spec}"):
+            facts = instance(network, exchange)
+            _ = facts.rotation, facts.bounds  # computed here, once, and sent to every task with the instance
+        letter_binds = facts.bounds.letter.value > facts.bounds.counting
+        out.append(Prepared(facts, portfolio(network, exchange, seeds=seeds, letter_binds=letter_binds)))
+    return out
+
+
+def entry_strategy(entry: Entry) -> TableStrategy:
+    """The registry's strategy an entry names, with its seed and solver (a sweep's repack uses one CP-SAT worker,
+    leaving the other CPUs to the other tasks; a sweep's lift gives each solver call the task's time left)."""
+    options = {"repack": {"workers": 1}, "lift": {"timeout_s": None}}.get(entry.strategy, {})
+    return strategy(entry.strategy, seed=entry.seed, backend=entry.backend, **options)
+
+
+def run_entry(network: Instance | str, exchange: str, entry: Entry, deadline: float, *,
+              max_memory: int = limits.DEFAULT_MAX_MEMORY, max_order: int = limits.DEFAULT_MAX_ORDER) -> dict:
+    """Run ``entry`` on ``network`` (an instance, as the sweep sends it, or a spec) until ``deadline`` (a
+    ``time.time()`` value): a plain record.
 
     The record has ``network``, ``exchange``, ``entry`` (its name), ``strategy``, ``seed``,
     ``backend``, ``outcome`` (a :class:`~tesearch.terms.Status` value, or ``error`` /
@@ -146,6 +182,7 @@ def run_entry(spec: str, exchange: str, entry: Entry, deadline: float, *, max_me
     ``stop_reason``.  Nothing raises out of it: a failing strategy is an ``error`` record.
     """
     started = time.monotonic()
+    spec = network.spec if isinstance(network, Instance) else network
     record = {"network": spec, "exchange": exchange, "entry": str(entry), "strategy": entry.strategy,
               "seed": entry.seed, "backend": entry.backend, "outcome": Status.UNKNOWN.value, "T": None,
               "table": None, "seconds": 0.0, "stop_reason": None}
@@ -157,15 +194,15 @@ def run_entry(spec: str, exchange: str, entry: Entry, deadline: float, *, max_me
         # limits.budget() and time_left() see the task's budget; the caller's limits come back afterwards (a
         # sweep run in-process, as the tests do, must not leave an expired deadline behind)
         with limits.activated(Limits(budget, max_memory, max_order), started=started):
-            network = network_from_spec(spec)
-            status, table, reason = _table_of(entry, network, Exchange(exchange), budget)
-        record.update(outcome=status.value, stop_reason=reason)
-        if table is not None:
-            record.update(T=table.T, table=table.to_json())
+            facts = network if isinstance(network, Instance) else instance(spec, exchange)
+            outcome = entry_strategy(entry).run(facts, Budget.current())
+        searched = getattr(outcome.detail, "stop_reason", False)  # a search's own record says why it stopped
+        reason = searched if searched is not False else (None if outcome.table else outcome.summary)
+        record.update(outcome=outcome.status.value, stop_reason=reason, summary=outcome.summary)
+        if outcome.table is not None:
+            record.update(T=outcome.table.T, table=outcome.table.to_json())
     except (ConstructionError, SpecError) as exc:  # e.g. no stratification fits, a lift of a non-product
         record.update(outcome=NOT_APPLICABLE, stop_reason=str(exc))
-    except LiftError as exc:  # refuted or unknown: no table, nothing proved about the network
-        record.update(outcome=Status.UNKNOWN.value, stop_reason=str(exc))
     except TesearchError as exc:
         record.update(outcome=ERROR, stop_reason=str(exc))
     except Exception as exc:  # a bug in a strategy: the sweep goes on and the record says what happened

@@ -7,11 +7,13 @@ from typing import Callable
 
 from tesearch import limits
 from tesearch.backends import Backend
-from tesearch.bounds import compute_bounds
+from tesearch.build import TableBuilder
+from tesearch.instance import Instance, instance
 from tesearch.errors import LiftError, SpecError, TesearchError
-from tesearch.groups import cached_cayley_graph
 from tesearch.layout import assign_rows
+from tesearch.limits import Budget
 from tesearch.networks import Network
+from tesearch.outcome import Outcome
 from tesearch.search.core import SearchParams, Strategy, search
 from tesearch.search.lift.cut import boundary_cut
 from tesearch.search.lift.model import AssignMode, LiftParams, build_model, factor_words, ring_words, split_off
@@ -28,8 +30,9 @@ def _quiet(_: str) -> None:
 
 
 def _searched(network: Network, timeout_s: float, backend: Backend, progress: Progress) -> Table | None:
-    outcome = search(network, SearchParams(network.spec, Exchange.TOTAL, Strategy.AUTO, limits.budget(timeout_s),
-                                           backend=backend))
+    """The search's table of a factor, the search given ``timeout_s`` seconds (one step, as a solver call)."""
+    outcome = search(network, SearchParams(network.spec, Exchange.TOTAL, Strategy.AUTO, backend=backend),
+                     budget=Budget.current().part(seconds=timeout_s))
     progress(f"{network.spec}: search {outcome.status.value}, T = {outcome.T}")
     return outcome.table if outcome.status is Status.FOUND else None
 
@@ -43,7 +46,7 @@ def factor_table(network: Network, *, timeout_s: float, backend: Backend = Backe
     first; any other torus is lifted first, and searched when the lift
     leaves a gap.
     """
-    bound = compute_bounds(cached_cayley_graph(network), Exchange.TOTAL).best
+    bound = instance(network, Exchange.TOTAL).bounds.best
     liftable = network.is_product
     tries = ["search", "lift"] if not liftable or network.rotation is not None else ["lift", "search"]
     best: Table | None = None
@@ -52,7 +55,7 @@ def factor_table(network: Network, *, timeout_s: float, backend: Backend = Backe
         if how == "lift" and not liftable:
             continue
         try:
-            table = (lifted_table(network, timeout_s=timeout_s, backend=backend, progress=progress)[0]
+            table = (lifted_table(network, timeout_s=timeout_s, backend=backend, progress=progress).table
                      if how == "lift" else _searched(network, timeout_s, backend, progress))
         except LiftError as exc:
             failures.append(str(exc))
@@ -76,10 +79,11 @@ def verified_factor(factor: Table, *, where: str) -> Table:
     return factor
 
 
-def lifted_table(network: Network, *, ring_index: int | None = None, factor: Table | None = None,
+def lifted_table(network: Network | Instance, *, ring_index: int | None = None, factor: Table | None = None,
                  timeout_s: float = 120.0, modes: tuple[AssignMode, ...] = (AssignMode.FIXED, AssignMode.LATIN),
-                 backend: Backend = Backend.Z3, progress: Progress = _quiet) -> tuple[Table, str]:
-    """(a verified table for the torus ``network`` lifted from a table of its other sides, a summary line).
+                 backend: Backend = Backend.Z3, progress: Progress = _quiet) -> Outcome:
+    """A verified table for the torus ``network`` lifted from a table of its other sides (an outcome FOUND;
+    LiftError when no lift is found, with why).  ``timeout_s`` is one solver call's limit.
 
     See the package doc.
 
@@ -87,6 +91,9 @@ def lifted_table(network: Network, *, ring_index: int | None = None, factor: Tab
     by default it comes from :func:`factor_table`.  The result is as wide as
     ``m * factor.T``, so it is optimal only when that meets the bound.
     """
+    started = time.monotonic()
+    facts = network if isinstance(network, Instance) else instance(network, Exchange.TOTAL)
+    network = facts.network
     spec = network.spec
     if not network.is_product:
         raise SpecError(f"{spec}: a lift needs a product of at least two rings (a torus)")
@@ -100,8 +107,7 @@ def lifted_table(network: Network, *, ring_index: int | None = None, factor: Tab
         raise SpecError(f"{spec}: the factor table is for {sub.network} {sub.exchange}, not {rest.spec} total")
     hwords = factor_words(sub, letter_map)
     words = ring_words(ring)
-    cg = cached_cayley_graph(network)
-    bounds = compute_bounds(cg, Exchange.TOTAL)
+    bounds = facts.bounds
     if len(words) * sub.T < bounds.best:  # no table is narrower than a lower bound: do not ask a solver
         raise LiftError(f"{spec}: a lift of {ring.spec} over {rest.spec} (T = {sub.T}) is {len(words)} * {sub.T} "
                         f"= {len(words) * sub.T} wide, below the lower bound {bounds.best}")
@@ -126,18 +132,13 @@ def lifted_table(network: Network, *, ring_index: int | None = None, factor: Tab
             continue
         placed = decode(model, chosen, hwords)
         rows = assign_rows(placed, len(network.letters))
-        table = Table(network.spec, Exchange.TOTAL.value, network.generators_json(), model.width,
-                      sorted(Placement(r, c, w) for r, c, w in rows), bounds.counting,
-                      {"letter_bound": bounds.letter.value,
-                       "construction": {"method": "ring lift (tesearch/search/lift)",
-                                        "ring": ring.spec, "factor": rest.spec, "factor_T": sub.T,
-                                        "mode": mode.value, "backend": backend.value,
-                                        "seconds": round(took, 1)}})
-        with limits.phase("verify"):
-            check = verify_table(table, cg=cg, bounds=bounds)
-        if not check.ok:  # pragma: no cover - the model forbids it; verify anyway
-            raise AssertionError(f"{params}: the lifted table does not verify: {check.summary()}")
-        return table, (f"{spec}: T = {table.T}, best bound {bounds.best}: "
-                       + ("OPTIMAL" if table.T == bounds.best else f"gap {table.T - bounds.best}")
-                       + f"; verified ({mode.value} lift of {ring.spec} over {rest.spec}, T = {sub.T})")
+        builder = TableBuilder(facts, f"the {mode.value} ring lift")
+        table = builder.place_letters(Placement(r, c, w) for r, c, w in rows).finish(
+            model.width, {"construction": {"method": "ring lift (tesearch/search/lift)",
+                                           "ring": ring.spec, "factor": rest.spec, "factor_T": sub.T,
+                                           "mode": mode.value, "backend": backend.value,
+                                           "seconds": round(took, 1)}})
+        return Outcome("lift", Status.FOUND, table, f"{spec}: T = {table.T}, best bound {bounds.best}: "
+                       f"{builder.verdict(table)}; verified ({mode.value} lift of {ring.spec} over {rest.spec}, "
+                       f"T = {sub.T})", bounds, time.monotonic() - started)
     raise LiftError(f"{spec}: no lift found ({last})")

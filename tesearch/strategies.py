@@ -1,0 +1,234 @@
+"""Every way tesearch makes a table, behind one contract: ``TableStrategy.run(instance, budget) -> Outcome``.
+
+This module imports no solver: each strategy loads its modules when it runs (the sweep's driver
+imports the registry without loading Z3 or OR-Tools).  A strategy is a small frozen record of its own options (seed, solver, per-call limits); :meth:`run` takes
+the :class:`~tesearch.instance.Instance` (the network's facts, computed once) and a
+:class:`~tesearch.limits.Budget` (the time and memory it may spend) and returns an
+:class:`~tesearch.outcome.Outcome` (three-valued, with the verified table and its provenance).  The
+strategies:
+
+==============  =====================================================================================
+``rotation``    rotation blocks around a searched core (:mod:`tesearch.search.core`)
+``split``       rotation blocks around several sub-cores
+``full``        every target searched, the width loop from the bound up
+``auto``        rotation where it can meet the bound, else full (``tesearch search``'s default)
+``stratify``    symmetry stratification (:mod:`tesearch.search.stratify`)
+``lift``        the ring lift for tori (:mod:`tesearch.search.lift`)
+``repack``      the greedy table narrowed by CP-SAT (:mod:`tesearch.search.improve`)
+``narrow``      the rotation search's greedy core narrowed by CP-SAT (:mod:`tesearch.search.narrow`)
+``construct``   a construction without a solver (:mod:`tesearch.constructions`)
+==============  =====================================================================================
+
+:data:`STRATEGIES` maps each name to its class; :func:`strategy` makes one from a name, a seed and a
+solver, as the sweep's portfolio entries name them.  A strategy that does not apply to the instance
+raises :class:`~tesearch.errors.ConstructionError` or :class:`~tesearch.errors.SpecError` (exit 2);
+every other end is an outcome (a lift the solvers refute or give up on is UNKNOWN).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from typing import Callable, ClassVar
+
+from tesearch.backends import DEFAULT_WORKERS, Backend, CpsatModel
+from tesearch.errors import LiftError
+from tesearch.instance import Instance
+from tesearch.limits import Budget
+from tesearch.outcome import Outcome
+from tesearch.table import Table
+from tesearch.terms import Status, optimality_text
+from tesearch.words import DEFAULT_WORD_CAP
+
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+class TableStrategy:
+    """One way of making a table (module doc); subclasses are frozen dataclasses of their options."""
+
+    name: ClassVar[str]
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Make a table of ``facts`` within ``budget``: the outcome."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Search(TableStrategy):
+    """The width loop, rotation blocks or full (:func:`tesearch.search.core.search`); ``params`` gives
+    everything but the network and the exchange, which come from the instance."""
+
+    params: object = None  # a SearchParams (its network and exchange are replaced); None: the defaults
+    progress: Progress = _quiet
+    encodings_dir: str | None = None
+    name: ClassVar[str] = "search"
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Run the search (module :mod:`tesearch.search.core`)."""
+        from tesearch.search.core import SearchParams, search
+
+        template = self.params if self.params is not None else SearchParams(facts.spec)
+        params = dataclasses.replace(template, network=facts.spec, exchange=facts.exchange)
+        found = search(facts, params, budget=budget, progress=self.progress, encodings_dir=self.encodings_dir)
+        if found.table is not None:
+            summary = f"{facts.name}: T = {found.T}, best bound {found.bounds.best}: " \
+                      f"{optimality_text(found.T, found.bounds.best)}; verified"
+        else:
+            summary = found.stop_reason or found.infeasible_by or "no table"
+        return Outcome(found.strategy_used, found.status, found.table, summary, found.bounds, found.seconds, found)
+
+
+@dataclass(frozen=True)
+class Stratification(TableStrategy):
+    """Symmetry stratification (:func:`tesearch.search.stratify.stratify`)."""
+
+    seed: int = 0
+    backend: Backend = Backend.Z3
+    cpsat_model: CpsatModel = CpsatModel.PLACEMENTS
+    attempt_s: float = 120.0  # one solver call's limit
+    progress: Progress = _quiet
+    name: ClassVar[str] = "stratify"
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Run the stratified search."""
+        from tesearch.search.stratify import stratify
+
+        return stratify(facts, facts.exchange, budget=budget, attempt_s=self.attempt_s, seed=self.seed,
+                        progress=self.progress, backend=self.backend, cpsat_model=self.cpsat_model)
+
+
+@dataclass(frozen=True)
+class RingLift(TableStrategy):
+    """The ring lift of a torus (:func:`tesearch.search.lift.lifted_table`); a refuted or unknown lift is an
+    UNKNOWN outcome (nothing is proved about the network)."""
+
+    backend: Backend = Backend.Z3
+    ring_index: int | None = None
+    factor: Table | None = None
+    modes: tuple | None = None  # AssignMode values in order; None: fixed, then latin
+    timeout_s: float | None = 120.0  # one solver call's limit (None: the budget's time left)
+    progress: Progress = _quiet
+    name: ClassVar[str] = "lift"
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Lift, or say why not."""
+        from tesearch.search.lift import lifted_table
+
+        started = time.monotonic()
+        options = {} if self.modes is None else {"modes": self.modes}
+        try:
+            return lifted_table(facts, ring_index=self.ring_index, factor=self.factor,
+                                timeout_s=self._call_seconds(budget), backend=self.backend,
+                                progress=self.progress, **options)
+        except LiftError as exc:
+            return Outcome(self.name, Status.UNKNOWN, None, str(exc), facts.bounds, time.monotonic() - started)
+
+    def _call_seconds(self, budget: Budget) -> float:
+        """One solver call's seconds: ``timeout_s`` within the budget (120 s with neither)."""
+        seconds = budget.call_timeout(self.timeout_s)
+        return 120.0 if seconds is None else max(seconds, 0.05)
+
+
+@dataclass(frozen=True)
+class _CpsatNarrowing(TableStrategy):
+    """The options the two CP-SAT narrowings share."""
+
+    seed: int = 0
+    workers: int = DEFAULT_WORKERS
+    word_cap: int = DEFAULT_WORD_CAP
+    round_s: float = 60.0  # one CP-SAT round's limit
+    cpsat_model: CpsatModel = CpsatModel.PLACEMENTS
+    progress: Progress = _quiet
+
+
+@dataclass(frozen=True)
+class Repack(_CpsatNarrowing):
+    """The full search's greedy table (or ``start``) narrowed by CP-SAT (:func:`tesearch.search.improve.improve_greedy`)."""
+
+    tail: int | None = None
+    start: Table | None = None
+    name: ClassVar[str] = "repack"
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Narrow the greedy table."""
+        from tesearch.search.improve import improve_greedy
+
+        return improve_greedy(facts, budget=budget, word_cap=self.word_cap, seed=self.seed, workers=self.workers,
+                              progress=self.progress, tail=self.tail, round_s=self.round_s,
+                              cpsat_model=self.cpsat_model, start=self.start)
+
+
+@dataclass(frozen=True)
+class NarrowCore(_CpsatNarrowing):
+    """The rotation search's greedy-core table with its core narrowed by CP-SAT
+    (:func:`tesearch.search.narrow.narrowed_core_table`)."""
+
+    name: ClassVar[str] = "narrow"
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Narrow the greedy core."""
+        from tesearch.search.narrow import narrowed_core_table
+
+        return narrowed_core_table(facts, budget=budget, round_s=self.round_s, word_cap=self.word_cap,
+                                   seed=self.seed, workers=self.workers, progress=self.progress,
+                                   cpsat_model=self.cpsat_model)
+
+
+@dataclass(frozen=True)
+class Construction(TableStrategy):
+    """A construction without a solver (:func:`tesearch.constructions.constructed_table`)."""
+
+    name: ClassVar[str] = "construct"
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Build the table the construction that applies gives."""
+        from tesearch.constructions import constructed_table
+
+        return constructed_table(facts)
+
+
+def _search(layout: str) -> Callable[..., TableStrategy]:
+    def make(seed: int = 0, backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS,
+             **options) -> TableStrategy:
+        from tesearch.search.core import SearchParams, Strategy
+
+        return Search(SearchParams("", strategy=Strategy(layout), seed=seed, backend=Backend(backend),
+                                   cpsat_model=CpsatModel(cpsat_model)), **options)
+    return make
+
+
+def _with_seed_and_backend(cls) -> Callable[..., TableStrategy]:
+    fields = {f.name for f in dataclasses.fields(cls)}
+
+    def make(seed: int = 0, backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS,
+             **options) -> TableStrategy:
+        given = {"seed": seed, "backend": Backend(backend), "cpsat_model": CpsatModel(cpsat_model), **options}
+        return cls(**{k: v for k, v in given.items() if k in fields})
+    return make
+
+
+#: every strategy by name: a maker taking (seed, backend, cpsat_model, **options) -> TableStrategy
+STRATEGIES: dict[str, Callable[..., TableStrategy]] = {
+    "auto": _search("auto"),
+    "rotation": _search("rotation"),
+    "split": _search("split"),
+    "full": _search("full"),
+    "stratify": _with_seed_and_backend(Stratification),
+    "lift": _with_seed_and_backend(RingLift),
+    "repack": _with_seed_and_backend(Repack),
+    "narrow": _with_seed_and_backend(NarrowCore),
+    "construct": _with_seed_and_backend(Construction),
+}
+
+
+def strategy(name: str, *, seed: int = 0, backend: Backend | str = Backend.Z3,
+             cpsat_model: CpsatModel | str = CpsatModel.PLACEMENTS, **options) -> TableStrategy:
+    """The strategy ``name`` (a key of :data:`STRATEGIES`) with these options; ValueError for another name."""
+    if name not in STRATEGIES:
+        raise ValueError(f"unknown strategy {name!r} (one of {', '.join(STRATEGIES)})")
+    return STRATEGIES[name](seed=seed, backend=Backend(backend), cpsat_model=CpsatModel(cpsat_model), **options)

@@ -1,0 +1,57 @@
+"""The one contract for making tables: every registered strategy's run(instance, budget) gives an Outcome."""
+
+import pytest
+
+from tesearch.errors import ConstructionError
+from tesearch.instance import instance
+from tesearch.limits import Budget
+from tesearch.outcome import Outcome
+from tesearch.strategies import STRATEGIES, strategy
+from tesearch.sweep.portfolio import STRATEGIES as SWEEP_STRATEGIES
+from tesearch.terms import Status
+from tesearch.verify import verify_table
+
+#: (strategy, network, solver) small enough for the everyday run; CP-SAT ones need the cpsat extra
+CASES = [("auto", "ring-8", "z3"), ("rotation", "star-4", "z3"), ("split", "star-4", "z3"), ("full", "ring-6", "z3"),
+         ("stratify", "star-4", "z3"), ("lift", "torus-4x4", "z3"), ("repack", "ring-8", "cpsat"),
+         ("narrow", "star-4", "cpsat"), ("construct", "ring-8", "z3")]
+
+
+def test_the_cases_cover_the_registry_and_the_sweep_names_only_registered_strategies():
+    assert sorted(name for name, _, _ in CASES) == sorted(STRATEGIES)
+    assert set(SWEEP_STRATEGIES) == set(STRATEGIES)
+    with pytest.raises(ValueError, match="unknown strategy 'greedy'"):
+        strategy("greedy")
+
+
+@pytest.mark.parametrize("name,spec,solver", CASES)
+def test_every_strategy_returns_a_verified_outcome(name, spec, solver):
+    if solver == "cpsat":
+        pytest.importorskip("ortools")
+    facts = instance(spec)
+    outcome = strategy(name, backend=solver).run(facts, Budget.seconds(60))
+    assert isinstance(outcome, Outcome) and outcome.status is Status.FOUND, outcome.summary
+    assert verify_table(outcome.table).ok and outcome.table.network == spec
+    assert outcome.provenance and outcome.bounds == facts.bounds
+    data = outcome.to_json()
+    assert data["status"] == "found" and data["T"] == outcome.table.T and data["best_bound"] == facts.bounds.best
+    assert data["optimal"] == (outcome.table.T == facts.bounds.best) and outcome.verdict in outcome.summary
+
+
+def test_a_lift_that_finds_nothing_is_unknown_not_an_error():
+    facts = instance("torus-3x5:cyclic")
+    outcome = strategy("lift", modes=()).run(facts, Budget.seconds(30))  # no mode to try: no lift
+    assert outcome.status is Status.UNKNOWN and outcome.table is None and "no lift found" in outcome.summary
+
+
+def test_a_strategy_that_does_not_apply_says_so():
+    with pytest.raises(ConstructionError):
+        strategy("construct").run(instance("pancake-4"), Budget.seconds(10))
+
+
+def test_an_outcome_holds_a_table_exactly_when_found():
+    facts = instance("ring-8")
+    with pytest.raises(ValueError):
+        Outcome("x", Status.UNKNOWN, strategy("construct").run(facts, Budget.seconds(10)).table, "", facts.bounds)
+    with pytest.raises(ValueError):
+        Outcome("x", Status.FOUND, None, "", facts.bounds)
