@@ -150,6 +150,7 @@ def test_pancake5_at_the_counting_bound(tmp_path):
     assert json.loads(out.read_text())["T"] == 107
 
 
+@pytest.mark.slow  # 4-6 s: the everyday run stays under 2 minutes
 def test_repack_starts_from_a_given_table(tmp_path):
     """--start: the minimisation starts from that table (here a wider one of bubblesort-4, greedy 27)."""
     wide = tmp_path / "wide.json"

@@ -57,6 +57,7 @@ def test_a_lane_part_too_narrow_is_not_solved(core):
     assert status in ("OPTIMAL", "FEASIBLE") and placed is not None
 
 
+@pytest.mark.slow  # 4-6 s: the everyday run stays under 2 minutes
 def test_the_script_writes_a_verified_table_at_the_bound(tmp_path):
     out = tmp_path / "t.json"
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "lane_core.py"), SPEC, "--out", str(out),

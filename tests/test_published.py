@@ -131,6 +131,7 @@ def test_construction_tables_carry_sections():
     assert table.extra["sections"][-1]["end"] == table.T
 
 
+@pytest.mark.slow  # 4-6 s: the everyday run stays under 2 minutes
 def test_run_regress_has_every_row_with_its_verdict():
     """`tesearch regress`'s rows: every printed table with the verdict EXPECTED gives it, the star-6
     odd-distance claim, and one CONFIRMED row per general construction in CONSTRUCTION_SIZES, in order.

@@ -399,7 +399,7 @@ def _ray_dirs() -> set[str]:
 
 
 @pytest.mark.parametrize("signum,code,moment", [
-    (signal.SIGINT, 130, "gcs_server"),  # Ray is starting: the everyday run
+    pytest.param(signal.SIGINT, 130, "gcs_server", marks=pytest.mark.slow),  # Ray is starting
     pytest.param(signal.SIGTERM, 143, "raylet", marks=pytest.mark.slow),
     pytest.param(signal.SIGTERM, 143, "Ray started", marks=pytest.mark.slow),
     pytest.param(signal.SIGINT, 130, "Ray started", marks=pytest.mark.slow),

@@ -61,6 +61,7 @@ def swept(local_ray, tmp_path_factory):
     return result, out, time.monotonic() - t0
 
 
+@pytest.mark.slow  # Ray: a local cluster and a sweep (the everyday run stays under 2 minutes)
 def test_sweep_finds_tables_at_their_bounds_and_writes_them(swept):
     result, out, seconds = swept
     assert result.exit_code == 0, result.output
@@ -71,6 +72,7 @@ def test_sweep_finds_tables_at_their_bounds_and_writes_them(swept):
     assert seconds < 100
 
 
+@pytest.mark.slow  # Ray: a local cluster and a sweep (the everyday run stays under 2 minutes)
 def test_runs_record_lists_every_task(swept):
     _, out, _ = swept
     record = json.loads((out / RUNS_FILE).read_text())
@@ -89,6 +91,7 @@ def test_runs_record_lists_every_task(swept):
         assert net["won_by"] == winners[0]["entry"] and net["outcome"] == "optimal" and net["written"]
 
 
+@pytest.mark.slow  # Ray: a local cluster and a sweep (the everyday run stays under 2 minutes)
 @pytest.mark.parametrize("spec", NETWORKS)
 def test_written_tables_pass_verify_and_replay(swept, spec):
     _, out, _ = swept
@@ -99,6 +102,7 @@ def test_written_tables_pass_verify_and_replay(swept, spec):
     assert replayed.exit_code == 0 and "REPLAY OK" in replayed.stdout
 
 
+@pytest.mark.slow  # Ray: a local cluster and a sweep (the everyday run stays under 2 minutes)
 def test_keep_better_rule(swept, tmp_path):
     _, out, _ = swept
     mine = json.loads((out / "star-4.json").read_text())
@@ -121,6 +125,7 @@ def test_keep_better_rule(swept, tmp_path):
     assert record["ring-8 total"]["written"] is True
 
 
+@pytest.mark.slow  # Ray: a local cluster and a sweep (the everyday run stays under 2 minutes)
 def test_a_bad_spec_is_one_line_exit_2_and_nothing_written(local_ray, tmp_path):
     result = run_cli("sweep", "star-4", "star-x", "--out-dir", tmp_path, "--quiet")
     assert result.exit_code == 2
@@ -148,6 +153,7 @@ def test_missing_ray_extra_is_one_line_exit_2(monkeypatch, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # Ray: a local cluster and a sweep (the everyday run stays under 2 minutes)
 def test_the_driver_rejects_forged_tables(swept):
     _, out, _ = swept
     good = json.loads((out / "ring-8.json").read_text())
@@ -255,6 +261,7 @@ def test_the_time_limit_keeps_the_narrowest_table_and_exits_4(tmp_path):
     assert run_cli("verify", tmp_path / "pancake-5.json").exit_code == 0
 
 
+@pytest.mark.slow  # Ray: a local cluster and a sweep (the everyday run stays under 2 minutes)
 def test_a_table_the_driver_refuses_is_not_counted_or_written(local_ray, tmp_path):
     from tesearch.sweep.driver import prepare, run_sweep
 
@@ -317,6 +324,7 @@ def test_ray_is_imported_only_when_a_sweep_runs():
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
+@pytest.mark.slow  # Ray: a local cluster and a sweep (the everyday run stays under 2 minutes)
 def test_without_out_dir_nothing_is_written(local_ray, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run_cli("sweep", "ring-6", "--timeout", "60", "--quiet")
@@ -324,6 +332,7 @@ def test_without_out_dir_nothing_is_written(local_ray, tmp_path, monkeypatch):
     assert "written" not in result.stdout and list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # Ray: a local cluster and a sweep (the everyday run stays under 2 minutes)
 def test_an_address_where_nothing_answers_is_one_line_exit_2_at_once(tmp_path):
     import socket
 
