@@ -30,6 +30,7 @@ def test_png_and_svg(tmp_path, small_table):
     assert "<svg" in svg and "core" in svg and "rotation blocks" in svg
 
 
+@pytest.mark.slow  # 2-4 s: the everyday run stays under 2 minutes (the full suite runs it)
 def test_wide_table_is_cropped_and_says_so(tmp_path, wide_table):
     start, end = draw_table(wide_table, tmp_path / "w.svg")
     assert (start, end) == (0, MAX_DETAIL_COLUMNS)

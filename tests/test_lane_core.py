@@ -68,6 +68,7 @@ def test_the_script_writes_a_verified_table_at_the_bound(tmp_path):
     assert check.ok and check.optimal and table.T == 74
 
 
+@pytest.mark.slow  # 2-4 s: the everyday run stays under 2 minutes (the full suite runs it)
 def test_the_joint_model_places_pairs_mirrored_and_fixed_elements_together(core):
     """--joint: one model for the whole core; every exceptional element once, no letter twice in a column,
     each pair's two words in the same columns; too narrow a core is not solved."""

@@ -151,6 +151,7 @@ def test_a_crash_in_the_child_is_an_internal_error_with_its_traceback_in_a_file(
     assert Path(path).parent == tmp_path  # $TESEARCH_CRASH_DIR (conftest): nothing is left in /tmp
 
 
+@pytest.mark.slow  # 2-4 s: the everyday run stays under 2 minutes (the full suite runs it)
 def test_a_chatty_worker_cannot_starve_the_deadline():
     """Found by benchmarks/fuzz.py: `repack star-8 --timeout 5` ran 40 s, its progress messages (ten a
     second) kept the parent from ever reaching its deadline check."""

@@ -34,7 +34,8 @@ def run_json(*args, timeout=300):
     return result.exit_code, json.loads(result.stdout)
 
 
-@pytest.mark.parametrize("name,ranks", [("hypercube-4.json", 16),  # the everyday run launches MPI a few times only
+@pytest.mark.parametrize("name,ranks", [  # everyday: test_both_executors_match_alltoall_and_report_each (hypercube-4)
+                                        pytest.param("hypercube-4.json", 16, marks=pytest.mark.slow),
                                         pytest.param("star-4.json", 24, marks=pytest.mark.slow),
                                         pytest.param("torus-4x4.json", 16, marks=pytest.mark.slow)])
 def test_schedule_matches_alltoall(name, ranks):
@@ -98,6 +99,7 @@ def test_both_executors_match_alltoall_and_report_each():
     assert "schedule_s" not in report  # two executors: the times are per run only
 
 
+@pytest.mark.slow  # 2-4 s: the everyday run stays under 2 minutes (the full suite runs it)
 def test_both_executors_in_text():
     text = run_cli("run", RESULTS / "ring-8.json", "--mpi", "--executor", "both", "--quiet")
     assert text.exit_code == 0, text.output
@@ -115,8 +117,8 @@ def test_dataflow_matches_alltoall(name, ranks):
 
 @pytest.mark.parametrize("name,kind,fault,step_shown", [
     ("ring-8.json", "late", "late", BROKEN_STEP + 1),  # the everyday run: 8 ranks
-    ("ring-8.json", "wrong", "wrong neighbour", BROKEN_STEP),
-    ("ring-8.json", "dropped", "dropped", BROKEN_STEP),
+    pytest.param("ring-8.json", "wrong", "wrong neighbour", BROKEN_STEP, marks=pytest.mark.slow),
+    pytest.param("ring-8.json", "dropped", "dropped", BROKEN_STEP, marks=pytest.mark.slow),
 ])  # star-4 (24 ranks): benchmarks/mpi.py runs it; ring-8 covers the three kinds here
 def test_dataflow_catches_and_names_broken_program(tmp_path, name, kind, fault, step_shown):
     path, (_, neighbour, origin, destination) = broken_programs(tmp_path, kind, name)

@@ -218,6 +218,7 @@ def test_rotation_core_schedule_escalates_and_never_retries_a_refuted_core(monke
     assert all(b == core_module.FIRST_CORE_BUDGET_S * core_module.CORE_BUDGET_GROWTH for _, _, b in again)
 
 
+@pytest.mark.slow  # 2-4 s: the everyday run stays under 2 minutes (the full suite runs it)
 def test_rotation_search_keeps_its_greedy_core_table_when_no_core_is_found(monkeypatch):
     """Every core answers unknown: the search still returns a verified table, the exceptional elements
     packed by greedy first fit and the full orbits as rotation blocks, wider than the bound and saying so."""

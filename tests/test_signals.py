@@ -270,6 +270,7 @@ def test_every_command_holds_a_timeout_of_a_hundredth_of_a_second(name, tmp_path
 
 # ------------------------------------------------------------------ search: the existing output counts
 
+@pytest.mark.slow  # 2-4 s: the everyday run stays under 2 minutes (the full suite runs it)
 def test_checking_the_existing_output_counts_against_the_timeout(tmp_path):
     """`search star-9 --timeout 30` over an existing table exited at 37.6 s: reading and verifying the
     table already at --out came after the deadline's check.  Now it runs first, under the limit."""
@@ -312,6 +313,7 @@ def test_segmentation_is_bounded(tmp_path):
     assert len(small.placements) == 5
 
 
+@pytest.mark.slow  # 2-4 s: the everyday run stays under 2 minutes (the full suite runs it)
 def test_verify_of_unmarked_rows_holds_its_timeout(tmp_path):
     """It ran past 150 s with --timeout 20."""
     proc = _command("verify", _unmarked(tmp_path), "--timeout", "3")

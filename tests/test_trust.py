@@ -43,6 +43,7 @@ def wait_for(proc, seconds):
 @pytest.mark.parametrize("signum,code,delay", [(signal.SIGINT, 130, 4.0),
                                                pytest.param(signal.SIGINT, 130, 1.5, marks=pytest.mark.slow),
                                                pytest.param(signal.SIGTERM, 143, 4.0, marks=pytest.mark.slow)])
+@pytest.mark.slow  # 2-4 s: the everyday run stays under 2 minutes (the full suite runs it)
 def test_a_signal_stops_the_search_at_once_and_keeps_the_better_table(tmp_path, signum, code, delay):
     """pancake-5 over a file holding the committed T = 107 table: the search (greedy 118) is stopped."""
     out = tmp_path / "x.json"
