@@ -303,17 +303,22 @@ def resident_bytes(pid: int | None = None) -> int | None:
         return None
 
 
-def proportional_bytes(pid: int) -> int:
-    """A process's proportional set size (shared pages divided among their sharers, so SMPI's shared
-    allocations and MPI ranks' shared memory count once), 0 if unreadable."""
+def _proc_kib_field(path: str, field: str) -> int | None:
+    """The ``field:`` line of a /proc file given in kB, in bytes; None where unreadable or absent."""
     try:
-        with open(f"/proc/{pid}/smaps_rollup") as fh:
+        with open(path) as fh:
             for line in fh:
-                if line.startswith("Pss:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
-    return 0
+    return None
+
+
+def proportional_bytes(pid: int) -> int:
+    """A process's proportional set size (shared pages divided among their sharers, so SMPI's shared
+    allocations and MPI ranks' shared memory count once), 0 if unreadable."""
+    return _proc_kib_field(f"/proc/{pid}/smaps_rollup", "Pss") or 0
 
 
 def peak_resident_bytes(pid: int | None = None) -> int | None:
@@ -321,11 +326,4 @@ def peak_resident_bytes(pid: int | None = None) -> int | None:
 
     A peak between two polls of :func:`resident_bytes` is still seen here.
     """
-    try:
-        with open(f"/proc/{pid or os.getpid()}/status") as fh:
-            for line in fh:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
+    return _proc_kib_field(f"/proc/{pid or os.getpid()}/status", "VmHWM")

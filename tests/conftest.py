@@ -53,6 +53,22 @@ def no_limits_leak_between_tests():
     assert limits._state is saved, "a test left other limits installed (use limits.activated)"
 
 
+def certificate_sandbox(root: Path) -> dict:
+    """Copy the ring-6:cyclic certificate's encoding and DRAT proof into a fresh project root ``root`` (with its
+    proofs/ and encodings/ and a pyproject.toml marking it); returns the certificate as a dict (not written)."""
+    import shutil
+
+    for sub in ("proofs", "encodings"):
+        (root / sub).mkdir()
+    data = json.loads((ROOT / "proofs" / "ring-6-cyclic.json").read_text())
+    claim = data["impossibility_claims"][0]
+    shutil.copy(ROOT / claim["encoding"]["path"], root / claim["encoding"]["path"])
+    proof = next(c for c in claim["confirmations"] if c["method"] == "sat+drat")["proof"]
+    shutil.copy(ROOT / proof["path"], root / proof["path"])
+    (root / "pyproject.toml").write_text("")
+    return data
+
+
 def broken_programs(tmp_path, kind: str, table: Path, rank: int, step: int):
     """The programs export of ``table`` with one hop of ``rank`` at ``step`` broken: sent a step ``late``,
     to the ``wrong`` neighbour, or ``dropped``; returns (file, hop) with hop = [letter, neighbour, origin,

@@ -1250,8 +1250,7 @@ GENERATORS: dict[str, Callable[[], st.SearchStrategy[Case]]] = {}
 #: subcommand -> the share of --per-command it runs (slow ones run fewer)
 SHARES: dict[str, float] = {}
 #: the subcommands that take --timeout (tesearch.cli.options.limit_options)
-TIMED = {"info", "search", "stratify", "lift", "repack", "narrow", "construct", "verify", "replay", "certify", "draw",
-         "check-proof", "singleport", "export", "run", "compare", "sweep", "regress", "simulate", "view"}
+TIMED: set[str] = set()  # every registered command unless registered with timed=False
 
 
 def register(command: str, strategy: Callable[[], st.SearchStrategy[Case]], *, share: float = 1.0,

@@ -3,12 +3,12 @@
 import importlib.util
 import json
 import random
-import shutil
 from pathlib import Path
 
 import pytest
 import z3
 from click.testing import CliRunner
+from conftest import certificate_sandbox
 
 from tesearch import proof as proofcheck
 from tesearch.certificate import (RefutationRequest, Verdict, check_certificate, make_certificate,
@@ -83,14 +83,7 @@ def test_the_small_certificates_exist():
 @pytest.fixture
 def sandbox(tmp_path):
     """A copy of the ring-6:cyclic certificate and its files in a fresh root: (root, certificate dict, save)."""
-    for sub in ("proofs", "encodings"):
-        (tmp_path / sub).mkdir()
-    data = json.loads(CYCLIC.read_text())
-    claim = data["impossibility_claims"][0]
-    shutil.copy(ROOT / claim["encoding"]["path"], tmp_path / claim["encoding"]["path"])
-    proof = next(c for c in claim["confirmations"] if c["method"] == "sat+drat")["proof"]
-    shutil.copy(ROOT / proof["path"], tmp_path / proof["path"])
-    (tmp_path / "pyproject.toml").write_text("")
+    data = certificate_sandbox(tmp_path)
     target = tmp_path / "proofs" / "cert.json"
 
     def save(cert: dict) -> Path:

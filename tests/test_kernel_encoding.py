@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import certificate_sandbox
 
 from tesearch import proof as proof_tools
 from tesearch.certificate import Verdict, check_certificate, make_certificate, write_certificate
@@ -158,15 +159,7 @@ def test_sampled_words_are_not_a_full_encoding():
 @pytest.fixture
 def sandbox(tmp_path):
     """A copy of the ring-6:cyclic certificate, its encoding and proof in a fresh root."""
-    for sub in ("proofs", "encodings"):
-        (tmp_path / sub).mkdir()
-    data = json.loads(CYCLIC.read_text())
-    claim = data["impossibility_claims"][0]
-    shutil.copy(ROOT / claim["encoding"]["path"], tmp_path / claim["encoding"]["path"])
-    proof = next(c for c in claim["confirmations"] if c["method"] == "sat+drat")["proof"]
-    shutil.copy(ROOT / proof["path"], tmp_path / proof["path"])
-    (tmp_path / "pyproject.toml").write_text("")
-    return tmp_path, data
+    return tmp_path, certificate_sandbox(tmp_path)
 
 
 def swap_encoding(root: Path, data: dict, text: str, name: str = "encodings/forged.smt2") -> Path:
