@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/lanes.py              # 4 | m < n, n even, n <= 24
     .venv/bin/python benchmarks/lanes.py --max-n 64 --report results/lanes-bench.md
+    .venv/bin/python benchmarks/lanes.py --min-n 48 --min-m 32 --max-n 64   # go on after n = 48, m = 28
 
 Each row: the shape, its nodes, T, two lower bounds, whether the table is valid and meets them,
 the number of shells (braids) the port-matching rule chains, and the seconds to build (the
@@ -31,17 +32,21 @@ from tesearch.verify import verify_table
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-n", type=int, default=24)
+    parser.add_argument("--min-n", type=int, default=6, help="first n (default 6)")
+    parser.add_argument("--min-m", type=int, default=4,
+                        help="first m at the first n (default 4; to go on from where a stopped run ended)")
     parser.add_argument("--kernel-max-nodes", type=int, default=60000,
                         help="compute the kernel's bound only on shapes up to this many nodes (default 60000)")
     parser.add_argument("--report", default=None, metavar="FILE",
                         help="also write the table, with the command and date, to FILE (results/lanes-bench.md)")
     args = parser.parse_args()
-    out = Report(args.report, f"python benchmarks/lanes.py --max-n {args.max_n} --kernel-max-nodes {args.kernel_max_nodes}")
+    out = Report(args.report, f"python benchmarks/lanes.py --min-n {args.min_n} --min-m {args.min_m} --max-n {args.max_n} "
+                 f"--kernel-max-nodes {args.kernel_max_nodes}")
     failures = 0
     out.line("| shape | nodes | T | bound | kernel | optimal | shells | seconds |")
     out.line("|---|---|---|---|---|---|---|---|")
-    for n in range(6, args.max_n + 1, 2):
-        for m in range(4, n, 4):
+    for n in range(args.min_n + args.min_n % 2, args.max_n + 1, 2):
+        for m in range(args.min_m if n <= args.min_n else 4, n, 4):
             spec = f"torus-{m}x{n}x{n}"
             start = time.perf_counter()
             try:
