@@ -220,7 +220,6 @@ def minimize_width(problem: TableProblem, *, lower: int = 0, hint: list[tuple[in
     """One optimisation instead of a width loop: the model of ``problem`` (its width is the upper
     bound, columns at most once per letter) plus a makespan to minimise, starting from ``hint``
     (e.g. the greedy placement).  CP-SAT's large-neighbourhood search then narrows the table."""
-    cp_model = _cp_model()
     from dataclasses import replace
 
     # at the upper width there are blanks; the exact-column and mirror sections are width-specific
@@ -238,14 +237,24 @@ def minimize_width(problem: TableProblem, *, lower: int = 0, hint: list[tuple[in
         hinted = set(hint)
         for key, v in built.placements.items():
             model.AddHint(v, key in hinted)
+    return solve_width(model, makespan,
+                       lambda solver: sorted(key for key, v in built.placements.items() if solver.BooleanValue(v)),
+                       seed=seed, timeout_s=timeout_s, workers=workers, log=log)
+
+
+def solve_width(model, makespan, chosen, *, seed: int, timeout_s: float | None, workers: int,
+                log: bool) -> WidthResult:
+    """Minimise ``makespan`` in ``model`` and say what came of it, one way for every CP-SAT model:
+    sat with ``chosen(solver)`` (the placements kept) and the width reached, unsat when CP-SAT proved
+    the model infeasible (no placement within the model's widest width), unknown otherwise."""
+    cp_model = _cp_model()
     solver = _solver(seed=seed, timeout_s=timeout_s, workers=workers, log=log)
     t0 = time.monotonic()
     status = solver.Solve(model)
     seconds = time.monotonic() - t0
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        chosen = sorted(key for key, v in built.placements.items() if solver.BooleanValue(v))
-        return WidthResult(SolveResult.SAT, chosen, int(solver.Value(makespan)), int(solver.BestObjectiveBound()),
-                           solver.StatusName(status), seconds)
+        return WidthResult(SolveResult.SAT, chosen(solver), int(solver.Value(makespan)),
+                           int(solver.BestObjectiveBound()), solver.StatusName(status), seconds)
     result = SolveResult.UNSAT if status == cp_model.INFEASIBLE else SolveResult.UNKNOWN
     return WidthResult(result, None, None, int(solver.BestObjectiveBound()), solver.StatusName(status), seconds)
 
@@ -289,14 +298,7 @@ def repack(problem: TableProblem, chosen: list[tuple[int, int, int]], free: set[
     current = set(chosen)
     for key, v in placements.items():
         model.AddHint(v, key in current)
-    solver = _solver(seed=seed, timeout_s=timeout_s, workers=workers, log=False)
-    t0 = time.monotonic()
-    status = solver.Solve(model)
-    seconds = time.monotonic() - t0
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        moved = [key for key, v in placements.items() if solver.BooleanValue(v)]
-        kept = [key for key in chosen if key[0] not in free]
-        return WidthResult(SolveResult.SAT, sorted(kept + moved), int(solver.Value(makespan)),
-                           int(solver.BestObjectiveBound()), solver.StatusName(status), seconds)
-    result = SolveResult.UNSAT if status == cp_model.INFEASIBLE else SolveResult.UNKNOWN
-    return WidthResult(result, None, None, int(solver.BestObjectiveBound()), solver.StatusName(status), seconds)
+    kept = [key for key in chosen if key[0] not in free]
+    return solve_width(model, makespan,
+                       lambda solver: sorted(kept + [key for key, v in placements.items() if solver.BooleanValue(v)]),
+                       seed=seed, timeout_s=timeout_s, workers=workers, log=False)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from tesearch.backends.cpsat import DEFAULT_WORKERS, WidthResult, _cp_model, _solver, counting_refutation
+from tesearch.backends.cpsat import DEFAULT_WORKERS, WidthResult, _cp_model, _solver, counting_refutation, solve_width
 from tesearch.encode import TableProblem
 from tesearch.terms import SolveResult
 
@@ -130,7 +130,6 @@ def minimize_width(problem: TableProblem, *, lower: int = 0, hint: list[tuple[in
                    log: bool = False) -> WidthResult:
     """The interval model at ``problem.width`` (the upper bound) plus a makespan to minimise, from ``hint``
     (e.g. the greedy placement), as :func:`tesearch.backends.cpsat.minimize_width`."""
-    cp_model = _cp_model()
     built = build(replace(problem, mirror_pin=None))  # the mirror pin is width-specific
     model = built.model
     top = max(it.length for it in problem.items)
@@ -139,12 +138,5 @@ def minimize_width(problem: TableProblem, *, lower: int = 0, hint: list[tuple[in
         model.Add(start + item.length <= makespan)
     model.Minimize(makespan)
     _add_hint(built, hint)
-    solver = _solver(seed=seed, timeout_s=timeout_s, workers=workers, log=log)
-    t0 = time.monotonic()
-    status = solver.Solve(model)
-    seconds = time.monotonic() - t0
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return WidthResult(SolveResult.SAT, _chosen(built, solver), int(solver.Value(makespan)),
-                           int(solver.BestObjectiveBound()), solver.StatusName(status), seconds)
-    result = SolveResult.UNSAT if status == cp_model.INFEASIBLE else SolveResult.UNKNOWN
-    return WidthResult(result, None, None, int(solver.BestObjectiveBound()), solver.StatusName(status), seconds)
+    return solve_width(model, makespan, lambda solver: _chosen(built, solver),
+                       seed=seed, timeout_s=timeout_s, workers=workers, log=log)
