@@ -19,14 +19,16 @@ checks the label with :func:`tesearch.networks.network_for_table` (see ``tesearc
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
-from tesearch.errors import FormatError, GeneratorsError
+from tesearch.errors import FormatError, GeneratorsError, TesearchError
 from tesearch.files import sniff_kind
 from tesearch.groups import cached_cayley_graph
+from tesearch.instance import Instance
 from tesearch.limits import phase
 from tesearch.networks import Network, network_for_table, network_from_file, network_from_spec
 from tesearch.table import Table, read_table
@@ -64,6 +66,80 @@ def recorded_bound_faults(table: Table, check: Verification) -> list[str]:
     return faults
 
 
+class Fault(str, enum.Enum):
+    """Why a table from elsewhere is not taken (:func:`judge_table`)."""
+
+    OTHER_NETWORK = "other network"  # labelled with another network or exchange than expected
+    GENERATORS = "generators"  # its generators are not its label's, or not the expected network's
+    UNCHECKABLE = "uncheckable"  # the check itself could not run on it
+    INVALID = "invalid"  # Theorem 1 fails
+    BOUNDS = "bounds"  # a recorded bound differs from the one recomputed
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What :func:`judge_table` found: the check and the network when it got that far, and the fault
+    (None: the table is taken) with a phrase for people, and the error raised on the way, if any."""
+
+    check: Verification | None
+    network: Network | None
+    fault: Fault | None = None
+    problem: str | None = None
+    error: TesearchError | None = None
+
+    @property
+    def accepted(self) -> bool:
+        """Whether the table is a valid table of the expected network with right recorded bounds."""
+        return self.fault is None
+
+
+def other_network(label: tuple[str, str, Mapping[str, object]],
+                  expected: tuple[str, str, Mapping[str, object]]) -> str | None:
+    """Why a table labelled ``label`` (network, exchange, generators) is not one of ``expected``, or None.
+
+    Two generator sets with the same ``custom:`` label are two networks: the generators decide, not the name."""
+    (network, exchange, gens), (want_network, want_exchange, want_gens) = label, expected
+    if (network, exchange) != (want_network, want_exchange):
+        return f"it holds a table of {network} {exchange}, not {want_network} {want_exchange}"
+    if set(gens) != set(want_gens) or any(list(gens[s]) != list(want_gens[s]) for s in want_gens):
+        return f"it holds a table of another network labelled {network} (its generators are not this one's)"
+    return None
+
+
+def judge_table(table: Table, *, expected: Table | Instance | None = None, where: str = "table") -> Judgement:
+    """The one way a table from elsewhere is taken (an existing output, a sweep task's table, a factor,
+    a command's input): it must be labelled as ``expected`` (a table or an instance: network, exchange
+    and the same generators), its generators must be its label's, it must verify completely against
+    Theorem 1, and its recorded bounds must be the ones recomputed.  Never raises for a fault of the table.
+    """
+    facts = expected if isinstance(expected, Instance) else None
+    if expected is not None:
+        want = ((facts.spec, facts.exchange, dict(facts.network.generators)) if facts is not None
+                else (expected.network, expected.exchange, expected.generators))
+        why = other_network((table.network, table.exchange, table.generators), want)
+        if why is not None:
+            return Judgement(None, None, Fault.OTHER_NETWORK, why)
+    try:
+        net = facts.network if facts is not None else network_for_table(table.network, table.generators,
+                                                                        where=where)
+    except TesearchError as exc:
+        return Judgement(None, None, Fault.GENERATORS, exc.message, exc)
+    try:
+        check = (verify_table(table, facts=facts) if facts is not None
+                 else verify_table(table, cg=cached_cayley_graph(net)))
+    except TesearchError as exc:
+        return Judgement(None, net, Fault.UNCHECKABLE, f"its table cannot be checked ({exc.message})", exc)
+    if not check.ok:
+        count = len(check.violations)
+        return Judgement(check, net, Fault.INVALID,
+                         f"it does not verify ({count} violation{'' if count == 1 else 's'} of Theorem 1 of the "
+                         f"table method; the first: {check.violations[0]})")
+    faults = recorded_bound_faults(table, check)
+    if faults:
+        return Judgement(check, net, Fault.BOUNDS, "; ".join(faults))
+    return Judgement(check, net)
+
+
 @dataclass(frozen=True)
 class CheckedTable:
     """A table that passed the checked loader, with what the check computed (for commands that show it)."""
@@ -88,18 +164,15 @@ def load_checked(path: str | Path, *, command: str, segmenter=None,
         table = read_table(path, segmenter=segmenter) if segmenter is not None else read_table(path)
         if precheck is not None:
             precheck(table)
-        net = network_for_table(table.network, table.generators, where=where)
-        check = verify_table(table, cg=cached_cayley_graph(net))
-    if not check.ok:
-        count = len(check.violations)
-        raise InvalidTableError(
-            f"{command} refuses this table: it does not verify ({count} violation{'' if count == 1 else 's'} "
-            f"of seed 003 Theorem 1; the first: {check.violations[0]}); `tesearch verify {path}` lists them",
-            where=where)
-    faults = recorded_bound_faults(table, check)
-    if faults:
-        raise InvalidTableError(f"{command} refuses this table: {'; '.join(faults)}", where=where)
-    return CheckedTable(path, table, check, net)
+        judged = judge_table(table, where=where)
+    if judged.fault in (Fault.GENERATORS, Fault.UNCHECKABLE):
+        raise judged.error
+    if judged.fault is Fault.INVALID:
+        raise InvalidTableError(f"{command} refuses this table: {judged.problem}; `tesearch verify {path}` lists them",
+                                where=where)
+    if judged.fault is not None:
+        raise InvalidTableError(f"{command} refuses this table: {judged.problem}", where=where)
+    return CheckedTable(path, table, judged.check, judged.network)
 
 
 def load_checked_table(path: str | Path, *, command: str) -> Table:

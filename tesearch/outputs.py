@@ -3,7 +3,8 @@
 A command that produced a verified table writes it with :func:`save_table`:
 
 * no file there: the table is written (atomically);
-* a valid table of the same network and exchange, no wider: it is kept and
+* a valid table of the same network (the same generators, not only the same
+  label) and exchange, no wider: it is kept and
   nothing is written (``--force`` replaces it);
 * a valid table of the same network and exchange, wider: it is replaced;
 * anything else (not a table, another network, a table that does not
@@ -21,11 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from tesearch.errors import OptionError, TesearchError
 from tesearch.files import TABLE_KIND, check_output, write_output
 from tesearch.limits import phase
+from tesearch.loading import judge_table, other_network
 from tesearch.table import Table, read_table, table_file_bytes
 
 
@@ -48,21 +50,12 @@ class Saved:
 
 def existing_table(path: Path, table: Table) -> tuple[Table | None, str | None]:
     """(the valid table of the same network and exchange at ``path``, None) or (None, why it is not one)."""
-    from tesearch.verify import verify_table
-
     try:
         old = read_table(path)
     except TesearchError as exc:
         return None, f"it is not a readable tesearch table ({exc.message})"
-    if (old.network, old.exchange) != (table.network, table.exchange):
-        return None, f"it holds a table of {old.network} {old.exchange}, not {table.network} {table.exchange}"
-    try:
-        check = verify_table(old)
-    except TesearchError as exc:
-        return None, f"its table cannot be checked ({exc.message})"
-    if not check.ok:
-        return None, f"its table does not verify ({check.violations[0]})"
-    return old, None
+    judged = judge_table(old, expected=table, where=str(path))
+    return (old, None) if judged.accepted else (None, judged.problem)
 
 
 def check_table_output(path: str | Path, *, inputs: Iterable[str | Path | None] = (), force: bool = False) -> Path:
@@ -75,7 +68,8 @@ class Existing:
     """An output file's keep-better check made ahead, under the command's limits (before a search runs).
 
     ``fingerprint``: (device, inode, size, mtime) when checked (None: no file then); ``problem``: why
-    it is not a valid table (None when it is one: ``network``, ``exchange`` and ``T`` say which).
+    it is not a valid table (None when it is one: ``network``, ``exchange``, ``generators`` and ``T``
+    say which).
     """
 
     path: Path
@@ -84,6 +78,7 @@ class Existing:
     exchange: str | None = None
     T: int | None = None
     problem: str | None = None
+    generators: Mapping[str, object] | None = None
 
 
 def _fingerprint(path: Path) -> tuple | None:
@@ -96,8 +91,6 @@ def _fingerprint(path: Path) -> tuple | None:
 
 def check_existing(path: str | Path) -> Existing:
     """Read and verify the table at ``path`` now (the slow part of :func:`save_table` for a big table)."""
-    from tesearch.verify import verify_table
-
     path = Path(path)
     fingerprint = _fingerprint(path)
     if fingerprint is None:
@@ -107,23 +100,19 @@ def check_existing(path: str | Path) -> Existing:
             old = read_table(path)
     except TesearchError as exc:
         return Existing(path, fingerprint, problem=f"it is not a readable tesearch table ({exc.message})")
-    try:
-        with phase("check existing output"):
-            check = verify_table(old)
-    except TesearchError as exc:
-        return Existing(path, fingerprint, old.network, old.exchange, old.T,
-                        f"its table cannot be checked ({exc.message})")
-    problem = None if check.ok else f"its table does not verify ({check.violations[0]})"
-    return Existing(path, fingerprint, old.network, old.exchange, old.T, problem)
+    with phase("check existing output"):
+        judged = judge_table(old, where=str(path))
+    return Existing(path, fingerprint, old.network, old.exchange, old.T, judged.problem, old.generators)
 
 
 def _judged(existing: Existing, table: Table) -> tuple[int | None, str | None]:
     """(T of the valid table of the same network and exchange, None) or (None, why not) from a check made ahead."""
-    if existing.problem is not None and existing.network is None:
+    if existing.network is None:
         return None, existing.problem
-    if (existing.network, existing.exchange) != (table.network, table.exchange):
-        return None, (f"it holds a table of {existing.network} {existing.exchange}, "
-                      f"not {table.network} {table.exchange}")
+    why = other_network((existing.network, existing.exchange, existing.generators),
+                        (table.network, table.exchange, table.generators))
+    if why is not None:
+        return None, why
     if existing.problem is not None:
         return None, existing.problem
     return existing.T, None

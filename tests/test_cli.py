@@ -123,6 +123,25 @@ def test_an_output_file_that_is_not_a_table_is_never_replaced(tmp_path):
     assert other.read_bytes() == before
 
 
+def test_a_table_of_another_network_with_the_same_custom_label_is_not_kept_as_better(tmp_path):
+    """Two generator files named gens.json give two networks labelled custom:gens; a table of the
+    first (a 6-cycle, T = 6) is not 'a valid table' of the second (S_4 on 6 points, T = 24 here): the
+    keep-better rule must not keep it as a better table of that network, nor say so."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "gens.json").write_text(json.dumps({"generators": {"a": [1, 2, 3, 4, 5, 0],
+                                                                         "A": [5, 0, 1, 2, 3, 4]}}))
+    (tmp_path / "b" / "gens.json").write_text(json.dumps({"generators": {
+        "a": [1, 0, 2, 3, 4, 5], "b": [0, 2, 1, 3, 4, 5], "c": [0, 1, 3, 2, 4, 5]}}))
+    out = tmp_path / "out.json"
+    assert run("search", f"file:{tmp_path / 'a' / 'gens.json'}", "--out", str(out), "--quiet").exit_code == 0
+    before = out.read_bytes()
+    result = run("search", f"file:{tmp_path / 'b' / 'gens.json'}", "--out", str(out), "--quiet")
+    assert result.exit_code == 2 and "not replaced" in result.stderr and "generators" in result.stderr
+    assert "kept" not in result.stdout
+    assert out.read_bytes() == before
+
+
 def test_search_without_out_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("search", "ring-6", "--quiet")

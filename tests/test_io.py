@@ -129,7 +129,7 @@ def test_verify_fails_a_wrong_recorded_bound_as_the_loader_refuses_it(tmp_path, 
 
 def test_the_loader_names_the_fault_and_accepts_a_valid_table(tmp_path):
     assert load_checked_table(STAR4, command="x").T == 21
-    with pytest.raises(InvalidTableError, match=r"4 violations of seed 003 Theorem 1; the first: words-overlap-in-row: row 0, column 4"):
+    with pytest.raises(InvalidTableError, match=r"4 violations of Theorem 1 of the table method; the first: words-overlap-in-row: row 0, column 4"):
         load_checked_table(star4_copy(tmp_path / "m.json", moved_word), command="x")
     with pytest.raises(GeneratorsError, match="pancake-4"):
         load_checked_table(star4_copy(tmp_path / "l.json", wrong_label), command="x")

@@ -219,11 +219,10 @@ def lift(network, out, force, ring, modes, factor, solver, solver_s, as_json, li
     """A table for the torus NETWORK from m copies of a table of its other sides (the ring lift)."""
     from tesearch.limits import log
     from tesearch.loading import load_checked_table
-    from tesearch.search.lift import AssignMode, lifted_table, verified_factor
+    from tesearch.search.lift import AssignMode, lifted_table
 
     net = _network(network, limits)
-    factor_table = (verified_factor(load_checked_table(factor, command="lift"), where=str(factor))
-                    if factor is not None else None)
+    factor_table = load_checked_table(factor, command="lift") if factor is not None else None
     chosen = tuple(AssignMode(m) for m in modes) if modes else (AssignMode.FIXED, AssignMode.LATIN)
     outcome = _supervised(
         lambda: lifted_table(net, ring_index=ring, factor=factor_table, timeout_s=solver_s, modes=chosen,

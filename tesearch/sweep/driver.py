@@ -96,11 +96,12 @@ def require_ray():
 def accept(record: dict, network: Instance | str, exchange: str) -> tuple[Table | None, str | None]:
     """(the record's table, None) if the driver's own checks pass; (None, why not) otherwise.
 
-    The table must parse as tesearch-table v1, be labelled with this network (an instance, or a spec)
-    and exchange, have the network's generators, and verify completely against Theorem 1.  A record
-    without a table is (None, None).
+    The table must parse as tesearch-table v1, carry the T the record says, and pass
+    :func:`tesearch.loading.judge_table` against this network (an instance, or a spec) and exchange:
+    the same label and generators, complete validity under Theorem 1, right recorded bounds.
+    A record without a table is (None, None).
     """
-    from tesearch.verify import verify_table
+    from tesearch.loading import judge_table
 
     data = record.get("table") if isinstance(record, dict) else None
     if data is None:
@@ -109,24 +110,17 @@ def accept(record: dict, network: Instance | str, exchange: str) -> tuple[Table 
         table = table_from_json(data, where="task table")
     except TesearchError as exc:
         return None, f"not a table: {exc}"
+    if record.get("T") != table.T:
+        return None, f"the record says T = {record.get('T')} but the table has T = {table.T}"
     spec = network.spec if isinstance(network, Instance) else network
-    if (table.network, table.exchange) != (spec, exchange):
-        return None, f"a table of {table.network} {table.exchange}, not {spec} {exchange}"
     try:
         facts = network if isinstance(network, Instance) else instance(spec, exchange)
     except TesearchError as exc:
         return None, f"cannot be checked: {exc}"
-    if not facts.network.same_generators(table.generators):
-        return None, f"its generators are not those of {spec}"
-    if record.get("T") != table.T:
-        return None, f"the record says T = {record.get('T')} but the table has T = {table.T}"
-    try:
-        check = verify_table(table, facts=facts)
-    except TesearchError as exc:
-        return None, f"cannot be checked: {exc}"
-    if not check.ok:
-        return None, f"does not verify ({len(check.violations)} violation(s)); first: {check.violations[0]}"
-    return table, None
+    if facts.exchange != exchange:
+        return None, f"cannot be checked: the instance is of {facts.exchange}, not {exchange}"
+    judged = judge_table(table, expected=facts, where="task table")
+    return (table, None) if judged.accepted else (None, judged.problem)
 
 
 @dataclass

@@ -20,7 +20,6 @@ from tesearch.search.lift.model import AssignMode, LiftParams, build_model, fact
 from tesearch.search.lift.solvers import decode, solve_cpsat, solve_z3
 from tesearch.table import Placement, Table
 from tesearch.terms import Exchange, SolveResult, Status
-from tesearch.verify import verify_table
 
 Progress = Callable[[str], None]
 
@@ -71,11 +70,12 @@ def factor_table(network: Network, *, timeout_s: float, backend: Backend = Backe
 
 
 def verified_factor(factor: Table, *, where: str) -> Table:
-    """``factor`` if it passes verify; else a one-line error naming ``where`` and the first violation."""
-    check = verify_table(factor)
-    if not check.ok:
-        raise TesearchError(f"the factor table does not verify ({len(check.violations)} violation(s)); "
-                            f"first: {check.violations[0]}", where=where)
+    """``factor`` if :func:`tesearch.loading.judge_table` takes it; else a one-line error naming ``where``."""
+    from tesearch.loading import judge_table
+
+    judged = judge_table(factor, where=where)
+    if not judged.accepted:
+        raise TesearchError(f"the factor table is refused: {judged.problem}", where=where)
     return factor
 
 
