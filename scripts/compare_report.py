@@ -102,7 +102,7 @@ def measure(spec: str, replay: bool, all_nodes_limit: int) -> dict:
     rows = baseline_rows(net, InjectionOrder.FARTHEST_FIRST) + [seed000_row(net)]
     seconds = time.perf_counter() - started
     return {"network": spec, "family": net.family, "nodes": info["nodes"], "degree": info["degree"],
-            "status": info["status"], "lower_bound": info["best_bound"], "binding_bound": info["binding_bound"],
+            "status": info["network_status"], "lower_bound": info["best_bound"], "binding_bound": info["binding_bound"],
             "T": T, "table": table, "rows": {r["schedule"]: r for r in rows},
             "bound_seconds": round(bound_seconds, 2), "seconds": round(seconds, 2),
             "replay": replay_all(spec) if replay else None, "all_nodes": all_nodes_check(spec, all_nodes_limit)}

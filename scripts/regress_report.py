@@ -71,7 +71,7 @@ def table(rows: list[dict]) -> list[str]:
     lines = ["| name | source | claimed T | verified T | lower bound | verdict | detail |",
              "|---|---|---|---|---|---|---|"]
     for r in rows:
-        cells = [r["name"], r["source"], dash(r["claimed_T"]), dash(r["verified_T"]), dash(r["lower_bound"]),
+        cells = [r["name"], r["source"], dash(r["claimed_T"]), dash(r["verified_T"]), dash(r.get("best_bound", r.get("lower_bound"))),
                  r["verdict"], r["detail"].replace("|", "\\|")]
         lines.append("| " + " | ".join(cells) + " |")
     return lines

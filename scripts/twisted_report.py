@@ -62,7 +62,7 @@ def network_facts(spec: str) -> dict:
     """Nodes, best bound, diameter and average distance (status / N, self included)."""
     info = network_info(network_from_spec(spec))
     return {"nodes": info["nodes"], "bound": info["best_bound"], "binding": info["binding_bound"],
-            "diameter": info["diameter"], "avg": info["status"] / info["nodes"]}
+            "diameter": info["diameter"], "avg": info["network_status"] / info["nodes"]}
 
 
 def simulated_gains(regular_spec: str, twisted_spec: str) -> dict:

@@ -94,16 +94,16 @@ def compare(network: Network, table: Table | None = None, *, table_path: str | N
     rows += baseline_rows(network, InjectionOrder(order), Engine(engine))
     with limits.phase("seed 000 single-port FIFO"):
         rows.append(seed000_row(network))
-    return {"network": network.spec, "nodes": info["nodes"], "degree": info["degree"], "status": info["status"],
-            "lower_bound": info["best_bound"], "binding_bound": info["binding_bound"],
+    return {"network": network.spec, "nodes": info["nodes"], "degree": info["degree"], "network_status": info["network_status"],
+            "lower_bound": info["lower_bound"], "best_bound": info["best_bound"], "binding_bound": info["binding_bound"],
             "singleport_bound": info["singleport_bound"], "table": table_path,
             "T": table.T if table is not None else None, "rows": rows}
 
 
 def compare_text(data: dict) -> str:
     """The comparison for people: one line per schedule."""
-    bound = data["lower_bound"]
-    lines = [f"{data['network']}: {data['nodes']} nodes, {data['degree']} links per node, status {data['status']}",
+    bound = data["best_bound"]
+    lines = [f"{data['network']}: {data['nodes']} nodes, {data['degree']} links per node, status {data['network_status']}",
              f"lower bound {bound} ({data['binding_bound']}, all-port); single-port bound {data['singleport_bound']}"
              + (f"; table {data['table']}: T = {data['T']}" if data["table"] else ""),
              "",

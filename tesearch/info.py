@@ -24,7 +24,7 @@ def network_info(network: Network, exchange: Exchange | str = Exchange.TOTAL) ->
         "degree": cg.degree,
         "diameter": cg.diameter,
         "distance_distribution": cg.distance_distribution,
-        "status": cg.status,
+        "network_status": cg.status,
         "targets": int(len(target_set)),
         "target_distance_sum": bounds.target_letters,
         "lower_bound": bounds.counting,
@@ -64,7 +64,7 @@ def info_text(info: dict) -> str:
         f"degree         {info['degree']}",
         f"diameter       {info['diameter']}",
         f"distances      {info['distance_distribution']}  (count at distance 0, 1, ...)",
-        f"status         {info['status']}",
+        f"status         {info['network_status']}",
         f"targets        {info['targets']} elements, {info['target_distance_sum']} letters",
         f"bounds         counting {info['lower_bound']}; per-letter {info['letter_bound']}"
         f"{'' if info['letter_bound_exact'] else ' (lower estimate; achievable ' + str(info['letter_bound_upper']) + ')'}"

@@ -65,6 +65,7 @@ class Outcome(AgainstBound):
     def to_json(self) -> dict:
         """The outcome as JSON fields (every command that reports an outcome includes them)."""
         return {"strategy": self.strategy, "status": self.status.value, "T": self.T,
-                "best_bound": self.bounds.best, "binding": self.bounds.binding, "optimal": self.optimal,
+                "lower_bound": self.bounds.counting, "letter_bound": self.bounds.letter.value,
+                "best_bound": self.bounds.best, "binding_bound": self.bounds.binding, "optimal": self.optimal,
                 "summary": self.summary, "seconds": round(self.seconds, 3), "provenance": self.provenance,
                 **self.facts}

@@ -16,9 +16,9 @@ def test_info_json_keys():
     result = run("info", "star-5", "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    for key in ("nodes", "degree", "diameter", "distance_distribution", "status", "lower_bound", "exceptional"):
+    for key in ("nodes", "degree", "diameter", "distance_distribution", "network_status", "lower_bound", "exceptional"):
         assert key in data
-    assert data["nodes"] == 120 and data["status"] == 442 and data["lower_bound"] == 111
+    assert data["nodes"] == 120 and data["network_status"] == 442 and data["lower_bound"] == 111
     assert sum(data["distance_distribution"]) == 120 and len(data["exceptional"]) == 7
 
 

@@ -229,9 +229,9 @@ def test_compare_network_json():
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     rows = {r["schedule"]: r for r in data["rows"]}
-    assert data["lower_bound"] == 6 and data["T"] is None
+    assert data["best_bound"] == 6 and data["T"] is None
     assert rows["shortest-path FIFO"]["steps"] == 6
-    assert rows["seed 000 FIFO"]["steps"] == data["status"] == 12 and rows["seed 000 FIFO"]["model"] == "single-port"
+    assert rows["seed 000 FIFO"]["steps"] == data["network_status"] == 12 and rows["seed 000 FIFO"]["model"] == "single-port"
 
 
 def test_compare_table_text(tmp_path):

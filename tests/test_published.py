@@ -97,7 +97,7 @@ def test_regress_json_keys():
     rows = json.loads(result.stdout)
     assert len(rows) == len(EXPECTED) + 1
     for row in rows:
-        assert set(row) == {"name", "source", "claimed_T", "verified_T", "lower_bound", "verdict", "detail"}
+        assert set(row) == {"name", "source", "claimed_T", "verified_T", "best_bound", "verdict", "detail"}
         assert row["verdict"] in {v.value for v in Finding}
 
 

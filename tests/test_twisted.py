@@ -177,7 +177,7 @@ def test_info_finds_the_rotation():
     assert result.exit_code == 0, result.output
     info = json.loads(result.stdout)
     assert info["rotation"] == ["x+", "y+", "x-", "y-"]
-    assert (info["nodes"], info["diameter"], info["status"], info["lower_bound"]) == (32, 4, 84, 21)
+    assert (info["nodes"], info["diameter"], info["network_status"], info["lower_bound"]) == (32, 4, 84, 21)
 
 
 def test_search_verify_replay_certify_through_the_cli(tmp_path):

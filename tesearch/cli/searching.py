@@ -228,7 +228,7 @@ def lift(network, out, force, ring, modes, factor, solver, solver_s, as_json, li
         lambda: lifted_table(net, ring_index=ring, factor=factor_table, timeout_s=solver_s, modes=chosen,
                              backend=solver_parts(solver)[0], progress=log), limits, quiet, out, force, (net.spec, "total"),
         _inputs(network, factor))
-    _finish_table(outcome.table, out, force, outcome.summary, {**outcome.to_json(), "network": net.spec},
+    _finish_table(outcome.table, out, force, outcome.summary, {**outcome.to_json(), "network": net.spec, "exchange": "total"},
                   as_json, _inputs(network, factor))
     return ExitCode.OK
 

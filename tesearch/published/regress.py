@@ -56,7 +56,7 @@ class RegressRow:
     source: str
     claimed_T: int | None
     verified_T: int | None
-    lower_bound: int | None
+    lower_bound: int | None  # the best lower bound (JSON: best_bound)
     verdict: Finding
     detail: str
     table: Table | None = field(default=None, repr=False)  # the table verified (not in JSON)
@@ -64,7 +64,7 @@ class RegressRow:
     def to_json(self) -> dict:
         """The row as one JSON object."""
         return {"name": self.name, "source": self.source, "claimed_T": self.claimed_T,
-                "verified_T": self.verified_T, "lower_bound": self.lower_bound,
+                "verified_T": self.verified_T, "best_bound": self.lower_bound,
                 "verdict": self.verdict.value, "detail": self.detail}
 
 

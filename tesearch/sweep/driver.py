@@ -143,7 +143,7 @@ class _Network:
     def summary(self, out_dir: Path | None) -> dict:
         p = self.prepared
         T = self.best.T if self.best is not None else None
-        return {"network": p.spec, "exchange": p.exchange, "best_bound": p.bound, "binding": p.binding,
+        return {"network": p.spec, "exchange": p.exchange, "best_bound": p.bound, "binding_bound": p.binding,
                 "outcome": "optimal" if self.won else ("found" if self.best is not None else "none"),
                 "T": T, "won_by": self.best_by if self.won else None, "best_by": self.best_by,
                 "table": str(out_dir / p.file_name) if out_dir is not None and self.best is not None else None,
