@@ -1,8 +1,9 @@
 """Search, verify, replay and certify one twisted torus, recording every step in results/twisted/runs.json.
 
-    python scripts/twisted_runs.py torus-4x4x8:twisted --timeout 600 [--command search|stratify|repack|lane-core] [--extra "..."]
+    python scripts/twisted_runs.py torus-4x4x8:twisted --timeout 600 [--command search|stratify|repack|narrow] [--extra "..."]
 
-Each step is one ``tesearch`` command (``lane-core``: ``python scripts/lane_core.py``) run under ``nice -n 10``; its row in runs.json holds the
+Each step is one ``tesearch`` command (the lane core: ``--command narrow --extra "--core-model lanes"``) run
+under ``nice -n 10``; its row in runs.json holds the
 command, exit code, outcome, T, bound and seconds.  Later steps run only if the table exists.
 """
 
@@ -19,8 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 TWISTED = ROOT / "results" / "twisted"
 RUNS = TWISTED / "runs.json"
 TESEARCH = str(Path(sys.executable).parent / "tesearch")
-#: search commands that are scripts of this repository rather than tesearch subcommands
-SCRIPTS = {"lane-core": "scripts/lane_core.py"}
 
 
 def table_path(spec: str) -> Path:
@@ -33,16 +32,15 @@ def proof_path(spec: str) -> Path:
     return ROOT / "proofs" / ("twisted-" + spec.removesuffix(":twisted") + ".json")
 
 
-def run_step(step: str, args: list[str], script: str | None = None) -> dict:
-    """Run ``tesearch ARGS`` (or ``python SCRIPT ARGS``) niced; the row to record (command, exit code,
-    seconds, last output line)."""
+def run_step(step: str, args: list[str]) -> dict:
+    """Run ``tesearch ARGS`` niced; the row to record (command, exit code, seconds, last output line)."""
     start = time.monotonic()
-    program = [TESEARCH] if script is None else [sys.executable, script]
+    program = [TESEARCH]
     done = subprocess.run(["nice", "-n", "10", *program, *args], cwd=ROOT, capture_output=True, text=True)
     seconds = round(time.monotonic() - start, 1)
     lines = [line for line in done.stdout.splitlines() if line.strip()] or \
         [line for line in done.stderr.splitlines() if line.strip()]
-    name = "tesearch" if script is None else f"python {script}"
+    name = "tesearch"
     return {"step": step, "command": name + " " + " ".join(args), "exit_code": done.returncode,
             "seconds": seconds, "outcome": lines[-1] if lines else ""}
 
@@ -67,15 +65,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("spec")
     parser.add_argument("--timeout", type=float, default=600.0)
-    parser.add_argument("--command", choices=("search", "stratify", "repack", *SCRIPTS), default="search")
+    parser.add_argument("--command", choices=("search", "stratify", "repack", "narrow"), default="search")
     parser.add_argument("--extra", default="", help="more options for the search command, one string")
     args = parser.parse_args()
     TWISTED.mkdir(parents=True, exist_ok=True)
     table, proof = table_path(args.spec), proof_path(args.spec)
     rel_table, rel_proof = str(table.relative_to(ROOT)), str(proof.relative_to(ROOT))
-    script = SCRIPTS.get(args.command)
-    search = ([] if script else [args.command]) + [args.spec, "--out", rel_table, "--timeout", str(args.timeout)] \
-        + ([] if script else ["--quiet"]) + args.extra.split()
+    search = [args.command, args.spec, "--out", rel_table, "--timeout", str(args.timeout), "--quiet",
+              *args.extra.split()]
     steps = [("search", search)]
     steps += [("verify", ["verify", rel_table]), ("replay", ["replay", rel_table]),
               ("certify", ["certify", rel_table, "-o", rel_proof, "--quiet"]),
@@ -83,7 +80,7 @@ def main() -> int:
     for step, command in steps:
         if step != "search" and not table.exists():
             break
-        row = {"network": args.spec, **run_step(step, command, script if step == "search" else None),
+        row = {"network": args.spec, **run_step(step, command),
                **table_facts(table)}
         record(row)
         print(json.dumps(row))

@@ -16,6 +16,7 @@ strategies:
 ``lift``        the ring lift for tori (:mod:`tesearch.search.lift`)
 ``repack``      the greedy table narrowed by CP-SAT (:mod:`tesearch.search.improve`)
 ``narrow``      the rotation search's greedy core narrowed by CP-SAT (:mod:`tesearch.search.narrow`)
+``lane-core``   the rotation core as mirrored lanes + a free part (:mod:`tesearch.search.lanecore`)
 ``construct``   a construction without a solver (:mod:`tesearch.constructions`)
 ==============  =====================================================================================
 
@@ -180,6 +181,26 @@ class NarrowCore(_CpsatNarrowing):
 
 
 @dataclass(frozen=True)
+class MirrorLaneCore(TableStrategy):
+    """The rotation core as mirrored lanes and a free part, or as one joint model, solved by CP-SAT
+    (:func:`tesearch.search.lanecore.lane_core_table`; abelian networks whose rotation has even order)."""
+
+    joint: bool = False
+    from_width: int = 0  # narrowest core tried
+    max_width: int | None = None  # widest core tried (None: the exact core width + 12)
+    round_s: float = 40.0  # one CP-SAT call's limit (one part of one split)
+    progress: Progress = _quiet
+    name: ClassVar[str] = "lane-core"
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Solve the lane core split by split (or width by width, joint)."""
+        from tesearch.search.lanecore import lane_core_table
+
+        return lane_core_table(facts, budget, joint=self.joint, from_width=self.from_width,
+                               max_width=self.max_width, part_s=self.round_s, progress=self.progress)
+
+
+@dataclass(frozen=True)
 class Construction(TableStrategy):
     """A construction without a solver (:func:`tesearch.constructions.constructed_table`)."""
 
@@ -222,6 +243,7 @@ STRATEGIES: dict[str, Callable[..., TableStrategy]] = {
     "lift": _with_seed_and_backend(RingLift),
     "repack": _with_seed_and_backend(Repack),
     "narrow": _with_seed_and_backend(NarrowCore),
+    "lane-core": _with_seed_and_backend(MirrorLaneCore),
     "construct": _with_seed_and_backend(Construction),
 }
 

@@ -62,6 +62,15 @@ class Status(str, enum.Enum):
     UNKNOWN = "unknown"  # the solver or the time limit stopped the search before a table was found
 
 
+class CoreModel(str, enum.Enum):
+    """How ``tesearch narrow`` makes the rotation core: the greedy core narrowed by CP-SAT, or the
+    mirrored lanes (:mod:`tesearch.search.lanecore`) as lanes + a free part or as one joint model."""
+
+    GREEDY = "greedy"
+    LANES = "lanes"
+    JOINT_LANES = "joint-lanes"
+
+
 class Verdict(str, enum.Enum):
     """What a check says about one claim: the one verdict vocabulary of certificates and regressions."""
 

@@ -1,4 +1,5 @@
-"""scripts/lane_core.py: the mirrored-lane split of a rotation core (abelian networks), on torus-4x4x8:twisted."""
+"""tesearch.search.lanecore (``tesearch narrow --core-model lanes``): the mirrored-lane split of a rotation core
+(abelian networks), on torus-4x4x8:twisted."""
 
 from __future__ import annotations
 
@@ -9,20 +10,19 @@ from pathlib import Path
 
 import pytest
 
+from tesearch.instance import instance
+from tesearch.search.lanecore import LaneCore
+from tesearch.table import read_table
+from tesearch.verify import verify_table
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from lane_core import LaneCore  # noqa: E402
-
-from tesearch.table import read_table  # noqa: E402
-from tesearch.verify import verify_table  # noqa: E402
 
 SPEC = "torus-4x4x8:twisted"
 
 
 @pytest.fixture(scope="module")
 def core():
-    return LaneCore(SPEC)
+    return LaneCore(instance(SPEC, "total"))
 
 
 def test_pairs_are_mirror_images_and_fixed_elements_are_fixed(core):
@@ -58,7 +58,8 @@ def test_a_lane_part_too_narrow_is_not_solved(core):
 
 
 @pytest.mark.slow  # 4-6 s: the everyday run stays under 2 minutes
-def test_the_script_writes_a_verified_table_at_the_bound(tmp_path):
+def test_the_former_script_runs_narrow_and_writes_a_verified_table_at_the_bound(tmp_path):
+    """scripts/lane_core.py (the recorded commands' entry point) runs `tesearch narrow --core-model lanes`."""
     out = tmp_path / "t.json"
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "lane_core.py"), SPEC, "--out", str(out),
                            "--timeout", "120", "--attempt", "20"], capture_output=True, text=True, cwd=ROOT)
@@ -89,3 +90,23 @@ def test_the_joint_model_places_pairs_mirrored_and_fixed_elements_together(core)
         assert start[g] == start[partner]
     for g, first, word in placed:
         assert core.element(word) == g and len(word) == core.length(g) and first + len(word) <= width
+
+
+def test_narrow_with_lanes_writes_a_verified_table_and_a_core_too_narrow_is_unknown_not_infeasible(tmp_path):
+    """torus-4x4x4 (abelian, rotation of order 6): the lane core gives a verified table; with every core
+    width refused (--max-width 1) the outcome is UNKNOWN (exit 4), never a claim that a width is impossible."""
+    from click.testing import CliRunner
+
+    from tesearch.cli import main
+
+    out = tmp_path / "t.json"
+    done = CliRunner().invoke(main, ["narrow", "torus-4x4x4", "--core-model", "lanes", "-o", str(out), "--quiet"])
+    assert done.exit_code == 0, done.output
+    assert verify_table(read_table(out)).ok
+    unknown = CliRunner().invoke(main, ["narrow", "torus-4x4x4", "--core-model", "joint-lanes", "--max-width", "1",
+                                        "--quiet", "--json"])
+    assert unknown.exit_code == 4, unknown.output
+    data = __import__("json").loads(unknown.stdout)
+    assert data["status"] == "unknown" and data["T"] is None and "nothing is refuted" in data["summary"]
+    refused = CliRunner().invoke(main, ["narrow", "torus-4x4x4", "--from-width", "3"])
+    assert refused.exit_code == 2 and "--core-model" in refused.stderr

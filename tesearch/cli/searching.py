@@ -18,7 +18,7 @@ from tesearch.cli.app import NON_NEGATIVE, POSITIVE, SECONDS, SEED, WORKERS
 from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, SEARCH_TIMEOUT_S, emit,
                                   limit_options, out_option, renamed_option, solver_option, solver_parts)
 from tesearch.errors import LimitReached, OptionError, TesearchError
-from tesearch.terms import ExitCode
+from tesearch.terms import CoreModel, ExitCode
 from tesearch.words import DEFAULT_WORD_CAP
 
 OUT_OPTION = out_option("Write the table to this file (JSON, or text for .txt). "
@@ -306,13 +306,30 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, 
 @WORD_CAP_OPTION
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @solver_option(choices=CPSAT_SOLVERS, default="cpsat", help="The minimisation's CP-SAT model.")
+@click.option("--core-model", type=click.Choice([m.value for m in CoreModel]), default=CoreModel.GREEDY.value,
+              show_default=True,
+              help="greedy: the greedy core narrowed round by round; lanes: the core as mirrored lanes (rows r and "
+                   "r + S/2 mirrored by the rotation's half turn) + a free part, split by split; joint-lanes: the "
+                   "whole core as one mirrored model, width by width (lanes: abelian networks whose rotation has "
+                   "even order; made torus-12x12x24:twisted's T = 6039).")
+@click.option("--from-width", type=POSITIVE, default=None,
+              help="lanes, joint-lanes: the narrowest core tried (default: the exact core width).")
+@click.option("--max-width", type=POSITIVE, default=None,
+              help="lanes, joint-lanes: the widest core tried (default: the exact core width + 12).")
 @EXCHANGE_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=SEARCH_TIMEOUT_S)
-def narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet):
-    """The rotation search's greedy-core table of NETWORK, narrowed by CP-SAT round by round: only the core (the
-    exceptional elements) is modelled, so it reaches star-9, star-10 and large tori (needs the cpsat extra; its
-    bound is no certificate)."""
+def narrow(network, out, force, round_s, workers, word_cap, seed, solver, core_model, from_width, max_width,
+           exchange, as_json, limits, quiet):
+    """The rotation core of NETWORK made narrow by CP-SAT: the greedy core narrowed round by round (only the
+    exceptional elements are modelled, so it reaches star-9, star-10 and large tori), or mirrored lanes
+    (--core-model); needs the cpsat extra; CP-SAT's bounds are no certificates."""
+    model = CoreModel(core_model)
+    if model is CoreModel.GREEDY and (from_width is not None or max_width is not None):
+        raise OptionError("--from-width and --max-width apply to --core-model lanes or joint-lanes")
+    if model is not CoreModel.GREEDY:
+        return _lane_core(network, out, force, round_s, model, from_width, max_width, exchange, as_json, limits,
+                          quiet)
     return _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet)
 
 
@@ -325,6 +342,18 @@ def _narrow(network, out, force, round_s, workers, word_cap, seed, solver, excha
     work = lambda: narrowed_core_table(net, exchange, round_s=round_s,  # noqa: E731
                                        word_cap=word_cap, seed=seed, workers=workers, progress=log,
                                        cpsat_model=model)
+    return _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, _inputs(network))
+
+
+def _lane_core(network, out, force, round_s, model, from_width, max_width, exchange, as_json, limits, quiet):
+    from tesearch.instance import instance
+    from tesearch.limits import Budget, log
+    from tesearch.search.lanecore import lane_core_table
+
+    net = _network(network, limits)
+    work = lambda: lane_core_table(instance(net, exchange), Budget.current(),  # noqa: E731
+                                   joint=model is CoreModel.JOINT_LANES, from_width=from_width or 0,
+                                   max_width=max_width, part_s=round_s, progress=log)
     return _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, _inputs(network))
 
 
