@@ -88,10 +88,30 @@ class Budget:
         (no deadline when run in process without limits)."""
         return cls(_state.deadline, _state.limits.max_memory)
 
+    @classmethod
+    def until_wall(cls, wall_deadline: float, *, max_memory: int = DEFAULT_MAX_MEMORY) -> Budget:
+        """The budget up to a wall-clock deadline (a ``time.time()`` value, as the nodes of a cluster share
+        it; infinity: none), on this process's monotonic clock."""
+        if wall_deadline == float("inf"):
+            return cls(None, max_memory)
+        return cls(time.monotonic() + (wall_deadline - time.time()), max_memory)
+
     @property
     def left(self) -> float:
         """Seconds left (never negative; infinity without a deadline)."""
         return float("inf") if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    @property
+    def wall_deadline(self) -> float:
+        """The deadline as a ``time.time()`` value, for other processes or machines (infinity: none)."""
+        return float("inf") if self.deadline is None else time.time() + (self.deadline - time.monotonic())
+
+    def reserving(self, seconds: float, *, fraction: float = 1.0) -> Budget:
+        """This budget less a reserve at its end for what must follow (shutting down, returning a result):
+        ``seconds``, at most ``fraction`` of the time left (the reserve never eats a short budget whole)."""
+        if self.deadline is None:
+            return self
+        return Budget(self.deadline - min(seconds, fraction * self.left), self.max_memory)
 
     @property
     def spent(self) -> bool:

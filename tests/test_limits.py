@@ -168,3 +168,23 @@ def test_a_chatty_worker_cannot_starve_the_deadline():
     with pytest.raises(LimitReached, match="in phase: chatter"):
         supervise(work, limits=Limits(timeout_s=2))
     assert time.monotonic() - started < 4
+
+
+def test_a_budget_reserves_time_at_its_end_and_crosses_clocks():
+    """reserving: at most the seconds asked, never more than the fraction of the time left; no deadline stays
+    none. until_wall / wall_deadline: the same deadline on the wall clock (what a cluster's nodes share)."""
+    import time
+
+    from tesearch.limits import Budget
+
+    now = time.monotonic()
+    budget = Budget(now + 100.0)
+    assert abs(budget.reserving(3.0).deadline - (now + 97.0)) < 1e-6
+    assert abs(budget.reserving(3.0, fraction=0.01).deadline - (now + 99.0)) < 0.01  # 1 % of ~100 s left
+    short = Budget(now + 2.0)
+    assert abs(short.reserving(3.0, fraction=0.25).deadline - (now + 1.5)) < 0.01
+    assert Budget(None).reserving(3.0) == Budget(None) and Budget(None).wall_deadline == float("inf")
+    wall = budget.wall_deadline
+    assert abs(wall - (time.time() + 100.0)) < 0.05
+    assert abs(Budget.until_wall(wall).deadline - budget.deadline) < 0.05
+    assert Budget.until_wall(float("inf")).deadline is None

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from tesearch.limits import Budget
 from tesearch.networks import network_from_spec
 from tesearch.sweep import Entry, portfolio, run_entry
 from tesearch.sweep.driver import RUNS_FILE, accept
@@ -273,7 +274,7 @@ def test_a_table_the_driver_refuses_is_not_counted_or_written(local_ray, tmp_pat
         refused.append(record["entry"])
         return None, "forged for the test"
 
-    result = run_sweep(prepare(["ring-8"], "total", seeds=1), deadline=time.monotonic() + 60, out_dir=tmp_path,
+    result = run_sweep(prepare(["ring-8"], "total", seeds=1), budget=Budget.seconds(60), out_dir=tmp_path,
                        quiet=True, accept_table=refuse)
     assert int(result.exit_code) == 1 and refused
     net = result.networks[0]

@@ -51,7 +51,7 @@ def sweep(networks, exchange, out_dir, force, runs, address, num_cpus, seeds, as
     from tesearch.supervise import supervise
     from tesearch.sweep.driver import (RUNS_FILE, check_runs_file, prepare, require_ray, run_sweep,
                                        supervised_sweep)
-    from tesearch.limits import command_start
+    from tesearch.limits import Budget, command_start
 
     if address is not None and num_cpus is not None:
         raise OptionError("--num-cpus applies to a local Ray only; a cluster has the CPUs its nodes give it")
@@ -73,8 +73,8 @@ def sweep(networks, exchange, out_dir, force, runs, address, num_cpus, seeds, as
 
     def finish(ray_temp_dir):
         """The sweep and its report (in the supervised child that runs Ray); the exit code."""
-        deadline = None if limits.timeout_s is None else command_start() + limits.timeout_s
-        result = run_sweep(prepared, deadline=deadline, out_dir=out_dir, force=force, address=address,
+        result = run_sweep(prepared, budget=Budget.of(limits, started=command_start()), out_dir=out_dir, force=force,
+                           address=address,
                            num_cpus=num_cpus, quiet=quiet, limits=limits, runs_path=runs,
                            ray_temp_dir=ray_temp_dir)
         if as_json:

@@ -57,6 +57,7 @@ from typing import Callable, TypeVar
 from tesearch.errors import FormatError, Interrupted, OptionError, SolverUnavailable, TesearchError
 from tesearch.files import read_json_file, write_atomically
 from tesearch.instance import Instance, instance
+from tesearch.limits import Budget
 from tesearch.outputs import Saved, save_table
 from tesearch.supervise import supervise
 from tesearch.sweep.portfolio import CANCELLED, ERROR, REJECTED, Entry, Prepared, prepare, run_entry  # noqa: F401
@@ -75,6 +76,8 @@ HEARTBEAT_S = 10.0
 #: seconds a local Ray takes to shut down (measured 2-3 s on 2 cores): the driver stops waiting this much
 #: before the command's deadline when it started Ray itself
 SHUTDOWN_S = 3.0
+#: seconds (at most a tenth of the time) between the tasks' deadline and the driver's, to collect their tables
+TASK_MARGIN_S = 3.0
 #: seconds the driver waits for a TCP answer from --address HOST:PORT before it gives up (exit 2)
 PROBE_S = 5.0
 #: seconds a stopped sweep gets to cancel its tasks before its process group is killed (2 s in all)
@@ -339,11 +342,11 @@ def _init_ray(ray, address: str | None, num_cpus: int | None, temp_dir: str | No
     return True
 
 
-def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path | None, force: bool = False,
+def run_sweep(prepared: list[Prepared], *, budget: Budget, out_dir: Path | None, force: bool = False,
               address: str | None = None, num_cpus: int | None = None, quiet: bool = False,
               limits=None, accept_table: Callable = accept, runs_path: Path | None = None,
               ray_temp_dir: str | None = None) -> SweepResult:
-    """Run every network's portfolio as Ray tasks until each is won or ``deadline`` (time.monotonic()).
+    """Run every network's portfolio as Ray tasks until each is won or ``budget`` is spent.
 
     See the module doc.  Returns the summaries, the runs record (written to ``runs_path``, by default
     ``out_dir / RUNS_FILE`` when ``out_dir`` is given)
@@ -376,16 +379,16 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
         owned = _init_ray(ray, address, num_cpus, ray_temp_dir)
         for sig in handlers:  # ray.init sets its own SIGTERM handler: ours decides
             signal.signal(sig, flag)
-        if deadline is not None and owned:  # leave time to shut Ray down before the command's deadline
-            deadline -= min(SHUTDOWN_S, 0.25 * max(deadline - time.monotonic(), 0.0))
+        if owned:  # leave time to shut Ray down before the command's deadline
+            budget = budget.reserving(SHUTDOWN_S, fraction=0.25)
         cpus = int(ray.cluster_resources().get("CPU", 0))
         view.event(f"Ray {'started locally' if owned and address is None else 'joined at ' + str(address or 'the running instance')}"
                    f" with {cpus} CPUs; {total} tasks for {len(prepared)} network(s)")
         board = ray.remote(num_cpus=0)(_Starts).remote()
         remote = ray.remote(num_cpus=1, max_retries=0)(_task)
-        # the tasks' own deadline, in wall-clock time (nodes of a cluster share it, not time.monotonic())
-        margin = 0.0 if deadline is None else min(3.0, 0.1 * max(deadline - started, 0.0))
-        task_deadline = float("inf") if deadline is None else time.time() + (deadline - margin - time.monotonic())
+        # the tasks' own deadline, a little before the driver's (to collect their tables), in wall-clock time
+        # (nodes of a cluster share it, not time.monotonic())
+        task_deadline = budget.reserving(TASK_MARGIN_S, fraction=0.1).wall_deadline
         # round robin over the networks, so that every network's best entries are queued first
         longest = max((len(p.entries) for p in prepared), default=0)
         shared = {p.key: ray.put(p.instance) for p in prepared}  # one copy of each instance in the object store
@@ -399,11 +402,10 @@ def run_sweep(prepared: list[Prepared], *, deadline: float | None, out_dir: Path
                     submitted[key] = time.monotonic()
         while pending:
             flag.check()
-            now = time.monotonic()
-            if deadline is not None and now >= deadline:
+            if budget.spent:
                 _cancel(ray, pending, list(pending), states, starts, "the time limit was reached", view)
                 break
-            wait = POLL_S if deadline is None else max(0.01, min(POLL_S, deadline - now))
+            wait = max(0.01, min(POLL_S, budget.left))
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=wait)
             flag.check()
             try:

@@ -186,14 +186,14 @@ def run_entry(network: Instance | str, exchange: str, entry: Entry, deadline: fl
     record = {"network": spec, "exchange": exchange, "entry": str(entry), "strategy": entry.strategy,
               "seed": entry.seed, "backend": entry.backend, "outcome": Status.UNKNOWN.value, "T": None,
               "table": None, "seconds": 0.0, "stop_reason": None}
-    budget = deadline - time.time() - RETURN_MARGIN_S
-    if budget <= 0:
+    budget = Budget.until_wall(deadline, max_memory=max_memory).reserving(RETURN_MARGIN_S)
+    if budget.spent:
         record["stop_reason"] = "no time left when the task started"
         return record
     try:
         # limits.budget() and time_left() see the task's budget; the caller's limits come back afterwards (a
         # sweep run in-process, as the tests do, must not leave an expired deadline behind)
-        with limits.activated(Limits(budget, max_memory, max_order), started=started):
+        with limits.activated(Limits(budget.left, max_memory, max_order), started=started):
             facts = network if isinstance(network, Instance) else instance(spec, exchange)
             outcome = entry_strategy(entry).run(facts, Budget.current())
         searched = getattr(outcome.detail, "stop_reason", False)  # a search's own record says why it stopped
