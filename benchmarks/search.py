@@ -25,7 +25,7 @@ VARIANTS = {
     "no-exact": EncodingOptions(exact_columns=False),
     "no-mirror": EncodingOptions(reversal_symmetry=False),
 }
-# (network, exchange, strategy, min_width): a fixed suite of feasible and infeasible widths
+# (network, exchange, strategy, from_width): a fixed suite of feasible and infeasible widths
 SUITE = [
     ("star-5", "total", Strategy.ROTATION, None),
     ("star-5", "odd-distance", Strategy.ROTATION, None),
@@ -38,8 +38,8 @@ SUITE = [
 ]
 
 
-def run(spec, exchange, strategy, min_width, options, timeout):
-    params = SearchParams(spec, Exchange(exchange), strategy, options=options, min_width=min_width)
+def run(spec, exchange, strategy, from_width, options, timeout):
+    params = SearchParams(spec, Exchange(exchange), strategy, options=options, from_width=from_width)
     t0 = time.monotonic()
     out = search(network_from_spec(spec), params, budget=Budget.seconds(timeout))
     return time.monotonic() - t0, out
@@ -52,14 +52,14 @@ def main() -> None:
     head = f"{'instance':40s}" + "".join(f"{name:>22s}" for name in VARIANTS)
     print(head)
     print("-" * len(head))
-    for spec, exchange, strategy, min_width in SUITE:
+    for spec, exchange, strategy, from_width in SUITE:
         cells, base = [], None
         for name, options in VARIANTS.items():
-            seconds, out = run(spec, exchange, strategy, min_width, options, args.timeout)
+            seconds, out = run(spec, exchange, strategy, from_width, options, args.timeout)
             base = base if base is not None else seconds
             tag = f"T={out.T}" if out.T is not None else out.status.value
             cells.append(f"{seconds:7.2f}s {tag:>7s} x{seconds / base:4.1f}")
-        name = f"{spec} {exchange} {strategy.value}" + (f" from {min_width}" if min_width else "")
+        name = f"{spec} {exchange} {strategy.value}" + (f" from {from_width}" if from_width else "")
         print(f"{name:40s}" + "".join(f"{c:>22s}" for c in cells), flush=True)
     # the trivially infeasible width that took plain Z3 four minutes (design notes)
     from tesearch.groups import cayley_graph

@@ -64,7 +64,7 @@ def check_outcome(name: str, strategy: Strategy, low: int | None, high: int | No
     optimal = known_optimal(name)
     spec, exchange = network_of(name)
     net = network_from_spec(spec)
-    params = SearchParams(spec, exchange, strategy, max_width=high, min_width=low)
+    params = SearchParams(spec, exchange, strategy, max_width=high, from_width=low)
     where = f"{name} {strategy.value} [{low}, {high}]"
     try:
         outcome = search(net, params, budget=Budget.seconds(30))
@@ -167,7 +167,7 @@ def test_an_infeasible_range_names_its_widths_and_its_proof():
 
 def test_unsat_over_capped_words_is_not_infeasible():
     """--word-cap 1 offers one word per element: an unsat then refutes only those words (exit 4, not 3)."""
-    params = SearchParams("ring-8:cyclic", Exchange.TOTAL, Strategy.FULL, min_width=8, max_width=9, word_cap=1)
+    params = SearchParams("ring-8:cyclic", Exchange.TOTAL, Strategy.FULL, from_width=8, max_width=9, word_cap=1)
     outcome = search(network_from_spec("ring-8:cyclic"), params)
     assert outcome.status is Status.UNKNOWN and outcome.infeasible_widths is None
     assert all(a.result is SolveResult.UNSAT and not a.complete_words for a in outcome.attempts)
@@ -182,7 +182,7 @@ def test_a_timeout_is_never_infeasible(monkeypatch):
 
     monkeypatch.setattr(core.Searcher, "run_problem", lambda self, part, problem, timeout_s:
                         (SolveResult.UNKNOWN, None))
-    params = SearchParams("ring-8:cyclic", Exchange.TOTAL, Strategy.FULL, min_width=8, max_width=9)
+    params = SearchParams("ring-8:cyclic", Exchange.TOTAL, Strategy.FULL, from_width=8, max_width=9)
     outcome = search(network_from_spec("ring-8:cyclic"), params)
     assert outcome.status is Status.UNKNOWN and outcome.infeasible_widths is None
 

@@ -177,14 +177,14 @@ def test_search_returns_verified_optimal_tables(spec, exchange):
 
 
 def test_search_refutes_counting_bound_of_even_cyclic_ring(tmp_path):
-    params = SearchParams("ring-6:cyclic", Exchange.TOTAL, Strategy.FULL, min_width=5)
+    params = SearchParams("ring-6:cyclic", Exchange.TOTAL, Strategy.FULL, from_width=5)
     outcome = search(network_from_spec("ring-6:cyclic"), params, encodings_dir=tmp_path)
     assert outcome.T == 6 and outcome.refuted_widths == [5]
     assert len(list(tmp_path.glob("*.smt2"))) == 1
 
 
 def test_search_infeasible_when_width_capped():
-    params = SearchParams("ring-8:cyclic", Exchange.TOTAL, Strategy.FULL, min_width=8, max_width=9)
+    params = SearchParams("ring-8:cyclic", Exchange.TOTAL, Strategy.FULL, from_width=8, max_width=9)
     outcome = search(network_from_spec("ring-8:cyclic"), params)
     assert outcome.status is Status.INFEASIBLE and outcome.table is None
     assert outcome.refuted_widths == [8, 9]

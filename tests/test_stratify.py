@@ -9,7 +9,7 @@ from conftest import run_cli
 from tesearch.limits import Budget
 from tesearch.groups import cached_cayley_graph
 from tesearch.layout import filler_plans as layout_filler_plans
-from tesearch.search.stratify import (Part, StarStratifier, expand, fits, letter_classes, plan_moves, stratify,
+from tesearch.search.stratify import (Part, RotationStratifier, expand, fits, letter_classes, plan_moves, stratify,
                                       sub_orbits)
 from tesearch.terms import SolveResult
 from tesearch.networks import network_from_spec
@@ -93,7 +93,7 @@ def test_reduced_part_of_fillers_expands_to_a_valid_block(d):
     letters = sum(int(cg.dist[o[0]]) for o in chosen) * 4
     width = letters // 4
     part = Part(d, 4, own=[], fillers=chosen)
-    stratifier = StarStratifier(network_from_spec("star-5"), budget=Budget.seconds(20))
+    stratifier = RotationStratifier(network_from_spec("star-5"), budget=Budget.seconds(20))
     assert stratifier.solve_part(part, d, width, 10.0) is SolveResult.SAT
     classes = letter_classes(rot, d)
     reduced_columns = defaultdict(list)

@@ -65,7 +65,7 @@ def counting_refutation(problem: TableProblem) -> str | None:
 
 
 @dataclass
-class CpsatModel:
+class PlacementModel:
     """The CP-SAT model of one table problem, with its variables and sections."""
     problem: TableProblem
     model: object  # cp_model.CpModel
@@ -76,7 +76,7 @@ class CpsatModel:
     stats: dict = field(default_factory=dict)
 
 
-def build(problem: TableProblem) -> CpsatModel:
+def build(problem: TableProblem) -> PlacementModel:
     """The CP-SAT model of ``problem`` (see the module docstring for the sections).
 
     Long because the model is built in one pass, section by section (variables, exactly once, columns,
@@ -159,7 +159,7 @@ def build(problem: TableProblem) -> CpsatModel:
             n_counts += 1
         sections["letter counts"] = n_counts
     sections["symmetry breaking"] = left_out
-    return CpsatModel(problem, model, placements, sections, trivially_unsat, time.monotonic() - t0,
+    return PlacementModel(problem, model, placements, sections, trivially_unsat, time.monotonic() - t0,
                       {"variables": len(placements)})
 
 
@@ -174,7 +174,7 @@ def _solver(*, seed: int, timeout_s: float | None, workers: int, log: bool):
     return solver
 
 
-def solve_model(built: CpsatModel, *, seed: int = 0, timeout_s: float | None = None,
+def solve_model(built: PlacementModel, *, seed: int = 0, timeout_s: float | None = None,
                 workers: int = DEFAULT_WORKERS, log: bool = False
                 ) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
     """Run CP-SAT once on a built model: (result, chosen placements if sat)."""

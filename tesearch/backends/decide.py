@@ -4,7 +4,7 @@
 solves it: with Z3 (:func:`tesearch.encode.encode` and :func:`~tesearch.encode.solve`), or
 with CP-SAT in the placement model (:mod:`tesearch.backends.cpsat`) or the interval model
 (:mod:`tesearch.backends.intervals`).  The rotation and full searches
-(``Searcher.run_problem``) and the stratified search (``StarStratifier.solve_part``) both
+(``Searcher.run_problem``) and the stratified search (``RotationStratifier.solve_part``) both
 call it.  The outcome stays three-valued: sat with the chosen (item, word, first column)
 triples, unsat, or unknown (a timeout is never unsat).  A CP-SAT unsat is no certificate:
 ``tesearch certify`` re-checks it with Z3.

@@ -145,7 +145,7 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
 
     backend, model = solver_parts(solver)
     params = SearchParams(network, Exchange(exchange), Strategy(strategy), seed=seed,
-                          word_cap=word_cap, max_width=max_width, min_width=from_width,
+                          word_cap=word_cap, max_width=max_width, from_width=from_width,
                           backend=backend, sampling=WordSampling(sampling),
                           core_schedule=CoreSchedule(core_schedule), cpsat_model=model)
     check_width_range(params)  # before any group is built

@@ -127,12 +127,12 @@ class Searcher(TableKit):
         strategy = self.params.strategy
         if strategy is Strategy.AUTO:
             usable = self.rotation is not None and self.bounds.letter.value <= self.bounds.counting
-            strategy = Strategy.ROTATION if usable and self.params.min_width is None else Strategy.FULL
+            strategy = Strategy.ROTATION if usable and self.params.from_width is None else Strategy.FULL
         self.log(f"{self.network.spec} {self.params.exchange.value}: {self.cg.order} nodes, "
                  f"{len(self.targets)} targets, best bound {self.bounds.best} ({self.bounds.binding}); "
                  f"strategy {strategy.value}")
         if self.params.max_width is not None and self.params.max_width < self.bounds.best \
-                and self.params.min_width is None:
+                and self.params.from_width is None:
             status, table = self.below_bound()
         elif strategy in (Strategy.ROTATION, Strategy.SPLIT):
             if self.rotation is None:
@@ -177,7 +177,7 @@ class Searcher(TableKit):
             fallback = self.make_table(assign_rows(greedy, self.cg.degree), upper,
                                        self.meta("full", "greedy first-fit (solver unknown below)"))
             limits.offer(fallback)
-        start = self.params.min_width if self.params.min_width is not None else self.bounds.best
+        start = self.params.from_width if self.params.from_width is not None else self.bounds.best
         if start > upper:
             raise OptionError(f"--from-width {start} is above the greedy table's width {upper}: a table of width "
                               f"{upper} exists, so every width from {upper} up has one; nothing to search "

@@ -53,7 +53,7 @@ class SearchParams:
     word_cap: int = DEFAULT_WORD_CAP
     options: EncodingOptions = field(default_factory=EncodingOptions)
     max_width: int | None = None  # stop the width loop here (default: the greedy upper bound)
-    min_width: int | None = None  # start the width loop here (default: the best lower bound), e.g.
+    from_width: int | None = None  # start the width loop here (default: the best lower bound), e.g.
     #                               the counting bound, to have Z3 refute what the per-letter bound excludes
     backend: Backend = Backend.Z3  # which solver decides each width (a CP-SAT unsat is not a certificate)
     sampling: WordSampling = WordSampling.SPREAD
@@ -118,7 +118,7 @@ class SearchOutcome(AgainstBound):
 def check_width_range(params: SearchParams) -> None:
     """Refuse width options the chosen strategy cannot honour (OptionError, exit 2): a --from-width above
     --max-width, and --from-width with the rotation or split strategy, which have no width loop."""
-    low, high = params.min_width, params.max_width
+    low, high = params.from_width, params.max_width
     if low is not None and high is not None and low > high:
         raise OptionError(f"--from-width {low} is above --max-width {high}: the range of widths is empty")
     if low is not None and params.strategy in (Strategy.ROTATION, Strategy.SPLIT):

@@ -232,7 +232,7 @@ def plan_moves(cg: CayleyGraph, exceptional: list[tuple[int, ...]], blanks: int
 
 # ---------------------------------------------------------------- the search
 
-class StarStratifier:
+class RotationStratifier:
     """Plan the strata, search each reduced part, assemble and verify."""
 
     def __init__(self, network: Network | Instance, exchange: Exchange = Exchange.TOTAL, *,
@@ -401,9 +401,9 @@ class StarStratifier:
 def stratify(network: Network | Instance, exchange: Exchange | str = Exchange.TOTAL, *, budget: Budget | None = None,
              attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
              backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> Outcome:
-    """Run the stratified search (:class:`StarStratifier`) within ``budget`` (default: the command's) and say
+    """Run the stratified search (:class:`RotationStratifier`) within ``budget`` (default: the command's) and say
     what it showed."""
-    stratifier = StarStratifier(network, Exchange(exchange), budget=budget, attempt_s=attempt_s, seed=seed,
+    stratifier = RotationStratifier(network, Exchange(exchange), budget=budget, attempt_s=attempt_s, seed=seed,
                                 progress=progress, backend=backend, cpsat_model=cpsat_model)
     table = stratifier.run()
     name = f"{stratifier.network.spec} {stratifier.exchange.value}"
