@@ -100,6 +100,12 @@ def search_row(n: int, exchange: str, group: str, timeout: float, workdir: Path)
                           capture_output=True, text=True, cwd=ROOT, env=env)
     row = {"network": f"star-{n}", "exchange": exchange, "group": group, "command": "tesearch " + " ".join(command),
            "wall_seconds": round(time.monotonic() - started, 1), "exit": proc.returncode}
+    if out.exists():  # the table found, or (at a limit) the best verified one before it
+        table = json.loads(out.read_text())
+        core = next((s for s in table.get("sections", []) if s["name"] == "core"), None)
+        row["core_width"] = core["end"] - core["start"] if core else None
+        row["method"] = table["search"]["method"]
+        out.unlink()
     try:
         data = json.loads(proc.stdout)
     except json.JSONDecodeError:  # a limit (exit 4) prints the best verified table's T on stderr, no JSON
@@ -108,12 +114,6 @@ def search_row(n: int, exchange: str, group: str, timeout: float, workdir: Path)
                 "best_bound": bound_of(n, exchange),
                 "ended": proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "no output"}
     row.update(status=data["status"], T=data["T"], best_bound=data["best_bound"], optimal=data["optimal"])
-    if out.exists():
-        table = json.loads(out.read_text())
-        core = next((s for s in table.get("sections", []) if s["name"] == "core"), None)
-        row["core_width"] = core["end"] - core["start"] if core else None
-        row["method"] = table["search"]["method"]
-        out.unlink()
     row["ended"] = data.get("stop_reason") or ("a core at the bound" if data["optimal"] else "")
     return row
 
@@ -155,7 +155,7 @@ def search_markdown(rows: list[dict], command: str, seconds: float) -> str:
            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         gap = r["T"] - r["best_bound"] if r.get("T") is not None and r.get("best_bound") is not None else "-"
-        ended = str(r.get("ended", "")).replace("|", "/")
+        ended = str(r.get("ended", "")).replace("|", "/") + (f"; table: {r['method']}" if r.get("method") else "")
         out.append(f"| {r['network']} | {r['exchange']} | {r['group']} | {r['core_elements']} | {r['core_letters']} | "
                    f"{r['status']} | {r.get('T')} | {r.get('best_bound', '-')} | {gap} | {r.get('core_width', '-')} | "
                    f"{r['wall_seconds']} | {ended} |")
