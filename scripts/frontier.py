@@ -24,6 +24,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -88,7 +89,12 @@ def notes() -> list[str]:
 
 
 # Targets whose search needs more than the default time (star-8's core took 418 s as first run).
-TIMEOUTS = {"star-8": 900}
+TIMEOUTS = {"star-8": 900, "star-9": 1200}
+
+# Issue 32: the rotation search with another letter group than the cyclic rotation (tesearch/symmetry.py),
+# run only with --symmetry-targets; recorded under "NETWORK EXCHANGE symmetry=NAME".  star-9's memory
+# ceiling keeps the run beside other work on a 23 GB machine (the Z3 core encoding alone passed 4 GiB).
+SYMMETRY_TARGETS = [("star-9", ["--strategy", "rotation", "--symmetry", "Q8", "--max-memory", "6G"])]
 
 
 def main() -> None:
@@ -100,12 +106,15 @@ def main() -> None:
     ap.add_argument("--report", action="store_true", help="only rewrite results/frontier.md")
     ap.add_argument("--sweep", action="store_true", help="run the targets through `tesearch sweep` (Ray)")
     ap.add_argument("--address", default=None, help="with --sweep: the Ray cluster to use (default: local)")
+    ap.add_argument("--symmetry-targets", action="store_true",
+                    help="run the letter-group searches of SYMMETRY_TARGETS instead of the frontier targets")
     args = ap.parse_args()
     if args.report:
         write_report()
         return
     store = json.loads(STORE.read_text()) if STORE.exists() else {}
-    chosen = [(spec, extra) for spec, extra in targets() if not args.only or args.only in spec]
+    chosen = [(spec, extra) for spec, extra in (SYMMETRY_TARGETS if args.symmetry_targets else targets())
+              if not args.only or args.only in spec]
     if args.sweep:
         sweep_frontier(chosen, store, timeout=args.timeout, address=args.address)
         write_report()
@@ -113,7 +122,7 @@ def main() -> None:
     # Each run is its own `tesearch search` process; the pool runs --jobs of them side by side.
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for data in pool.map(lambda t: run_one(*t, timeout=args.timeout), chosen):
-            store[f"{data['network']} {data['exchange']}"] = data
+            store[run_key(data)] = data
             print(f"{data['network']:16s} {data['exchange']:12s} {data['status']:8s} T={data['T']} "
                   f"bound={data['best_bound']} {data['wall_seconds']}s", flush=True)
             STORE.parent.mkdir(parents=True, exist_ok=True)
@@ -136,23 +145,37 @@ def sweep_frontier(chosen: list[tuple[str, list[str]]], store: dict, *, timeout:
         STORE.write_text(json.dumps(store, indent=1) + "\n")
 
 
+def run_key(data: dict) -> str:
+    """The record's key in runs.json: 'NETWORK EXCHANGE', with ' symmetry=NAME' for a letter-group run."""
+    symmetry = data.get("symmetry")
+    return f"{data['network']} {data['exchange']}" + (f" symmetry={symmetry}" if symmetry else "")
+
+
 def run_one(spec: str, extra: list[str], *, timeout: int) -> dict:
-    """One `tesearch search` run, recorded as it came (found, unknown, infeasible or error).
+    """One `tesearch search` run, recorded as it came (found, unknown, infeasible, a limit or error).
 
     ``--out`` replaces a committed table only with a narrower one (the CLI's rule): a rerun never
-    overwrites a stratified star table or a CP-SAT repack with a wider one.
+    overwrites a stratified star table or a CP-SAT repack with a wider one; a committed table that is
+    gzipped (star-9's) is the one compared with.  A run stopped by a limit (exit 4) prints no JSON: its
+    record keeps the status "limit", the best verified table's T it reported, and its last words.
     """
     odd = "--exchange" in extra
     out = f"results/frontier/{spec.replace(':', '-')}{'-odd' if odd else ''}.json"
+    if (ROOT / f"{out}.gz").exists():
+        out += ".gz"
     cmd = ["tesearch", "search", spec, *extra, "--timeout", str(TIMEOUTS.get(spec, timeout)), "--out", out]
     t0 = time.monotonic()
     proc = subprocess.run([TESEARCH, *cmd[1:], "--json", "--quiet"], capture_output=True, text=True, cwd=ROOT)
     try:
         data = json.loads(proc.stdout)
     except json.JSONDecodeError:
-        data = {"network": spec, "exchange": "odd-distance" if odd else "total", "status": "error",
-                "T": None, "best_bound": None, "optimal": False, "strategy": "-",
+        best = re.search(r"best verified table before the limit: T = (\d+)", proc.stderr)
+        data = {"network": spec, "exchange": "odd-distance" if odd else "total",
+                "status": "limit" if proc.returncode == 4 else "error",
+                "T": int(best.group(1)) if best else None, "best_bound": None, "optimal": False, "strategy": "-",
                 "seconds": None, "error": proc.stderr.strip()[-300:]}
+    if "--symmetry" in extra:
+        data["symmetry"] = extra[extra.index("--symmetry") + 1]
     data["network"] = spec
     data["command"] = " ".join(shlex.quote(c) for c in cmd)
     data["wall_seconds"] = round(time.monotonic() - t0, 1)
@@ -208,8 +231,12 @@ def write_report() -> None:
     for key, d in store.items():
         if d["status"] == "found":
             outcome = found_outcome(d, lifts, "; superseded by the optimal ring lift below")
+        elif d["status"] == "limit" and d["T"] is not None:
+            outcome = f"limit reached; best verified table before it T = {d['T']} (not shown optimal)"
         else:
             outcome = f"{d['status']}: no table within the time"
+        if d.get("symmetry"):
+            outcome += f" (letter group {d['symmetry']})"
         lines.append(f"| {d['network']} | {d['exchange']} | {outcome} | {d['T']} | {d['best_bound']} | "
                      f"{d.get('wall_seconds')} | {d.get('strategy')} | `{current(d['command'])}` |")
     for d in lifts.values():

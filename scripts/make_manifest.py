@@ -137,6 +137,9 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/symmetry-cores.md": (
         ["python scripts/symmetry_cores.py --max-n 9 --report results/symmetry-cores.md"], [],
         "the core of every regular letter group (every group of order n-1) on star-5..9, total and odd-distance"),
+    "results/symmetry-search.md": (
+        ["python scripts/symmetry_cores.py --search --max-n 7 --timeout 150 --report results/symmetry-search.md"], [],
+        "what the rotation search reaches with each regular letter group (--symmetry) on star-5..7, one run each"),
     "results/view.md": (["python benchmarks/view.py --report results/view.md"], [],
                         "tesearch view pages (star-5, star-7, star-8, hypercube-16): build seconds, bytes, gzipped bytes, "
                         "time to interactive and redraw time measured in headless Chromium (quoted in README.md)"),
@@ -184,9 +187,10 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                           ["results/suite.json", "results/fuzz.md", "results/limits.md"],
                           "generated from results/suite.json and the tables' metadata"),
     "results/frontier/runs.json": (
-        ["python scripts/frontier.py"],
+        ["python scripts/frontier.py", "python scripts/frontier.py --symmetry-targets"],
         [],
-        "every frontier search (hours: star-8 alone takes about 10 minutes); one: `--only NAME`."),
+        "every frontier search (hours: star-8 alone takes about 10 minutes); one: `--only NAME`; the letter-group "
+        "runs (star-9 with Q8, up to 20 min): `--symmetry-targets`."),
     "results/frontier/lifts.json": (
         ["python scripts/frontier_lifts.py",
          "python scripts/frontier_lifts.py --only torus-8x16x16 --timeout 900",

@@ -26,6 +26,7 @@ from tesearch.bounds import PARIKH_LIMIT, Bounds, compute_bounds, letter_vectors
 from tesearch.groups import CayleyGraph, cached_cayley_graph
 from tesearch.networks import Network, network_from_spec
 from tesearch.rotation import Rotation, find_rotation
+from tesearch.symmetry import LetterGroup
 from tesearch.terms import Exchange
 from tesearch.words import targets, word_counts
 
@@ -80,9 +81,13 @@ class Instance:
     @functools.cached_property
     def orbit_classes(self) -> OrbitClasses:
         """The targets' rotation orbits (see :class:`OrbitClasses`); the instance must have a rotation."""
+        return self.orbit_classes_under(self.rotation)
+
+    def orbit_classes_under(self, symmetry: Rotation | LetterGroup) -> OrbitClasses:
+        """The targets' orbits under a rotation or a regular letter group (:class:`OrbitClasses`; not kept)."""
         S = self.cg.degree
         with limits.phase("orbits"):
-            orbit_list = self.rotation.orbits(self.targets)
+            orbit_list = symmetry.orbits(self.targets)
         full = sorted((o for o in orbit_list if len(o) == S), key=lambda o: (int(self.cg.dist[o[0]]), o[0]))
         short = [o for o in orbit_list if len(o) < S]
         lengths = [int(self.cg.dist[o[0]]) for o in full]

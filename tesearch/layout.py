@@ -81,14 +81,16 @@ def first_fit(items: Sequence, letters: int) -> tuple[int, list[PlacedWord]]:
 
 
 def rotation_blocks(words: Iterable[tuple[int, ...]], rotation, start_column: int) -> tuple[list[Row], int]:
-    """One rotation block per word, side by side from ``start_column``: row r holds sigma^r of the word.
+    """One rotation block per word, side by side from ``start_column``: row r holds sigma^r of the word
+    (``rotation.apply(word, r)``; a :class:`tesearch.symmetry.LetterGroup` gives its r-th element there).
 
-    Every column of a block holds each letter once (sigma permutes the letters as one cycle), so the
-    blocks are valid by construction.  Returns the rows and the first column after the blocks.
+    Every column of a block holds each letter once (sigma permutes the letters as one cycle; a regular
+    letter group sends one letter to every letter once), so the blocks are valid by construction.
+    Returns the rows and the first column after the blocks.
     """
     out: list[Row] = []
     column = start_column
-    degree = len(rotation.sigma)
+    degree = rotation.order
     for word in words:
         for r in range(degree):
             out.append((r, column, rotation.apply(word, r)))

@@ -46,6 +46,15 @@ class Rotation:
     def __str__(self) -> str:
         return " -> ".join(self.cycle) + " -> " + self.cycle[0]
 
+    @property
+    def order(self) -> int:
+        """The order of sigma (= the number of letters), the rows of one block."""
+        return len(self.sigma)
+
+    def transversal(self, orbit) -> list[int]:
+        """The powers of sigma taking an orbit's first element to each of its elements, in order: 0, 1, ..."""
+        return list(range(len(orbit)))
+
     def apply(self, word, power: int = 1) -> tuple[int, ...]:
         """sigma^power applied letterwise to a word of letter indices."""
         out = tuple(int(k) for k in word)

@@ -169,6 +169,7 @@ class NarrowCore(_CpsatNarrowing):
     """The rotation search's greedy-core table with its core narrowed by CP-SAT
     (:func:`tesearch.search.narrow.narrowed_core_table`)."""
 
+    symmetry: str = "cyclic"  # the letter group of the blocks (tesearch.symmetry)
     name: ClassVar[str] = "narrow"
 
     def run(self, facts: Instance, budget: Budget) -> Outcome:
@@ -177,7 +178,7 @@ class NarrowCore(_CpsatNarrowing):
 
         return narrowed_core_table(facts, budget=budget, round_s=self.round_s, word_cap=self.word_cap,
                                    seed=self.seed, workers=self.workers, progress=self.progress,
-                                   cpsat_model=self.cpsat_model)
+                                   cpsat_model=self.cpsat_model, symmetry=self.symmetry)
 
 
 @dataclass(frozen=True)
@@ -215,11 +216,11 @@ class Construction(TableStrategy):
 
 def _search(layout: str) -> Callable[..., TableStrategy]:
     def make(seed: int = 0, backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS,
-             **options) -> TableStrategy:
+             symmetry: str = "cyclic", **options) -> TableStrategy:
         from tesearch.search.core import SearchParams, Strategy
 
         return Search(SearchParams("", strategy=Strategy(layout), seed=seed, backend=Backend(backend),
-                                   cpsat_model=CpsatModel(cpsat_model)), **options)
+                                   cpsat_model=CpsatModel(cpsat_model), symmetry=symmetry), **options)
     return make
 
 

@@ -21,6 +21,7 @@ cores of each on star-5..9 (results/symmetry-cores.md).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Sequence
@@ -104,6 +105,45 @@ class LetterGroup:
         elements = np.asarray(elements)
         return elements[self.orbit_size[elements] < len(self.perms)]
 
+    # The rotation search's interface (what tesearch.rotation.Rotation also gives): orbits, the letter
+    # map of a group element, a transversal of an orbit, the order, and a name for logs and records.
+
+    @property
+    def order(self) -> int:
+        """|H|, the rows of one block (= the number of letters)."""
+        return len(self.perms)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def orbits(self, elements) -> list[tuple[int, ...]]:
+        """The H-orbits of an H-invariant element set, in the order of their smallest elements; each
+        orbit starts at its smallest element g and lists phi_h(g) in the order of the first h (index
+        into ``perms``) that reaches it, so a free orbit's entry r is phi_{perms[r]}(g)."""
+        elements = np.unique(np.asarray(elements, dtype=np.int64))
+        images = self.phis[:, elements]  # (|H|, n): row r holds phi_r of every element
+        smallest = images.min(axis=0)
+        out = []
+        for g in elements[smallest == elements].tolist():
+            orbit = dict.fromkeys(self.phis[:, g].tolist())  # first appearance order, identity first
+            out.append(tuple(orbit))
+        return out
+
+    def apply(self, word, index: int = 1) -> tuple[int, ...]:
+        """The letter map of group element ``perms[index]`` applied letterwise to a word of letter indices."""
+        perm = self.perms[index % len(self.perms)]
+        return tuple(perm[int(k)] for k in word)
+
+    def transversal(self, orbit: Sequence[int]) -> list[int]:
+        """For each element of an orbit (from :meth:`orbits`), the first group index h with phi_h(orbit[0]) = it."""
+        column = self.phis[:, orbit[0]].tolist()
+        return [column.index(int(g)) for g in orbit]
+
+    def letter_maps(self) -> list[list[str]]:
+        """Every group element as the images of the letters (``letters[i] -> maps[h][i]``), for a table's record."""
+        letters = self.cg.letters
+        return [[letters[p[i]] for i in range(len(p))] for p in self.perms]
+
 
 def _regular(elements: list, multiply: Callable) -> tuple[tuple[int, ...], ...]:
     """The left-regular representation: element g -> the permutation x -> g*x of the element indices."""
@@ -152,3 +192,58 @@ def groups_of_order(k: int) -> dict[str, tuple[tuple[int, ...], ...]]:
     if k not in table:
         raise SymmetryError(f"groups of order {k} are not tabulated (2..8 are)")
     return {name: make() for name, make in table[k].items()}
+
+
+#: the name of the cyclic rotation (tesearch.rotation), the default symmetry of the rotation search
+CYCLIC = "cyclic"
+#: relabellings of the letters tried when a group's regular representation does not extend as given
+MAX_RELABELLINGS_TRIED = 5040
+
+
+def symmetry_names(degree: int) -> list[str]:
+    """The names a symmetry option takes for ``degree`` letters: ``cyclic``, then every group of that order."""
+    try:
+        return [CYCLIC] + list(groups_of_order(degree))
+    except SymmetryError:
+        return [CYCLIC]
+
+
+def letter_group(cg: CayleyGraph, name: str) -> LetterGroup:
+    """The group ``name`` (a key of :func:`groups_of_order` for cg's degree) as letter automorphisms of ``cg``.
+
+    The regular representation is tried as given (letter i is group element i), then relabelled
+    (conjugated by a permutation of the letters, up to :data:`MAX_RELABELLINGS_TRIED` of them) until
+    every element extends to an automorphism; SymmetryError when the name is unknown or no labelling
+    tried extends.
+    """
+    groups = groups_of_order(cg.degree) if 2 <= cg.degree <= 8 else {}
+    if name not in groups:
+        raise SymmetryError(f"no group {name!r} of order {cg.degree} (the number of letters of "
+                            f"{cg.network.spec}); valid: {', '.join(symmetry_names(cg.degree))}")
+    perms = groups[name]
+    for tried, relabel in enumerate(itertools.permutations(range(cg.degree))):
+        if tried >= MAX_RELABELLINGS_TRIED:
+            break
+        back = {image: i for i, image in enumerate(relabel)}
+        # relabel o p o relabel^-1: letter relabel[i] goes where i goes under p, relabelled
+        conjugate = tuple(tuple(relabel[p[back[x]]] for x in range(cg.degree)) for p in perms)
+        group = LetterGroup(cg, name, conjugate)
+        if _extends(group):
+            return group
+    raise SymmetryError(f"{name} acts on {cg.network.spec}'s letters as no group of automorphisms "
+                        f"(tried {min(MAX_RELABELLINGS_TRIED, math.factorial(cg.degree))} labellings)")
+
+
+def _extends(group: LetterGroup) -> bool:
+    """Whether every element of the group extends to an automorphism (its element maps are then kept)."""
+    inverse = group.cg.inverse_letter
+    for p in group.perms:  # the cheap test first: inverse pairs to inverse pairs
+        p = np.asarray(p)
+        if not np.array_equal(p[inverse], inverse[p]):
+            return False
+    try:
+        _ = group.phis
+    except SymmetryError:
+        return False
+    return True
+

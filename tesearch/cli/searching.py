@@ -25,6 +25,22 @@ OUT_OPTION = out_option("Write the table to this file (JSON, or text for .txt). 
                         "Without -o/--out the table is printed and nothing is written.")
 #: the CP-SAT solvers (repack and narrow minimise with CP-SAT only)
 CPSAT_SOLVERS = ("cpsat", "cpsat-intervals")
+SYMMETRY_OPTION = click.option(
+    "--symmetry", default="cyclic", show_default=True, metavar="NAME",
+    help="The letter group whose free orbits become the blocks: cyclic (the network's rotation) or a group of "
+         "order |S| acting regularly on the letters as automorphisms (C4, C2xC2; S3; C8, C4xC2, C2^3, D4, Q8 on "
+         "star-9, ...; a bad name lists the valid ones).")
+
+
+def check_symmetry_name(name: str, degree: int) -> None:
+    """OptionError (exit 2) unless ``name`` is a --symmetry value for ``degree`` letters (before any work;
+    whether the group acts as automorphisms is checked when the network's graph is built)."""
+    from tesearch.symmetry import symmetry_names
+
+    valid = symmetry_names(degree)
+    if name not in valid:
+        raise OptionError(f"--symmetry {name}: no such group of order {degree} (the number of letters); "
+                          f"valid: {', '.join(valid)}")
 
 
 def _network(spec: str, limits):
@@ -127,11 +143,12 @@ def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, a
                    "Above the greedy table's width: a usage error.")
 @click.option("--keep-encodings", type=click.Path(exists=True, file_okay=False, writable=True, path_type=Path),
               default=None, help="Write the SMT-LIB2 encoding of every refuted width into this directory.")
+@SYMMETRY_OPTION
 @solver_option(help="Solver for each width.")
 @JSON_OPTION
 @limit_options(timeout_default=SEARCH_TIMEOUT_S)
 def search(network, exchange, out, force, strategy, seed, word_cap, sampling, core_schedule, max_width, from_width,
-           keep_encodings, solver, as_json, limits, quiet):
+           keep_encodings, symmetry, solver, as_json, limits, quiet):
     """Search NETWORK for a valid table of the smallest width (exit 0 found; 3 every width asked for refuted,
     by the bound or a solver's unsat over all shortest words; 4 unknown)."""
     from tesearch.limits import log
@@ -147,9 +164,10 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
     params = SearchParams(network, Exchange(exchange), Strategy(strategy), seed=seed,
                           word_cap=word_cap, max_width=max_width, from_width=from_width,
                           backend=backend, sampling=WordSampling(sampling),
-                          core_schedule=CoreSchedule(core_schedule), cpsat_model=model)
+                          core_schedule=CoreSchedule(core_schedule), cpsat_model=model, symmetry=symmetry)
     check_width_range(params)  # before any group is built
     net = _network(network, limits)
+    check_symmetry_name(symmetry, len(net.letters))
     params = dataclasses.replace(params, network=net.spec)
     searcher = Search(params, progress=log, encodings_dir=keep_encodings)
     made = _supervised(lambda: searcher.run(instance(net, exchange), Budget.current()),
@@ -317,10 +335,11 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, 
 @click.option("--max-width", type=POSITIVE, default=None,
               help="lanes, joint-lanes: the widest core tried (default: the exact core width + 12).")
 @EXCHANGE_OPTION
+@SYMMETRY_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=SEARCH_TIMEOUT_S)
 def narrow(network, out, force, round_s, workers, word_cap, seed, solver, core_model, from_width, max_width,
-           exchange, as_json, limits, quiet):
+           exchange, symmetry, as_json, limits, quiet):
     """The rotation core of NETWORK made narrow by CP-SAT: the greedy core narrowed round by round (only the
     exceptional elements are modelled, so it reaches star-9, star-10 and large tori), or mirrored lanes
     (--core-model); needs the cpsat extra; CP-SAT's bounds are no certificates."""
@@ -328,20 +347,26 @@ def narrow(network, out, force, round_s, workers, word_cap, seed, solver, core_m
     if model is CoreModel.GREEDY and (from_width is not None or max_width is not None):
         raise OptionError("--from-width and --max-width apply to --core-model lanes or joint-lanes")
     if model is not CoreModel.GREEDY:
+        if symmetry != "cyclic":
+            raise OptionError(f"--symmetry {symmetry}: the lane core mirrors by the cyclic rotation's half turn; "
+                              f"leave out --symmetry with --core-model {model.value}")
         return _lane_core(network, out, force, round_s, model, from_width, max_width, exchange, as_json, limits,
                           quiet)
-    return _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet)
+    return _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet,
+                   symmetry)
 
 
-def _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet):
+def _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet,
+            symmetry: str = "cyclic"):
     from tesearch.limits import log
     from tesearch.search.narrow import narrowed_core_table
 
     net = _network(network, limits)
+    check_symmetry_name(symmetry, len(net.letters))
     model = solver_parts(solver)[1]
     work = lambda: narrowed_core_table(net, exchange, round_s=round_s,  # noqa: E731
                                        word_cap=word_cap, seed=seed, workers=workers, progress=log,
-                                       cpsat_model=model)
+                                       cpsat_model=model, symmetry=symmetry)
     return _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, _inputs(network))
 
 

@@ -281,7 +281,7 @@ class Searcher(TableKit):
         total = width + sum(int(self.cg.dist[o[0]]) for o in full)
         if self.params.max_width is not None and total > self.params.max_width:
             return None
-        table = self.assemble(placed, width, full, [], method="greedy first-fit core + rotation blocks")
+        table = self.assemble(placed, width, full, [], method=f"greedy first-fit core + {self.blocks_name} blocks")
         self.log(f"greedy-core table: T={table.T} (core width {width}, bound {self.bounds.best})")
         limits.offer(table)
         return table

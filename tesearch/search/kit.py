@@ -22,6 +22,7 @@ from tesearch.backends.decide import solver_name
 from tesearch.bounds import PARIKH_LIMIT
 from tesearch.build import TableBuilder
 from tesearch.encode import Item, TableProblem
+from tesearch.errors import OptionError
 from tesearch.groups import CayleyGraph
 from tesearch.instance import Instance, OrbitClasses, instance
 from tesearch.layout import assign_rows, first_fit, rotation_blocks
@@ -29,6 +30,7 @@ from tesearch.limits import Budget
 from tesearch.networks import Network
 from tesearch.search.balance import Balance, balancing_orbits, core_balanceable
 from tesearch.search.params import SearchParams, WordSampling
+from tesearch.symmetry import CYCLIC, LetterGroup, SymmetryError, letter_group
 from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult
 from tesearch.words import canonical_word, shortest_words, to_letters, uniform_words, word_for_vector
@@ -94,13 +96,27 @@ class TableKit:
         self.progress = progress
         self.clock = RunClock(budget if budget is not None else Budget.current())
         self.cg = self.instance.cg
-        self.rotation = self.instance.rotation
+        self.rotation = self.instance.rotation if params.symmetry == CYCLIC else self._letter_group(params.symmetry)
+        self._orbit_classes: OrbitClasses | None = None
         self.targets = self.instance.targets
         self.bounds = self.instance.bounds
         self.counts = self.instance.word_counts
         self.vectors: list[frozenset[tuple[int, ...]]] | None = None  # set by core_balance (small networks)
         self.flexible: set[int] = set()  # full orbits with more than one letter-count vector (core_balance)
         self._inverse_cache: dict[int, int] = {}
+
+    def _letter_group(self, name: str) -> LetterGroup:
+        """The regular letter group ``name`` as automorphisms (tesearch.symmetry), or OptionError (exit 2)."""
+        with limits.phase("letter group"):
+            try:
+                return letter_group(self.cg, name)
+            except SymmetryError as exc:
+                raise OptionError(f"--symmetry {name}: {exc}") from None
+
+    @property
+    def blocks_name(self) -> str:
+        """What makes the blocks, for a table's method: 'rotation', or the letter group's name."""
+        return "rotation" if self.params.symmetry == CYCLIC else self.rotation.name
 
     def log(self, msg: str) -> None:
         """A progress line stamped with the seconds since the search began."""
@@ -157,8 +173,13 @@ class TableKit:
 
     @property
     def orbit_classes(self) -> OrbitClasses:
-        """The targets' sigma-orbits, computed once per instance (:class:`~tesearch.instance.OrbitClasses`)."""
-        return self.instance.orbit_classes
+        """The targets' sigma-orbits, computed once per instance (:class:`~tesearch.instance.OrbitClasses`),
+        or their orbits under the run's letter group (computed once per run)."""
+        if self.params.symmetry == CYCLIC:
+            return self.instance.orbit_classes
+        if self._orbit_classes is None:
+            self._orbit_classes = self.instance.orbit_classes_under(self.rotation)
+        return self._orbit_classes
 
     def greedy_core(self, exceptional: list[int]) -> tuple[list[Item], int, list[tuple[int, int, tuple[int, ...]]]]:
         """The exceptional elements' items, packed by greedy first fit: (items, core width, (element, first
@@ -206,7 +227,7 @@ class TableKit:
             key = tuple(np.bincount(word, minlength=S).tolist())
             if key not in out:
                 out[key] = np.sum([np.bincount(self.rotation.apply(word, j), minlength=S)
-                                   for j in range(len(orbit))], axis=0).tolist()
+                                   for j in self.rotation.transversal(orbit)], axis=0).tolist()
         return list(out.values())
 
     def assemble(self, core: list, core_width: int, full: list[tuple[int, ...]], plan: list[int], *,
@@ -221,9 +242,13 @@ class TableKit:
         sections = (sections or [{"name": "core", "start": 0, "end": core_width}]) + \
             [{"name": "rotation blocks", "start": core_width, "end": column}]
         meta = self.meta(strategy, method or (f"{self.params.backend.value} "
-                                              + ("sub-cores" if strategy == "split" else "core") + " + rotation blocks"))
+                                              + ("sub-cores" if strategy == "split" else "core")
+                                              + f" + {self.blocks_name} blocks"))
         meta["sections"] = sections
-        meta["search"]["rotation"] = list(self.rotation.cycle)
+        if self.params.symmetry == CYCLIC:
+            meta["search"]["rotation"] = list(self.rotation.cycle)
+        else:  # the blocks' rows are the group's letter maps, in this order
+            meta["search"]["symmetry"] = {"group": self.rotation.name, "letter_maps": self.rotation.letter_maps()}
         meta["search"]["filler_orbits"] = [[list(to_letters(self.cg, canonical_word(self.cg, full[j][0])))] for j in plan]
         return self.make_table(rows + blocks, column, meta)
 

@@ -26,6 +26,7 @@ from tesearch.networks import Network
 from tesearch.outcome import Outcome
 from tesearch.search.kit import TableKit
 from tesearch.search.params import SearchParams, Strategy
+from tesearch.symmetry import CYCLIC
 from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult, Status, optimality_text
 from tesearch.words import DEFAULT_WORD_CAP
@@ -37,14 +38,15 @@ MAX_STALE_ROUNDS = 3
 def narrowed_core_table(network: Network | Instance, exchange: Exchange | str | None = None, *,
                         budget: Budget | None = None, round_s: float = 60.0, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
                         workers: int = cpsat.DEFAULT_WORKERS, progress: Callable[[str], None] | None = None,
-                        cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> Outcome:
+                        cpsat_model: CpsatModel = CpsatModel.PLACEMENTS, symmetry: str = CYCLIC) -> Outcome:
     """The greedy-core table of ``network`` (an instance, or a network and ``exchange``, default total) with its
     core narrowed by CP-SAT (the placement or the interval model, ``cpsat_model``) within ``budget`` (default:
-    the command's), each round at most ``round_s`` seconds: an outcome FOUND with the verified table."""
+    the command's), each round at most ``round_s`` seconds: an outcome FOUND with the verified table.
+    ``symmetry`` names the letter group whose free orbits are the blocks (default: the rotation)."""
     if exchange is None:
         exchange = network.exchange if isinstance(network, Instance) else Exchange.TOTAL
     params = SearchParams(network.spec, Exchange(exchange), Strategy.ROTATION, seed=seed, word_cap=word_cap,
-                          backend=Backend.CPSAT, cpsat_model=CpsatModel(cpsat_model))
+                          backend=Backend.CPSAT, cpsat_model=CpsatModel(cpsat_model), symmetry=symmetry)
     backend = cpsat_module(params.cpsat_model)
     searcher = TableKit(network, params, budget=budget, **({"progress": progress} if progress else {}))
     network = searcher.network
@@ -63,7 +65,7 @@ def narrowed_core_table(network: Network | Instance, exchange: Exchange | str | 
     index = {it.element: i for i, it in enumerate(items)}
     best = [(index[g], items[index[g]].words.index(w), c) for g, c, w in greedy]
     problem = searcher.problem(f"{network.spec} {params.exchange.value} core", width, items)
-    how = f"{cpsat_label(params.cpsat_model)}: greedy first-fit core, width minimised, + rotation blocks"
+    how = f"{cpsat_label(params.cpsat_model)}: greedy first-fit core, width minimised, + {searcher.blocks_name} blocks"
 
     def table_of(placement, core_width: int) -> Table:
         return searcher.assemble(searcher.placed(problem, placement), core_width, full, [], method=how)

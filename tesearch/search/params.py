@@ -14,6 +14,7 @@ from tesearch.encode import EncodingOptions
 from tesearch.errors import OptionError
 from tesearch.outcome import AgainstBound
 from tesearch.search.split import DEFAULT_GROUP_COLUMNS
+from tesearch.symmetry import CYCLIC
 from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult, Status
 from tesearch.words import DEFAULT_WORD_CAP
@@ -60,6 +61,9 @@ class SearchParams:
     core_schedule: CoreSchedule = CoreSchedule.ESCALATING
     group_columns: int = DEFAULT_GROUP_COLUMNS  # split strategy: exceptional letters per sub-core / |S|
     cpsat_model: CpsatModel = CpsatModel.PLACEMENTS  # which CP-SAT model decides each width (cpsat backend)
+    #: the letter group whose free orbits become the blocks (rotation and split strategies): ``cyclic``
+    #: (the network's rotation) or a group of tesearch.symmetry.groups_of_order(|S|) by name
+    symmetry: str = CYCLIC
 
     def __str__(self) -> str:
         return (f"{self.network} {self.exchange.value} {self.strategy.value} cap={self.word_cap} "
@@ -68,7 +72,8 @@ class SearchParams:
                 + ("" if self.sampling is WordSampling.SPREAD else f" sampling={self.sampling.value}")
                 + ("" if self.core_schedule is CoreSchedule.ESCALATING else f" schedule={self.core_schedule.value}")
                 + (f" group={self.group_columns}" if self.strategy is Strategy.SPLIT else "")
-                + ("" if self.cpsat_model is CpsatModel.PLACEMENTS else f" model={self.cpsat_model.value}"))
+                + ("" if self.cpsat_model is CpsatModel.PLACEMENTS else f" model={self.cpsat_model.value}")
+                + ("" if self.symmetry == CYCLIC else f" symmetry={self.symmetry}"))
 
 
 @dataclass
@@ -117,10 +122,14 @@ class SearchOutcome(AgainstBound):
 
 def check_width_range(params: SearchParams) -> None:
     """Refuse width options the chosen strategy cannot honour (OptionError, exit 2): a --from-width above
-    --max-width, and --from-width with the rotation or split strategy, which have no width loop."""
+    --max-width, --from-width with the rotation or split strategy, which have no width loop, and a
+    --symmetry other than cyclic with the full strategy, which has no blocks."""
     low, high = params.from_width, params.max_width
     if low is not None and high is not None and low > high:
         raise OptionError(f"--from-width {low} is above --max-width {high}: the range of widths is empty")
+    if params.symmetry != CYCLIC and params.strategy is Strategy.FULL:
+        raise OptionError(f"--symmetry {params.symmetry} is for the rotation and split strategies (their blocks); "
+                          f"the full strategy searches every target and uses no symmetry")
     if low is not None and params.strategy in (Strategy.ROTATION, Strategy.SPLIT):
         raise OptionError(f"--from-width is for the full strategy's width loop; the {params.strategy.value} "
                           f"strategy has none: it aims at the counting bound and refutes no width "
