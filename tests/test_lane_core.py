@@ -110,3 +110,5 @@ def test_narrow_with_lanes_writes_a_verified_table_and_a_core_too_narrow_is_unkn
     assert data["status"] == "unknown" and data["T"] is None and "nothing is refuted" in data["summary"]
     refused = CliRunner().invoke(main, ["narrow", "torus-4x4x4", "--from-width", "3"])
     assert refused.exit_code == 2 and "--core-model" in refused.stderr
+    other_group = CliRunner().invoke(main, ["narrow", "torus-4x4x4", "--core-model", "lanes", "--symmetry", "C6"])
+    assert other_group.exit_code == 2 and "--symmetry" in other_group.stderr
