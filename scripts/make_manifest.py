@@ -140,6 +140,9 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/symmetry-search.md": (
         ["python scripts/symmetry_cores.py --search --max-n 7 --timeout 150 --report results/symmetry-search.md"], [],
         "what the rotation search reaches with each regular letter group (--symmetry) on star-5..7, one run each"),
+    "results/star-structure.md": (["python scripts/star_structure.py --report results/star-structure.md"], [],
+                                  "the rotation core of star-4, 6, 8 (n - 1 prime): the powers of the p-cycle, their "
+                                  "progression words, and how the committed optimal tables stagger them"),
     "results/view.md": (["python benchmarks/view.py --report results/view.md"], [],
                         "tesearch view pages (star-5, star-7, star-8, hypercube-16): build seconds, bytes, gzipped bytes, "
                         "time to interactive and redraw time measured in headless Chromium (quoted in README.md)"),
