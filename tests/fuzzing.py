@@ -1407,7 +1407,8 @@ register("search", network_command(
                  ["search", "star-5", "--strategy", "full", "--timeout", "30"]],
     extra_choices=[["--keep-encodings", "enc"], ["--solver", "cpsat"], ["--solver", "cpsat-intervals"],
                    ["--backend", "cpsat"], ["--strategy", "split"],
-                   ["--sampling", "uniform"], ["--word-cap", "1"]]))
+                   ["--sampling", "uniform"], ["--word-cap", "1"], ["--symmetry", "C2xC2"], ["--symmetry", "Q8"],
+                   ["--symmetry", "nonsense"]]))
 register("stratify", network_command(
     "stratify", signal_args=[["stratify", "star-5", "--timeout", "30"], ["stratify", "ring-8:cyclic", "--timeout", "30"]],
     extra_choices=[["--solver-timeout", "1"], ["--attempt-timeout", "1"], ["--solver", "cpsat"],
@@ -1424,7 +1425,9 @@ register("repack", network_command(
                    ["--rotation-core"], ["--solver", "cpsat-intervals"], ["--start", "s.json"]]), share=0.5)
 register("narrow", network_command(
     "narrow", extra_choices=[["--workers", "100000"], ["--solver-timeout", "1"], ["--solver", "cpsat-intervals"],
-                             ["--exchange", "odd-distance"]]), share=0.5)
+                             ["--exchange", "odd-distance"], ["--core-model", "lanes"],
+                             ["--core-model", "joint-lanes", "--max-width", "3"], ["--from-width", "2"],
+                             ["--symmetry", "C2xC2"]]), share=0.5)
 register("construct", network_command("construct", extra_choices=[["--exchange", "odd-distance"]]))
 register("singleport", network_command("singleport", output=("--out", "schedule"),
                                        extra_choices=[["--algorithm", "a2"], ["--algorithm", "fifo"]]))
