@@ -4,7 +4,8 @@
 an exchange: the recursive doubling for hypercubes
 (:mod:`~tesearch.constructions.hypercube`), the mirror lanes for the regular
 torus m x n x n with 4 | m < n, n even (:mod:`~tesearch.constructions.lanes`),
-and the seed papers' general
+total exchange on star-n for n - 1 prime around a recorded core array
+(:mod:`~tesearch.constructions.star_prime`), and the seed papers' general
 constructions for rings and tori (seed 003) and odd-distance stars (seed 004),
 implemented in :mod:`tesearch.published.constructions`.  Every table is
 verified before it is returned.
@@ -15,7 +16,7 @@ from __future__ import annotations
 import time
 
 from tesearch import limits
-from tesearch.constructions import lanes
+from tesearch.constructions import lanes, star_prime
 from tesearch.constructions.hypercube import CONSTRUCTION_NAME, MAX_DIMENSION, hypercube_table
 from tesearch.build import TableBuilder
 from tesearch.errors import ConstructionError
@@ -68,6 +69,13 @@ def constructed_table(network: Network | Instance, exchange: Exchange | str | No
                     f"a full orbit of the rotation ({network.degree} elements: a rotation block), as when n - 1 is "
                     f"an odd prime (its Theorem 3); for n = {p.n} an odd-distance orbit is short ({exc}); "
                     f"use tesearch search --exchange odd-distance") from None
+        elif isinstance(p, SymmetricParams) and has_trait(network, TRANSPOSITION_STAR) and exchange is Exchange.TOTAL:
+            why = star_prime.applies(p.n - 1)
+            if why is not None:
+                raise ConstructionError(f"{network.spec} total: no construction applies: {why}; use tesearch search "
+                                        f"or narrow")
+            facts = facts or instance(network, exchange)
+            table, how = star_prime.star_prime_table(facts), star_prime.CONSTRUCTION_NAME
         elif exchange is Exchange.TOTAL and lanes.applies(network) is None:
             table, how = lanes.mirror_lane_table(network), lanes.CONSTRUCTION_NAME
         else:
@@ -76,7 +84,7 @@ def constructed_table(network: Network | Instance, exchange: Exchange | str | No
                 raise ConstructionError(
                     f"{network.spec} {exchange.value}: no construction applies (tesearch constructs hypercube-d, "
                     f"ring-n, torus-nxn and torus-nxnxn with the default groups, torus-mxnxn with 4 | m < n and "
-                    f"n even, and odd-distance star-n); "
+                    f"n even, star-n with n - 1 prime, and odd-distance star-n); "
                     f"use tesearch search")
             builder, _, applies = seeds.CONSTRUCTIONS[name]
             n = p.n if isinstance(p, RingParams) else p.sides[0]
