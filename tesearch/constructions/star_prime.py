@@ -27,7 +27,8 @@ blocks, so p T - (letters) = 1 and T = ceil(letters / p), the counting bound.
 
 What is not here: a rule that writes a core array for every prime p. The arrays below were found by
 CP-SAT in scratch runs (seconds for p <= 5, 82 s for p = 7; rows restricted so that steps k and p - k
-share row k - 1, and step 1 starting at letter 0), and are checked again each time a table is built
+share row k - 1, and step 1 starting at letter 0; for p = 11 that restriction is infeasible and the free
+model was unknown after 1500 s), and are checked again each time a table is built
 (:func:`check_core`, then the TableBuilder verifies the whole table).
 """
 
