@@ -132,8 +132,9 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
         "star-7 total and odd-distance: stratification and the patient rotation schedule beside the split strategy"),
     "results/lanes-bench.md": (["python benchmarks/lanes.py --max-n 64 --kernel-max-nodes 60000 --report results/lanes-bench.md"], [],
                                "mirror-lane tables for every m x n x n (4 | m < n, n even): T, tesearch's and the "
-                               "kernel's bounds, the shells chained, seconds; the committed run was stopped at n = 48 "
-                               "(its printed lines, with the stop stated at the top)"),
+                               "kernel's bounds, the shells chained, seconds; all 240 shapes up to n = 64, from two runs "
+                               "(the first stopped at n = 48, the second went on with --min-n 48 --min-m 32), "
+                               "stated at the top"),
     "results/symmetry-cores.md": (
         ["python scripts/symmetry_cores.py --max-n 9 --report results/symmetry-cores.md"], [],
         "the core of every regular letter group (every group of order n-1) on star-5..9, total and odd-distance"),
