@@ -54,7 +54,7 @@ PAIRS = (("torus-4x4x8", "torus-4x4x8:twisted"), ("torus-4x8x8", "torus-4x8x8:tw
 
 def run_network(network: str, model: str, python: str, algorithms_override: str | None = None,
                 run_timeout_override: float | None = None, sizes_override: str | None = None,
-                executor: str = "both", max_memory: str = "6G") -> dict:
+                executor: str = "both", max_memory: str = "6G", budget: float | None = None) -> dict:
     """One ``tesearch simulate`` run; its JSON report (or a record of why there is none)."""
     table, sizes, algorithms, run_timeout = PLAN[network]
     sizes = sizes_override or sizes
@@ -66,6 +66,8 @@ def run_network(network: str, model: str, python: str, algorithms_override: str 
     command = [python, "-m", "tesearch.entry", "simulate", str(ROOT / table), "--json", "--quiet",
                "--bytes", sizes, "--model", model, "--mpi-algorithms", algorithms,
                "--run-timeout", str(run_timeout), "--max-memory", max_memory, "--executor", executor]
+    if budget is not None:
+        command += ["--budget", str(budget)]
     started = time.monotonic()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
@@ -324,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-memory", default="6G",
                         help="each simulate run's --max-memory (SMPI allocates some algorithms' temporary buffers "
                              "for real: bruck on star-6 at 64 KiB needs more than 6 GiB)")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="each simulate run's --budget: wall-clock seconds for the timed runs after the check run "
+                             "(contenders past it are reported as not run)")
     parser.add_argument("--sizes", default=None,
                         help="message sizes to run instead of the plan's (e.g. 4K); merged into the network's record")
     parser.add_argument("--merge", nargs="*", default=[],
@@ -349,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
             for network in args.networks.split(","):
                 print(f"{network} ({model}) ...", flush=True)
                 record = run_network(network, model, sys.executable, args.algorithms, args.run_timeout, args.sizes,
-                                     args.executor, args.max_memory)
+                                     args.executor, args.max_memory, args.budget)
                 key = _key(record)
                 records[key] = merge_sizes(records.get(key), record) if args.sizes else record
                 write_atomically(json_path, json.dumps({"records": records}, indent=1))
