@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from tesearch.files import write_atomically  # noqa: E402
 from tesearch.limits import format_bytes  # noqa: E402
-from tesearch.simulate.study import crossover  # noqa: E402
+from tesearch.simulate.study import crossover, regular_over_twisted  # noqa: E402
 
 #: MPI contenders of the large networks and of the CM02 runs (every algorithm would take hours there on a
 #: shared machine): the library selectors and the algorithms they pick from
@@ -225,14 +225,9 @@ def twisted_rows(records: dict) -> list[str]:
         if not a or not b or "error" in a or "error" in b:
             lines.append(f"| {regular} vs {twisted} | - | not measured | not measured |")
             continue
-        for sa in a["sizes"]:
-            sb = next((s for s in b["sizes"] if s["bytes"] == sa["bytes"]), None)
-            if sb is None or not sa.get("best_table") or not sb.get("best_table"):
-                continue
-            table = sa["best_table"]["seconds"] / sb["best_table"]["seconds"]
-            mpi = (sa["best_mpi"]["seconds"] / sb["best_mpi"]["seconds"]) if sa.get("best_mpi") and sb.get("best_mpi") \
-                else float("nan")
-            lines.append(f"| {regular} vs {twisted} | {format_bytes(sa['bytes'])} | {table:.2f} | {mpi:.2f} |")
+        for size, gain in regular_over_twisted(a, b).items():
+            mpi = float("nan") if gain["mpi"] is None else gain["mpi"]
+            lines.append(f"| {regular} vs {twisted} | {format_bytes(size)} | {gain['table']:.2f} | {mpi:.2f} |")
     return lines
 
 

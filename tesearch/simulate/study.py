@@ -368,6 +368,26 @@ def crossover(per_size: list[dict]) -> dict:
                     f"{size_label(last['bytes'])}); from {size_label(table_from['bytes'])} on, the table wins"}
 
 
+def regular_over_twisted(regular: dict, twisted: dict) -> dict[int, dict]:
+    """The regular torus's simulated time over the twisted one's, per size both reports measured (in the regular
+    report's order): ``table`` under each side's best table executor, ``mpi`` under each side's best
+    MPI_Alltoall contender (None unless both have one), and those contenders' names (``mpi_regular``,
+    ``mpi_twisted``).  ``regular`` and ``twisted`` are reports of :func:`simulate` (benchmarks/simulate.py's
+    records); the twisted-torus report's time columns and results/simulate.md's twisted section both read this."""
+    gains = {}
+    for sa in regular["sizes"]:
+        sb = next((s for s in twisted["sizes"] if s["bytes"] == sa["bytes"]), None)
+        if sb is None or not sa.get("best_table") or not sb.get("best_table"):
+            continue
+        both = bool(sa.get("best_mpi") and sb.get("best_mpi"))
+        gains[sa["bytes"]] = {
+            "table": sa["best_table"]["seconds"] / sb["best_table"]["seconds"],
+            "mpi": sa["best_mpi"]["seconds"] / sb["best_mpi"]["seconds"] if both else None,
+            "mpi_regular": sa["best_mpi"]["contender"] if both else None,
+            "mpi_twisted": sb["best_mpi"]["contender"] if both else None}
+    return gains
+
+
 def simulate(schedule: CompiledSchedule, *, bound_steps: int, counting_steps: float, setup: Setup,
              programs_file: Path | None = None, progress: Callable[[str], None] | None = None) -> dict:
     """The whole study of one verified table (see the module doc); returns the JSON-ready report.
@@ -406,7 +426,7 @@ def simulate(schedule: CompiledSchedule, *, bound_steps: int, counting_steps: fl
                 if budget_end is not None and time.monotonic() >= budget_end - 1.0:
                     runs.append({"contender": contender.name, "kind": contender.kind, "bytes": plan.size,
                                  "status": Status.NOT_RUN.value, "checked": False,
-                                 "reason": f"the study's --budget of {setup.budget_s:.0f} s (wall clock, after the "
+                                 "reason": f"the study's --budget of {setup.budget_s:g} s (wall clock, after the "
                                            f"check run) was spent before its turn"})
                     continue
                 if contender.name in too_slow:
