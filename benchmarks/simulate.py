@@ -130,8 +130,26 @@ def _multiple(run: dict | None) -> str:
     return f"{run['multiple_of_bound']:.2f}x"
 
 
-def network_section(record: dict) -> list[str]:
-    """One network under one model: a table per size (every contender), winners, crossover."""
+def left_out(record: dict, every_mpi: list[str]) -> list[str]:
+    """The MPI contenders SimGrid offers (the record's own list, else ``every_mpi``: those of every record) that
+    this record did not run at all."""
+    ran = {c["name"] for c in record.get("contenders", [])}
+    return [name for name in record.get("mpi_available") or every_mpi if name not in ran]
+
+
+def every_mpi_contender(records: dict) -> list[str]:
+    """Every MPI contender named in any record (what SimGrid offers, from the records that ran them all)."""
+    names: dict[str, None] = {}
+    for record in records.values():
+        for name in record.get("mpi_available") or [c["name"] for c in record.get("contenders", [])
+                                                     if c["kind"] == "mpi"]:
+            names.setdefault(name, None)
+    return list(names)
+
+
+def network_section(record: dict, every_mpi: list[str] = ()) -> list[str]:
+    """One network under one model: a table per size (every contender, and a row for each one SimGrid offers
+    that was not run), winners, crossover."""
     spec = record.get("network_spec", record["network"])
     if "error" in record:
         return [f"### {spec} ({record['model']})", "", f"no result: {record['error']}", ""]
@@ -145,17 +163,22 @@ def network_section(record: dict) -> list[str]:
     lines.append("| contender | " + " | ".join(format_bytes(s["bytes"]) for s in sizes) + " |")
     lines.append("|---|" + "---|" * len(sizes))
     lines.append("| link-time bound | " + " | ".join(_seconds(s["bound_s"]) for s in sizes) + " |")
+    partly = []
     for name in names:
         cells = []
         for s in sizes:
             run = _run(s, name)
             if run is None:
-                cells.append("-")
+                cells.append("not run")
+                partly += [] if name in partly else [name]
             elif run["status"] == "ok":
                 cells.append(f"{_seconds(run['seconds'])} ({run['multiple_of_bound']:.2f}x)")
             else:
                 cells.append(f"{run['status']}")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    missing = left_out(record, list(every_mpi))
+    for name in missing:
+        lines.append(f"| {name} | " + " | ".join("not run" for _ in sizes) + " |")
     lines.append("| **best MPI** | " + " | ".join(
         (s["best_mpi"]["contender"] if s.get("best_mpi") else "-") for s in sizes) + " |")
     lines.append("| **best MPI / best table** | " + " | ".join(
@@ -168,6 +191,14 @@ def network_section(record: dict) -> list[str]:
                 reasons.setdefault(run["contender"], f"{run['status']}: {run.get('reason', '')}")
     if reasons:
         lines.append("Not run to the end: " + "; ".join(f"{name}: {why}" for name, why in reasons.items()) + ".")
+        lines.append("")
+    if missing or partly:
+        lines.append(f"Not run (time: this network's runs in benchmarks/simulate.py named only some of SimGrid's "
+                     f"contenders or sizes, each smpirun of {record['ranks']} ranks taking up to "
+                     f"{record['run_timeout_s']:.0f} s of wall clock on a 2-core machine shared with other work; the "
+                     f"findings above say what was measured of them elsewhere): "
+                     + "; ".join(([f"at every size: {', '.join(missing)}"] if missing else [])
+                                 + ([f"at some sizes: {', '.join(partly)}"] if partly else [])) + ".")
         lines.append("")
     lines.append(f"Crossover: {record['crossover']['text']}.")
     lines.append("")
@@ -243,8 +274,9 @@ def markdown(records: dict, notes: str) -> str:
     lines += ["", "## Twisted against regular tori (simulated time, SMPI model)", ""]
     lines += twisted_rows(records)
     lines += ["", "## Every network, every contender", ""]
+    every_mpi = every_mpi_contender(records)
     for record in records.values():
-        lines += network_section(record)
+        lines += network_section(record, every_mpi)
     missing = [n for n in PLAN if f"{n}|smpi" not in records]
     if missing:
         lines += ["## Not reached", "", "Not simulated in this run (time): " + ", ".join(missing) + ".", ""]

@@ -417,6 +417,7 @@ def simulate(schedule: CompiledSchedule, *, bound_steps: int, counting_steps: fl
         available = smpi.alltoall_algorithms(space.smpirun, space.binary, space.directory)
         contenders = table_contenders(setup.executors) + mpi_contenders(available, setup.mpi_algorithms)
         report["contenders"] = [c.to_json() for c in contenders]
+        report["mpi_available"] = [c.name for c in mpi_contenders(available, None)]  # what --mpi-algorithms all runs
         too_slow: dict[str, int] = {}
         per_size = []
         budget_end = None if setup.budget_s is None else time.monotonic() + setup.budget_s
