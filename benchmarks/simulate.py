@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from tesearch.files import write_atomically  # noqa: E402
 from tesearch.limits import format_bytes  # noqa: E402
-from tesearch.simulate.study import crossover, regular_over_twisted  # noqa: E402
+from tesearch.simulate.study import crossover, regular_over_twisted, summarise_size  # noqa: E402
 
 #: MPI contenders of the large networks and of the CM02 runs (every algorithm would take hours there on a
 #: shared machine): the library selectors and the algorithms they pick from
@@ -88,13 +88,21 @@ def run_network(network: str, model: str, python: str, algorithms_override: str 
 
 
 def merge_sizes(old: dict | None, new: dict) -> dict:
-    """``new`` (a run of some sizes) merged into ``old`` (the network's record): the sizes of both, a size run
-    again taken from ``new``; the contenders of both; the runs, wall time and commands added up."""
+    """``new`` (a run of some sizes) merged into ``old`` (the network's record): the sizes of both; at a size
+    both ran, every contender's run from ``new`` where it ran there, else from ``old`` (best MPI, best table and
+    ratio recomputed); the contenders of both; the runs, wall time and commands added up."""
     if old is None or "error" in old or "error" in new:
         return new if old is None or "error" not in new else old
     merged = dict(old)
     sizes = {s["bytes"]: s for s in old["sizes"]}
-    sizes.update({s["bytes"]: s for s in new["sizes"]})
+    for size in new["sizes"]:
+        earlier = sizes.get(size["bytes"])
+        if earlier is not None:  # the same size run again with other contenders: each contender's latest run
+            latest = {r["contender"]: r for r in size["runs"]}
+            runs = [latest.pop(r["contender"], r) for r in earlier["runs"]] + list(latest.values())
+            size = dict(summarise_size(size["bytes"], runs, size["bound_s"]),
+                        counting_bound_s=size.get("counting_bound_s", earlier.get("counting_bound_s")))
+        sizes[size["bytes"]] = size
     merged["sizes"] = [sizes[b] for b in sorted(sizes)]
     names = [c["name"] for c in old["contenders"]]
     merged["contenders"] = old["contenders"] + [c for c in new["contenders"] if c["name"] not in names]

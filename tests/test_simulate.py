@@ -131,6 +131,38 @@ def test_regular_over_twisted_divides_the_best_times_of_each_size_both_measured(
     assert gains[1 << 20]["table"] == 3.0 and gains[1 << 20]["mpi"] is None  # no MPI time on the regular side
 
 
+def test_benchmark_merge_keeps_every_contender_of_a_size_run_twice():
+    """benchmarks/simulate.py: a second run of 64 KiB with other contenders adds to the first, the latest run of a
+    contender wins, and the best MPI contender and ratio are recomputed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("simulate_benchmark", ROOT / "benchmarks" / "simulate.py")
+    benchmark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(benchmark)
+
+    def record(sizes, contenders):
+        return {"network": "x", "model": "smpi", "sizes": sizes, "contenders": [{"name": c, "kind": k}
+                                                                                for c, k in contenders],
+                "smpirun_runs": 1, "wall_s": 1.0, "command": "c"}
+
+    def run(name, kind, seconds):
+        return {"contender": name, "kind": kind, "status": "ok", "seconds": seconds}
+
+    bound = 1e-3
+    old = record([{"bytes": 65536, "bound_s": bound, "counting_bound_s": bound,
+                   "runs": [run("table (step)", "table", 2e-3), run("alltoall:ring", "mpi", 8e-3)]},
+                  {"bytes": 1 << 20, "bound_s": 16 * bound, "runs": []}],
+                 [("table (step)", "table"), ("alltoall:ring", "mpi")])
+    new = record([{"bytes": 65536, "bound_s": bound,
+                   "runs": [run("table (step)", "table", 2e-3), run("alltoall:pair", "mpi", 4e-3)]}],
+                 [("table (step)", "table"), ("alltoall:pair", "mpi")])
+    merged = benchmark.merge_sizes(old, new)
+    size = merged["sizes"][0]
+    assert [r["contender"] for r in size["runs"]] == ["table (step)", "alltoall:ring", "alltoall:pair"]
+    assert size["best_mpi"]["contender"] == "alltoall:pair" and size["ratio_best_mpi_to_table"] == 2.0
+    assert size["counting_bound_s"] == bound and [s["bytes"] for s in merged["sizes"]] == [65536, 1 << 20]
+
+
 # ------------------------------------------------------------------ refusals (no SimGrid needed)
 
 def test_missing_smpirun_is_one_line_and_exit_2(tmp_path):
