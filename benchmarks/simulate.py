@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from tesearch.files import write_atomically  # noqa: E402
 from tesearch.limits import format_bytes  # noqa: E402
-from tesearch.simulate.study import crossover  # noqa: E402
+from tesearch.simulate.study import crossover, regular_over_twisted, summarise_size  # noqa: E402
 
 #: MPI contenders of the large networks and of the CM02 runs (every algorithm would take hours there on a
 #: shared machine): the library selectors and the algorithms they pick from
@@ -54,7 +54,7 @@ PAIRS = (("torus-4x4x8", "torus-4x4x8:twisted"), ("torus-4x8x8", "torus-4x8x8:tw
 
 def run_network(network: str, model: str, python: str, algorithms_override: str | None = None,
                 run_timeout_override: float | None = None, sizes_override: str | None = None,
-                executor: str = "both", max_memory: str = "6G") -> dict:
+                executor: str = "both", max_memory: str = "6G", budget: float | None = None) -> dict:
     """One ``tesearch simulate`` run; its JSON report (or a record of why there is none)."""
     table, sizes, algorithms, run_timeout = PLAN[network]
     sizes = sizes_override or sizes
@@ -66,6 +66,8 @@ def run_network(network: str, model: str, python: str, algorithms_override: str 
     command = [python, "-m", "tesearch.entry", "simulate", str(ROOT / table), "--json", "--quiet",
                "--bytes", sizes, "--model", model, "--mpi-algorithms", algorithms,
                "--run-timeout", str(run_timeout), "--max-memory", max_memory, "--executor", executor]
+    if budget is not None:
+        command += ["--budget", str(budget)]
     started = time.monotonic()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
@@ -86,13 +88,21 @@ def run_network(network: str, model: str, python: str, algorithms_override: str 
 
 
 def merge_sizes(old: dict | None, new: dict) -> dict:
-    """``new`` (a run of some sizes) merged into ``old`` (the network's record): the sizes of both, a size run
-    again taken from ``new``; the contenders of both; the runs, wall time and commands added up."""
+    """``new`` (a run of some sizes) merged into ``old`` (the network's record): the sizes of both; at a size
+    both ran, every contender's run from ``new`` where it ran there, else from ``old`` (best MPI, best table and
+    ratio recomputed); the contenders of both; the runs, wall time and commands added up."""
     if old is None or "error" in old or "error" in new:
         return new if old is None or "error" not in new else old
     merged = dict(old)
     sizes = {s["bytes"]: s for s in old["sizes"]}
-    sizes.update({s["bytes"]: s for s in new["sizes"]})
+    for size in new["sizes"]:
+        earlier = sizes.get(size["bytes"])
+        if earlier is not None:  # the same size run again with other contenders: each contender's latest run
+            latest = {r["contender"]: r for r in size["runs"]}
+            runs = [latest.pop(r["contender"], r) for r in earlier["runs"]] + list(latest.values())
+            size = dict(summarise_size(size["bytes"], runs, size["bound_s"]),
+                        counting_bound_s=size.get("counting_bound_s", earlier.get("counting_bound_s")))
+        sizes[size["bytes"]] = size
     merged["sizes"] = [sizes[b] for b in sorted(sizes)]
     names = [c["name"] for c in old["contenders"]]
     merged["contenders"] = old["contenders"] + [c for c in new["contenders"] if c["name"] not in names]
@@ -128,8 +138,26 @@ def _multiple(run: dict | None) -> str:
     return f"{run['multiple_of_bound']:.2f}x"
 
 
-def network_section(record: dict) -> list[str]:
-    """One network under one model: a table per size (every contender), winners, crossover."""
+def left_out(record: dict, every_mpi: list[str]) -> list[str]:
+    """The MPI contenders SimGrid offers (the record's own list, else ``every_mpi``: those of every record) that
+    this record did not run at all."""
+    ran = {c["name"] for c in record.get("contenders", [])}
+    return [name for name in record.get("mpi_available") or every_mpi if name not in ran]
+
+
+def every_mpi_contender(records: dict) -> list[str]:
+    """Every MPI contender named in any record (what SimGrid offers, from the records that ran them all)."""
+    names: dict[str, None] = {}
+    for record in records.values():
+        for name in record.get("mpi_available") or [c["name"] for c in record.get("contenders", [])
+                                                     if c["kind"] == "mpi"]:
+            names.setdefault(name, None)
+    return list(names)
+
+
+def network_section(record: dict, every_mpi: list[str] = ()) -> list[str]:
+    """One network under one model: a table per size (every contender, and a row for each one SimGrid offers
+    that was not run), winners, crossover."""
     spec = record.get("network_spec", record["network"])
     if "error" in record:
         return [f"### {spec} ({record['model']})", "", f"no result: {record['error']}", ""]
@@ -143,17 +171,22 @@ def network_section(record: dict) -> list[str]:
     lines.append("| contender | " + " | ".join(format_bytes(s["bytes"]) for s in sizes) + " |")
     lines.append("|---|" + "---|" * len(sizes))
     lines.append("| link-time bound | " + " | ".join(_seconds(s["bound_s"]) for s in sizes) + " |")
+    partly = []
     for name in names:
         cells = []
         for s in sizes:
             run = _run(s, name)
             if run is None:
-                cells.append("-")
+                cells.append("not run")
+                partly += [] if name in partly else [name]
             elif run["status"] == "ok":
                 cells.append(f"{_seconds(run['seconds'])} ({run['multiple_of_bound']:.2f}x)")
             else:
                 cells.append(f"{run['status']}")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    missing = left_out(record, list(every_mpi))
+    for name in missing:
+        lines.append(f"| {name} | " + " | ".join("not run" for _ in sizes) + " |")
     lines.append("| **best MPI** | " + " | ".join(
         (s["best_mpi"]["contender"] if s.get("best_mpi") else "-") for s in sizes) + " |")
     lines.append("| **best MPI / best table** | " + " | ".join(
@@ -166,6 +199,14 @@ def network_section(record: dict) -> list[str]:
                 reasons.setdefault(run["contender"], f"{run['status']}: {run.get('reason', '')}")
     if reasons:
         lines.append("Not run to the end: " + "; ".join(f"{name}: {why}" for name, why in reasons.items()) + ".")
+        lines.append("")
+    if missing or partly:
+        lines.append(f"Not run (time: this network's runs in benchmarks/simulate.py named only some of SimGrid's "
+                     f"contenders or sizes, each smpirun of {record['ranks']} ranks taking up to "
+                     f"{record['run_timeout_s']:.0f} s of wall clock on a 2-core machine shared with other work; the "
+                     f"findings above say what was measured of them elsewhere): "
+                     + "; ".join(([f"at every size: {', '.join(missing)}"] if missing else [])
+                                 + ([f"at some sizes: {', '.join(partly)}"] if partly else [])) + ".")
         lines.append("")
     lines.append(f"Crossover: {record['crossover']['text']}.")
     lines.append("")
@@ -223,14 +264,9 @@ def twisted_rows(records: dict) -> list[str]:
         if not a or not b or "error" in a or "error" in b:
             lines.append(f"| {regular} vs {twisted} | - | not measured | not measured |")
             continue
-        for sa in a["sizes"]:
-            sb = next((s for s in b["sizes"] if s["bytes"] == sa["bytes"]), None)
-            if sb is None or not sa.get("best_table") or not sb.get("best_table"):
-                continue
-            table = sa["best_table"]["seconds"] / sb["best_table"]["seconds"]
-            mpi = (sa["best_mpi"]["seconds"] / sb["best_mpi"]["seconds"]) if sa.get("best_mpi") and sb.get("best_mpi") \
-                else float("nan")
-            lines.append(f"| {regular} vs {twisted} | {format_bytes(sa['bytes'])} | {table:.2f} | {mpi:.2f} |")
+        for size, gain in regular_over_twisted(a, b).items():
+            mpi = float("nan") if gain["mpi"] is None else gain["mpi"]
+            lines.append(f"| {regular} vs {twisted} | {format_bytes(size)} | {gain['table']:.2f} | {mpi:.2f} |")
     return lines
 
 
@@ -246,8 +282,9 @@ def markdown(records: dict, notes: str) -> str:
     lines += ["", "## Twisted against regular tori (simulated time, SMPI model)", ""]
     lines += twisted_rows(records)
     lines += ["", "## Every network, every contender", ""]
+    every_mpi = every_mpi_contender(records)
     for record in records.values():
-        lines += network_section(record)
+        lines += network_section(record, every_mpi)
     missing = [n for n in PLAN if f"{n}|smpi" not in records]
     if missing:
         lines += ["## Not reached", "", "Not simulated in this run (time): " + ", ".join(missing) + ".", ""]
@@ -324,6 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-memory", default="6G",
                         help="each simulate run's --max-memory (SMPI allocates some algorithms' temporary buffers "
                              "for real: bruck on star-6 at 64 KiB needs more than 6 GiB)")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="each simulate run's --budget: wall-clock seconds for the timed runs after the check run "
+                             "(contenders past it are reported as not run)")
     parser.add_argument("--sizes", default=None,
                         help="message sizes to run instead of the plan's (e.g. 4K); merged into the network's record")
     parser.add_argument("--merge", nargs="*", default=[],
@@ -349,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
             for network in args.networks.split(","):
                 print(f"{network} ({model}) ...", flush=True)
                 record = run_network(network, model, sys.executable, args.algorithms, args.run_timeout, args.sizes,
-                                     args.executor, args.max_memory)
+                                     args.executor, args.max_memory, args.budget)
                 key = _key(record)
                 records[key] = merge_sizes(records.get(key), record) if args.sizes else record
                 write_atomically(json_path, json.dumps({"records": records}, indent=1))

@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from tesearch.info import network_info  # noqa: E402
 from tesearch.networks import network_from_spec  # noqa: E402
+from tesearch.simulate.study import regular_over_twisted  # noqa: E402
 
 TWISTED = ROOT / "results" / "twisted"
 README = TWISTED / "README.md"
@@ -67,24 +68,16 @@ def network_facts(spec: str) -> dict:
 
 def simulated_gains(regular_spec: str, twisted_spec: str) -> dict:
     """Simulated time regular / twisted per size in TIME_SIZES, under the best table executor and under the
-    best MPI_Alltoall algorithm (SMPI model); {} when either network was not simulated."""
+    best MPI_Alltoall algorithm (SMPI model; tesearch.simulate.study.regular_over_twisted, as results/simulate.md
+    computes it); {} when either network was not simulated."""
     if not SIMULATED.exists():
         return {}
     records = json.loads(SIMULATED.read_text())["records"]
     a, b = records.get(f"{regular_spec}|smpi"), records.get(f"{twisted_spec}|smpi")
     if not a or not b or "error" in a or "error" in b:
         return {}
-    gains = {}
-    for size in TIME_SIZES:
-        sa = next((x for x in a["sizes"] if x["bytes"] == size), None)
-        sb = next((x for x in b["sizes"] if x["bytes"] == size), None)
-        if not sa or not sb or not sa.get("best_table") or not sb.get("best_table") or not sa.get("best_mpi") \
-                or not sb.get("best_mpi"):
-            continue
-        gains[size] = {"table": sa["best_table"]["seconds"] / sb["best_table"]["seconds"],
-                       "mpi": sa["best_mpi"]["seconds"] / sb["best_mpi"]["seconds"],
-                       "mpi_regular": sa["best_mpi"]["contender"], "mpi_twisted": sb["best_mpi"]["contender"]}
-    return gains
+    gains = regular_over_twisted(a, b)
+    return {size: gains[size] for size in TIME_SIZES if size in gains and gains[size]["mpi"] is not None}
 
 
 def rows() -> list[dict]:

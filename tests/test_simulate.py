@@ -22,7 +22,7 @@ from tesearch.chrome_trace import trace_problems
 from tesearch.networks import network_from_spec
 from tesearch.programs.ranks import rank_numbering
 from tesearch.simulate.platform import Routing, directed_links, platform_xml, shortest_routes
-from tesearch.simulate.study import crossover, parse_bandwidth, parse_latency, size_plan
+from tesearch.simulate.study import crossover, parse_bandwidth, parse_latency, regular_over_twisted, size_plan
 
 RESULTS = ROOT / "results"
 #: the rank whose program the broken-program tests break, and the step of the hop they break
@@ -115,6 +115,52 @@ def test_crossover_names_the_sizes_and_the_winner():
     assert found["found"] and found["mpi_wins_up_to"] == 4096 and found["table_wins_from"] == 65536
     assert found["mpi_winner"] == "alltoall:pair"
     assert not crossover([dict(s, winner="table") for s in sizes])["found"]
+
+
+def test_regular_over_twisted_divides_the_best_times_of_each_size_both_measured():
+    """The one computation behind results/simulate.md's twisted section and the twisted report's time columns."""
+    def size(bytes_, table, mpi=None):
+        return {"bytes": bytes_, "best_table": {"contender": "table (step)", "seconds": table},
+                "best_mpi": None if mpi is None else {"contender": f"alltoall:{mpi[0]}", "seconds": mpi[1]}}
+
+    regular = {"sizes": [size(8, 3.0, ("ring", 1.0)), size(65536, 6.0, ("pair", 8.0)), size(1 << 20, 9.0)]}
+    twisted = {"sizes": [size(65536, 4.0, ("bruck", 2.0)), size(1 << 20, 3.0, ("ring", 1.0))]}
+    gains = regular_over_twisted(regular, twisted)
+    assert list(gains) == [65536, 1 << 20]  # 8 B: the twisted torus was not measured there
+    assert gains[65536] == {"table": 1.5, "mpi": 4.0, "mpi_regular": "alltoall:pair", "mpi_twisted": "alltoall:bruck"}
+    assert gains[1 << 20]["table"] == 3.0 and gains[1 << 20]["mpi"] is None  # no MPI time on the regular side
+
+
+def test_benchmark_merge_keeps_every_contender_of_a_size_run_twice():
+    """benchmarks/simulate.py: a second run of 64 KiB with other contenders adds to the first, the latest run of a
+    contender wins, and the best MPI contender and ratio are recomputed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("simulate_benchmark", ROOT / "benchmarks" / "simulate.py")
+    benchmark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(benchmark)
+
+    def record(sizes, contenders):
+        return {"network": "x", "model": "smpi", "sizes": sizes, "contenders": [{"name": c, "kind": k}
+                                                                                for c, k in contenders],
+                "smpirun_runs": 1, "wall_s": 1.0, "command": "c"}
+
+    def run(name, kind, seconds):
+        return {"contender": name, "kind": kind, "status": "ok", "seconds": seconds}
+
+    bound = 1e-3
+    old = record([{"bytes": 65536, "bound_s": bound, "counting_bound_s": bound,
+                   "runs": [run("table (step)", "table", 2e-3), run("alltoall:ring", "mpi", 8e-3)]},
+                  {"bytes": 1 << 20, "bound_s": 16 * bound, "runs": []}],
+                 [("table (step)", "table"), ("alltoall:ring", "mpi")])
+    new = record([{"bytes": 65536, "bound_s": bound,
+                   "runs": [run("table (step)", "table", 2e-3), run("alltoall:pair", "mpi", 4e-3)]}],
+                 [("table (step)", "table"), ("alltoall:pair", "mpi")])
+    merged = benchmark.merge_sizes(old, new)
+    size = merged["sizes"][0]
+    assert [r["contender"] for r in size["runs"]] == ["table (step)", "alltoall:ring", "alltoall:pair"]
+    assert size["best_mpi"]["contender"] == "alltoall:pair" and size["ratio_best_mpi_to_table"] == 2.0
+    assert size["counting_bound_s"] == bound and [s["bytes"] for s in merged["sizes"]] == [65536, 1 << 20]
 
 
 # ------------------------------------------------------------------ refusals (no SimGrid needed)
@@ -242,6 +288,37 @@ def test_trace_holds_every_hop_once_in_time_order(simgrid, tmp_path, executor):
         for before, after in zip(hops, hops[1:]):  # a hop leaves only after the one before it arrived
             assert after["ts"] >= before["ts"] + before["dur"] - 1e-6
     assert document["otherData"]["executor"] == executor
+
+
+def test_a_link_carrying_more_hops_than_a_frame_holds_is_a_fault(simgrid, tmp_path):
+    """Rank 5 of hypercube-4 sends all its 15 own blocks at step 0 over one link (a frame holds 2 x 4 + 2 hops)."""
+    path = tmp_path / "hypercube-4.jsonl"
+    assert run_cli("export", RESULTS / "hypercube-4.json", "-o", path, "--quiet").exit_code == 0
+    lines = path.read_text().splitlines()
+    record = json.loads(lines[1 + BROKEN_RANK])
+    first = record["steps"][0][1][0]
+    own = [hop for _, sends, _ in record["steps"] for hop in sends if hop[2] == BROKEN_RANK]
+    for entry in record["steps"]:
+        entry[1] = [hop for hop in entry[1] if hop[2] != BROKEN_RANK]
+    record["steps"][0][1] = [[first[0], first[1], origin, destination] for _, _, origin, destination in own]
+    lines[1 + BROKEN_RANK] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n")
+    code, report = simulate_json(RESULTS / "hypercube-4.json", "--programs", path, "--bytes", "8",
+                                 "--mpi-algorithms", "none")
+    assert code == 1 and not report["check"]["ok"]
+    overloaded = [f for f in report["check"]["faults"] if f["kind"] == "link overloaded"]
+    assert overloaded and all((f["rank"], f["step"]) == (BROKEN_RANK, 0) for f in overloaded)
+    assert len(overloaded) == len(own) - 10 and "more than 10 hops" in overloaded[0]["detail"]
+
+
+def test_budget_spent_leaves_the_rest_not_run_with_the_reason(simgrid):
+    """--budget bounds the timed runs after the check run; what it leaves out is reported, never dropped."""
+    code, report = simulate_json("ring-6", "--bytes", "8", "--mpi-algorithms", "ring,pair", "--executor", "step",
+                                 "--budget", "0.5")
+    assert code == 0 and report["check"]["ok"]
+    runs = report["sizes"][0]["runs"]
+    assert [r["contender"] for r in runs] == ["table (step)", "alltoall:ring", "alltoall:pair"]
+    assert all(r["status"] == "not run" and "--budget of 0.5 s" in r["reason"] for r in runs), runs
 
 
 def test_a_network_spec_takes_its_committed_table():

@@ -86,13 +86,16 @@ def _sizes(text: str) -> tuple[int, ...]:
               help="Dataflow executor: hops in flight at once on one link.")
 @click.option("--run-timeout", type=SECONDS, default=300.0, show_default=True,
               help="Wall-clock seconds for one smpirun run; a contender that needs more is reported as too slow.")
+@click.option("--budget", type=SECONDS, default=None,
+              help="Wall-clock seconds for all timed runs after the check run: a run is cut where it ends (too "
+                   "slow), contenders after it are reported as not run.")
 @click.option("--programs", "programs_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Run the programs of this tesearch-programs file instead of the table's own (how the tests "
                    "feed a broken program).")
 @output_option("--trace", "trace_file", help="Write the simulated run of the table as Chrome trace-event JSON.")
 @JSON_OPTION
 @limit_options(timeout_default=None)
-def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor, window, run_timeout,
+def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor, window, run_timeout, budget,
              programs_file, trace_file, as_json, limits, quiet):
     """Time TARGET's table and MPI_Alltoall's algorithms on the network, simulated by SimGrid.
 
@@ -143,7 +146,7 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
                               where=str(programs_file))
     setup = Setup(sizes=size_list, bandwidth_bps=bandwidth_bps, latency_s=latency_s, model=Model(model),
                   executors=executors, mpi_algorithms=wanted, run_timeout_s=run_timeout, window=window,
-                  trace=trace_file is not None, max_memory=limits.max_memory, deadline=deadline)
+                  trace=trace_file is not None, max_memory=limits.max_memory, deadline=deadline, budget_s=budget)
     say = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
     bounds = verification.bounds
     report = run_study(schedule, bound_steps=bounds.best, counting_steps=bounds.target_letters / bounds.generators,

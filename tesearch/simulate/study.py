@@ -53,8 +53,8 @@ RANK_BASE_BYTES = 1 << 20
 SELECTORS = ("ompi", "mpich", "mvapich2", "impi")
 SKIPPED_ALGORITHMS = ("automatic",)
 #: the check run's fault kinds, causes first (as tesearch run --mpi lists them)
-FAULT_ORDER = ("late", "early", "wrong neighbour", "not a neighbour", "dropped", "not held", "held too long",
-               "duplicate", "block missing", "block differs")
+FAULT_ORDER = ("late", "early", "wrong neighbour", "not a neighbour", "link overloaded", "dropped", "not held",
+               "held too long", "duplicate", "block missing", "block differs")
 
 
 class Model(str, enum.Enum):
@@ -83,6 +83,7 @@ class Status(str, enum.Enum):
     NOT_APPLICABLE = "not applicable"
     FAILED = "failed"
     TOO_SLOW = "too slow"
+    NOT_RUN = "not run"  # the study's --budget was spent before its turn
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,7 @@ class Setup:
     trace: bool = False
     max_memory: int | None = None
     deadline: float | None = None  # time.monotonic() of the command's --timeout
+    budget_s: float | None = None  # wall-clock seconds for the timed runs after the check run (None: no limit)
 
 
 # ------------------------------------------------------------------ units
@@ -258,13 +260,19 @@ def prepare(schedule: CompiledSchedule, setup: Setup, directory: Path,
 
 
 def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool, setup: Setup,
-            trace: bool = False) -> dict:
-    """One smpirun run of one contender at one size, as a record (status, seconds, reason, wall time)."""
+            trace: bool = False, budget_end: float | None = None) -> dict:
+    """One smpirun run of one contender at one size, as a record (status, seconds, reason, wall time).
+
+    ``budget_end`` (time.monotonic()) cuts the run where the study's --budget ends; the record says so.
+    """
     command = space.command(contender.mode, size, checked=checked, trace=trace, window=setup.window,
                             configuration=contender.configuration)
     timeout = setup.run_timeout_s
     if setup.deadline is not None:
         timeout = min(timeout, max(setup.deadline - time.monotonic(), 0.1))
+    cut_by_budget = budget_end is not None and budget_end - time.monotonic() < timeout
+    if cut_by_budget:
+        timeout = max(budget_end - time.monotonic(), 0.1)
     finished = smpi.run_smpirun(command, work=space.directory, timeout_s=timeout, max_memory=setup.max_memory,
                                 deadline=setup.deadline)
     space.runs += 1
@@ -277,8 +285,9 @@ def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool,
                       mismatches=result["mismatches"], faults=output.faults)
         return record
     if finished.timed_out:
+        note = "; all that was left of the study's --budget" if cut_by_budget else ""
         record.update(status=Status.TOO_SLOW.value,
-                      reason=f"no result within {timeout:.0f} s of simulation (wall clock)")
+                      reason=f"no result within {timeout:.0f} s of simulation (wall clock{note})")
         return record
     reason = smpi.failure_reason(finished)
     if finished.over_memory:
@@ -291,9 +300,14 @@ def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool,
     return record
 
 
+#: the check run's sends are never detached: SimGrid's detached (eager) path for small messages costs it 3x the
+#: wall clock on 1024 ranks (docs/notes/simulate-findings.md); the check run's simulated time is not reported
+CHECK_CONFIGURATION = ("smpi/send-is-detached-thresh:0",)
+
+
 def check_run(space: Workspace, setup: Setup) -> dict:
     """The lockstep check of the table's programs (8-byte blocks): its faults, none when the schedule is right."""
-    contender = Contender("table (check)", "table", "check")
+    contender = Contender("table (check)", "table", "check", CHECK_CONFIGURATION)
     record = run_one(space, contender, CHECK_BYTES, checked=True, setup=setup)
     if record["status"] != Status.OK.value:
         raise smpi.SimulationFailed(f"the check run of the table's programs did not finish: "
@@ -354,6 +368,26 @@ def crossover(per_size: list[dict]) -> dict:
                     f"{size_label(last['bytes'])}); from {size_label(table_from['bytes'])} on, the table wins"}
 
 
+def regular_over_twisted(regular: dict, twisted: dict) -> dict[int, dict]:
+    """The regular torus's simulated time over the twisted one's, per size both reports measured (in the regular
+    report's order): ``table`` under each side's best table executor, ``mpi`` under each side's best
+    MPI_Alltoall contender (None unless both have one), and those contenders' names (``mpi_regular``,
+    ``mpi_twisted``).  ``regular`` and ``twisted`` are reports of :func:`simulate` (benchmarks/simulate.py's
+    records); the twisted-torus report's time columns and results/simulate.md's twisted section both read this."""
+    gains = {}
+    for sa in regular["sizes"]:
+        sb = next((s for s in twisted["sizes"] if s["bytes"] == sa["bytes"]), None)
+        if sb is None or not sa.get("best_table") or not sb.get("best_table"):
+            continue
+        both = bool(sa.get("best_mpi") and sb.get("best_mpi"))
+        gains[sa["bytes"]] = {
+            "table": sa["best_table"]["seconds"] / sb["best_table"]["seconds"],
+            "mpi": sa["best_mpi"]["seconds"] / sb["best_mpi"]["seconds"] if both else None,
+            "mpi_regular": sa["best_mpi"]["contender"] if both else None,
+            "mpi_twisted": sb["best_mpi"]["contender"] if both else None}
+    return gains
+
+
 def simulate(schedule: CompiledSchedule, *, bound_steps: int, counting_steps: float, setup: Setup,
              programs_file: Path | None = None, progress: Callable[[str], None] | None = None) -> dict:
     """The whole study of one verified table (see the module doc); returns the JSON-ready report.
@@ -383,18 +417,27 @@ def simulate(schedule: CompiledSchedule, *, bound_steps: int, counting_steps: fl
         available = smpi.alltoall_algorithms(space.smpirun, space.binary, space.directory)
         contenders = table_contenders(setup.executors) + mpi_contenders(available, setup.mpi_algorithms)
         report["contenders"] = [c.to_json() for c in contenders]
+        report["mpi_available"] = [c.name for c in mpi_contenders(available, None)]  # what --mpi-algorithms all runs
         too_slow: dict[str, int] = {}
         per_size = []
+        budget_end = None if setup.budget_s is None else time.monotonic() + setup.budget_s
         for plan in plans:
             runs = []
             for contender in contenders:
+                if budget_end is not None and time.monotonic() >= budget_end - 1.0:
+                    runs.append({"contender": contender.name, "kind": contender.kind, "bytes": plan.size,
+                                 "status": Status.NOT_RUN.value, "checked": False,
+                                 "reason": f"the study's --budget of {setup.budget_s:g} s (wall clock, after the "
+                                           f"check run) was spent before its turn"})
+                    continue
                 if contender.name in too_slow:
                     runs.append({"contender": contender.name, "kind": contender.kind, "bytes": plan.size,
                                  "status": Status.TOO_SLOW.value, "checked": False,
                                  "reason": f"not run: too slow already at {size_label(too_slow[contender.name])}"})
                     continue
                 say(f"{size_label(plan.size)}: {contender.name} ...")
-                record = run_one(space, contender, plan.size, checked=plan.checked, setup=setup)
+                record = run_one(space, contender, plan.size, checked=plan.checked, setup=setup,
+                                 budget_end=budget_end)
                 if record["status"] == Status.TOO_SLOW.value:
                     too_slow[contender.name] = plan.size
                 runs.append(record)
