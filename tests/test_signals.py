@@ -435,3 +435,21 @@ def test_a_huge_timeout_is_one_line_and_exit_2(value):
     result = run_cli("search", "star-4", "--timeout", value)
     assert result.exit_code == 2, result.output
     assert "at most 31536000 seconds" in result.output and "Traceback" not in result.output
+
+
+def test_a_stop_signal_is_not_an_error_that_the_code_can_swallow():
+    """The command's own SIGINT / SIGTERM handlers raise a BaseException: code that takes an error for a fault of
+    its input (`except TesearchError`, `except Exception`) lets it pass, so an early Ctrl-C is never lost (the fuzzer
+    saw check-proof run on to exit 0 after one, when the handlers raised a TesearchError)."""
+    import signal as signals
+
+    from tesearch.cli import app
+    from tesearch.errors import TesearchError
+
+    for handler, code in ((app._interrupt, 130), (app._terminate, 143)):
+        with pytest.raises(BaseException) as caught:
+            try:
+                handler(signals.SIGINT, None)
+            except (TesearchError, Exception):
+                pass
+        assert not isinstance(caught.value, Exception) and int(caught.value.exit_code) == code

@@ -26,7 +26,7 @@ import traceback
 
 import click
 
-from tesearch.errors import Interrupted, TesearchError
+from tesearch.errors import TesearchError
 from tesearch.terms import ExitCode
 
 #: set by tesearch.entry to this process's pid: the command's start was marked at the interpreter's start
@@ -115,6 +115,8 @@ class LazyGroup(click.Group):
             code = _fail(_usage_line(exc), ExitCode.BAD_INPUT)
         except TesearchError as exc:
             code = _fail(str(exc), exc.exit_code)
+        except _StopSignal as stop:
+            code = _fail(stop.message, stop.exit_code)
         except KeyboardInterrupt:
             code = _fail("interrupted (SIGINT); nothing was written", ExitCode.INTERRUPTED)
         except BrokenPipeError:
@@ -124,22 +126,22 @@ class LazyGroup(click.Group):
         except Exception as exc:  # a bug: one line here, the traceback in a file
             code = _internal(exc)
         finally:
+            own_process = os.environ.get(ENTRY_VARIABLE) == str(os.getpid())
+            if own_process:  # the outcome is decided: a signal from here on must not turn it into a traceback
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
             limits.mark_command_start(None, clear=True)
         code = int(code) if code is not None else 0
-        if code in _PROMPT_EXITS and os.environ.get(ENTRY_VARIABLE) == str(os.getpid()):
-            _prompt_exit(code)
+        if own_process:
+            _prompt_exit(code)  # with the stop signals still blocked, through to the process's end
         sys.exit(code)
 
 
-#: exit codes after which the command process skips the interpreter's teardown (it can take a second
-#: on a loaded machine with numpy, z3 and ray loaded): a stop must take at most 2 s from the signal
-_PROMPT_EXITS = {int(ExitCode.UNKNOWN), int(ExitCode.INTERRUPTED), int(ExitCode.TERMINATED)}
-
-
 def _prompt_exit(code: int) -> None:
-    """Run the atexit handlers, flush, and end the process now (the command's own process only)."""
+    """Run the atexit handlers, flush, and end the process now (the command's own process only): the
+    interpreter's teardown can take a second on a loaded machine with numpy, z3 and ray loaded (a stop
+    must take at most 2 s from the signal), and a signal during it would print a traceback."""
     import atexit
 
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
@@ -154,12 +156,25 @@ def _prompt_exit(code: int) -> None:
         os._exit(code)
 
 
+class _StopSignal(BaseException):
+    """SIGINT or SIGTERM in the command's own process, outside a supervised run.
+
+    A BaseException, like KeyboardInterrupt, and not a TesearchError: code that takes an error for a
+    fault of its input (``except TesearchError`` / ``except Exception``) must not swallow a stop, or a
+    Ctrl-C that lands there is lost and the command runs on to exit 0.  Turned into the one-line message
+    and exit 130 / 143 in :meth:`LazyGroup.main`."""
+
+    def __init__(self, message: str, exit_code: ExitCode):
+        super().__init__(message)
+        self.message, self.exit_code = message, exit_code
+
+
 def _interrupt(signum, frame):
-    raise Interrupted("interrupted (SIGINT); nothing was written", exit_code=ExitCode.INTERRUPTED)
+    raise _StopSignal("interrupted (SIGINT); nothing was written", ExitCode.INTERRUPTED)
 
 
 def _terminate(signum, frame):
-    raise Interrupted("terminated (SIGTERM); nothing was written", exit_code=ExitCode.TERMINATED)
+    raise _StopSignal("terminated (SIGTERM); nothing was written", ExitCode.TERMINATED)
 
 
 def _usage_line(exc: click.ClickException) -> str:
