@@ -453,3 +453,34 @@ def test_a_stop_signal_is_not_an_error_that_the_code_can_swallow():
             except (TesearchError, Exception):
                 pass
         assert not isinstance(caught.value, Exception) and int(caught.value.exit_code) == code
+
+
+def test_a_stop_raised_inside_a_finalizer_stops_the_command_without_a_traceback(tmp_path):
+    """A signal whose handler runs inside a finalizer cannot raise there ("Exception ignored in"): the command's
+    unraisable hook prints nothing and sends the signal again, so the stop lands in the main code (the fuzzer saw
+    `run --mpi` run on to exit 0 with a traceback after a SIGINT at 0.5 s)."""
+    import subprocess
+    import sys as system
+
+    script = tmp_path / "finalizer.py"
+    script.write_text(
+        "import os, signal, sys\n"
+        "from tesearch.cli import app\n"
+        "signal.signal(signal.SIGINT, app._interrupt)\n"
+        "if len(sys.argv) > 1:\n"
+        "    sys.unraisablehook = app._unraisable\n"
+        "class Finalized:\n"
+        "    def __del__(self):\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "        for _ in range(100000): pass\n"
+        "try:\n"
+        "    Finalized()\n"
+        "    for _ in range(10**7): pass\n"
+        "    print('ran on')\n"
+        "except BaseException as e:\n"
+        "    print(type(e).__name__)\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    hooked = subprocess.run([system.executable, str(script), "hook"], capture_output=True, text=True, env=env)
+    assert hooked.stdout.strip() == "_StopSignal" and "Traceback" not in hooked.stderr, hooked.stderr
+    bare = subprocess.run([system.executable, str(script)], capture_output=True, text=True, env=env)
+    assert bare.stdout.strip() == "ran on" and "Exception ignored" in bare.stderr  # what the hook prevents

@@ -104,6 +104,7 @@ class LazyGroup(click.Group):
         # Ctrl-C is always exit 130, SIGTERM 143, and every command stops what it started
         signal.signal(signal.SIGINT, _interrupt)
         signal.signal(signal.SIGTERM, _terminate)
+        previous_hook, sys.unraisablehook = sys.unraisablehook, _unraisable
         try:
             code = super().main(args=args, prog_name="tesearch", complete_var=complete_var,
                                 standalone_mode=False, **extra)
@@ -131,6 +132,7 @@ class LazyGroup(click.Group):
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+            sys.unraisablehook = previous_hook
             limits.mark_command_start(None, clear=True)
         code = int(code) if code is not None else 0
         if own_process:
@@ -167,6 +169,22 @@ class _StopSignal(BaseException):
     def __init__(self, message: str, exit_code: ExitCode):
         super().__init__(message)
         self.message, self.exit_code = message, exit_code
+
+
+def _unraisable(unraisable) -> None:
+    """A stop raised where Python cannot raise it (a finalizer, a weakref callback: "Exception ignored in"):
+    no traceback; the signal is sent again a moment later (from a thread: a signal sent here would be
+    handled here again), so that the command stops at its next step instead of running on."""
+    if isinstance(unraisable.exc_value, (_StopSignal, KeyboardInterrupt)):
+        import threading
+
+        code = getattr(unraisable.exc_value, "exit_code", ExitCode.INTERRUPTED)
+        again = threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGTERM if code == ExitCode.TERMINATED
+                                                else signal.SIGINT))
+        again.daemon = True
+        again.start()
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def _interrupt(signum, frame):
