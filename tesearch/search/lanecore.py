@@ -318,28 +318,23 @@ def lane_core_table(facts: Instance, budget: Budget, *, joint: bool = False, fro
                    f"{optimality_text(table.T, s.bounds.best)}; {what}; verified", s.bounds, seconds)
 
 
-def _left(budget: Budget, part_s: float) -> float:
-    """Seconds for the next CP-SAT call: ``part_s``, at most the time left (0: none left)."""
-    return min(part_s, budget.left)
-
-
 def _split(core: LaneCore, widest: int, from_width: int, part_s: float, budget: Budget, progress):
     """Lanes + free part, split by split in order of total width: (placed, width, method, what) or None."""
     failed: set = set()
     for total, lane_w, free_w, lane_pairs, free in core.splits(widest):
         if total < from_width:
             continue
-        if _left(budget, part_s) <= 0:
+        if budget.call_timeout(part_s) <= 0:
             return None
         key_lane, key_free = (lane_w, tuple(lane_pairs)), (free_w, tuple(free))
         if key_lane in failed or key_free in failed:
             continue
-        status, lanes = core.lanes(lane_pairs, lane_w, _left(budget, part_s)) if lane_pairs else ("EMPTY", [])
+        status, lanes = core.lanes(lane_pairs, lane_w, budget.call_timeout(part_s)) if lane_pairs else ("EMPTY", [])
         if lanes is None:
             failed.add(key_lane)
             progress(f"core {total}: lanes {lane_w} {status}")
             continue
-        left = _left(budget, part_s)
+        left = budget.call_timeout(part_s)
         if left <= 0:
             return None
         status_free, free_part = core.free(free, free_w, left)
@@ -356,7 +351,7 @@ def _split(core: LaneCore, widest: int, from_width: int, part_s: float, budget: 
 def _joint(core: LaneCore, exact: int, widest: int, from_width: int, part_s: float, budget: Budget, progress):
     """The whole core as one model, narrowest width first: (placed, width, method, what) or None."""
     for width in range(max(from_width, exact), widest + 1):
-        left = _left(budget, part_s)
+        left = budget.call_timeout(part_s)
         if left <= 0:
             return None
         t0 = time.monotonic()
