@@ -221,12 +221,14 @@ def test_small_networks_end_to_end(simgrid, spec):
     code, report = simulate_json(RESULTS / table, "--bytes", "8,64K", "--mpi-algorithms", "pair,bruck,ompi")
     assert code == 0 and report["verdict"] == "ok" and report["check"]["ok"] and report["check"]["fault_count"] == 0
     names = [c["name"] for c in report["contenders"]]
-    assert names == ["table (step)", "table (dataflow)", "alltoall:pair", "alltoall:bruck", "selector:ompi"]
+    assert names == ["table (step)", "table (dataflow)", "table (combined: balanced)", "alltoall:pair",
+                     "alltoall:bruck", "selector:ompi"]
     for size in report["sizes"]:
         assert size["bound_s"] == pytest.approx(report["bound_steps"] * size["bytes"] / 1e10)
         assert [r["contender"] for r in size["runs"]] == names  # none dropped
         runs = {r["contender"]: r for r in size["runs"]}
-        for name in ("table (step)", "table (dataflow)", "alltoall:bruck", "selector:ompi"):
+        for name in ("table (step)", "table (dataflow)", "table (combined: balanced)", "alltoall:bruck",
+                     "selector:ompi"):
             assert runs[name]["status"] == "ok" and runs[name]["seconds"] > 0 and runs[name]["mismatches"] == 0
             assert runs[name]["multiple_of_bound"] == pytest.approx(runs[name]["seconds"] / size["bound_s"])
         if spec == "ring-6":  # 6 ranks: pair needs a power of two
@@ -261,7 +263,7 @@ def test_broken_program_is_caught_in_the_simulation(simgrid, tmp_path, kind, fau
     assert text.exit_code == 1 and f"{fault}: " in text.output
 
 
-@pytest.mark.parametrize("executor", ["dataflow", "step"])
+@pytest.mark.parametrize("executor", ["dataflow", "step", "combined"])
 def test_trace_holds_every_hop_once_in_time_order(simgrid, tmp_path, executor):
     from tesearch.programs.export import iter_programs
 
@@ -421,3 +423,117 @@ def _runs_in(pid: str, directory) -> bool:
     except OSError:
         return False
     return state != "Z" and str(directory).encode() in command
+
+
+# ------------------------------------------------------------------ the combined executor
+
+def _schedule(name):
+    from tesearch.programs.schedule import compile_schedule
+    from tesearch.table import read_table
+
+    return compile_schedule(read_table(RESULTS / name))
+
+
+def test_one_column_windows_are_the_tables_own_steps_and_wide_ones_the_hop_order():
+    from tesearch.simulate.combine import check_superstep_map, superstep_map
+
+    schedule = _schedule("hypercube-4.json")
+    table, letter_index = schedule.table, schedule.graph.letter_index
+    own = superstep_map(schedule, 1)
+    wide = superstep_map(schedule, table.T)
+    for placement in table.placements:
+        for j, name in enumerate(placement.word):
+            cell = (placement.column + j, letter_index[name])
+            assert own.cells[cell] == placement.column + j  # K = 1: the table's column
+            assert wide.cells[cell] == j  # K >= T: the j-th hop of every path in superstep j
+    assert own.supersteps == table.T and own.bundle_sum == table.T and own.largest_bundle == 1
+    assert wide.supersteps == max(len(p.word) for p in table.placements)
+    for combine in (1, 2, 3, 5, table.T):
+        mapping = superstep_map(schedule, combine)
+        check_superstep_map(schedule, mapping)
+        for placement in table.placements:  # a hop never leaves before its window
+            for j, name in enumerate(placement.word):
+                assert mapping.cells[placement.column + j, letter_index[name]] >= (placement.column + j) // combine
+
+
+@pytest.mark.parametrize("name", ["hypercube-4.json", "torus-4x4.json", "star-4.json"])
+def test_balanced_supersteps_follow_every_path_and_respect_the_floor(name):
+    from tesearch.simulate.combine import balanced_map, bundle_floor, check_superstep_map
+
+    schedule = _schedule(name)
+    mapping = balanced_map(schedule)
+    check_superstep_map(schedule, mapping)  # strictly increasing along every path, blanks stay blank
+    assert mapping.supersteps == max(len(p.word) for p in schedule.table.placements)
+    floor = bundle_floor(schedule)
+    assert floor <= mapping.bundle_sum <= schedule.table.T  # never worse than the table's own steps here
+    per_superstep = [max(int((mapping.cells[:, letter] == s).sum()) for letter in range(len(schedule.letters)))
+                     for s in range(mapping.supersteps)]
+    assert sum(per_superstep) == mapping.bundle_sum and max(per_superstep) == mapping.largest_bundle
+
+
+def test_a_superstep_map_that_sends_a_block_before_it_arrives_is_refused():
+    from tesearch.simulate.combine import check_superstep_map, superstep_map
+
+    schedule = _schedule("hypercube-3.json")
+    mapping = superstep_map(schedule, 1)
+    placement = next(p for p in schedule.table.placements if len(p.word) >= 2)
+    letter_index = schedule.graph.letter_index
+    mapping.cells[placement.column + 1, letter_index[placement.word[1]]] = \
+        mapping.cells[placement.column, letter_index[placement.word[0]]]
+    with pytest.raises(ValueError, match=f"row {placement.row}, column {placement.column} has hop 1"):
+        check_superstep_map(schedule, mapping)
+
+
+def _combined_workspace(tmp_path, name, sizes, rules):
+    from tesearch.simulate import study
+
+    schedule = _schedule(name)
+    setup = study.Setup(sizes=sizes, bandwidth_bps=1e10, latency_s=1e-6, executors=(study.Executor.COMBINED,),
+                        combine=rules, mpi_algorithms=(), run_timeout_s=120)
+    return schedule, setup, study.prepare(schedule, setup, tmp_path)
+
+
+def test_combined_with_one_column_windows_times_exactly_as_the_step_executor(simgrid, tmp_path):
+    """The combined executor under the K = 1 map sends what the step executor sends, when it sends it."""
+    from tesearch.simulate import study
+
+    _, setup, space = _combined_workspace(tmp_path, "hypercube-3.json", (8, 65536), ("1-column windows", "balanced"))
+    step = study.Contender("table (step)", "table", "step")
+    own, balanced = study.table_contenders((study.Executor.COMBINED,), setup.combine)
+    for size in setup.sizes:
+        checked = size == 8
+        a = study.run_one(space, step, size, checked=checked, setup=setup)
+        b = study.run_one(space, own, size, checked=checked, setup=setup)
+        c = study.run_one(space, balanced, size, checked=checked, setup=setup)
+        assert a["status"] == b["status"] == c["status"] == "ok", (a, b, c)
+        assert b["seconds"] == pytest.approx(a["seconds"], rel=1e-9)
+        assert c["seconds"] < a["seconds"]  # 3 supersteps of bundles against 4 steps
+        assert a["mismatches"] == b["mismatches"] == c["mismatches"] == 0 and b["checked"] == checked
+
+
+def test_a_combined_run_that_forwards_a_block_too_early_is_caught_by_the_content_check(simgrid, tmp_path):
+    """The C executor compares every delivered block with its origin's: a map (written past the Python check)
+    that forwards a block in the superstep it arrives sends a block that is not there yet."""
+    from tesearch.simulate import study
+    from tesearch.simulate.combine import combine_file_name, superstep_map
+
+    schedule, setup, space = _combined_workspace(tmp_path, "hypercube-3.json", (8,), ("1-column windows",))
+    mapping = superstep_map(schedule, 1)
+    placement = next(p for p in schedule.table.placements if len(p.word) >= 2)
+    letter_index = schedule.graph.letter_index
+    mapping.cells[placement.column + 1, letter_index[placement.word[1]]] = \
+        mapping.cells[placement.column, letter_index[placement.word[0]]]
+    (tmp_path / combine_file_name(1)).write_text(mapping.file_text())
+    contender, = study.table_contenders((study.Executor.COMBINED,), setup.combine)
+    record = study.run_one(space, contender, 8, checked=True, setup=setup)
+    assert record["status"] == "ok" and record["checked"]
+    assert record["mismatches"] == schedule.ranks  # every rank gets one block that was not there to forward
+    assert all(f["kind"] == "block differs" for f in record["faults"])
+
+
+@pytest.mark.parametrize("option,value,message", [("--executor", "sideways", "--executor: 'sideways'"),
+                                                   ("--combine", "0", "--combine: '0'"),
+                                                   ("--combine", "balanced,x", "--combine: 'x'")])
+def test_bad_executor_or_combine_is_one_line_and_exit_2(option, value, message):
+    result = run_cli("simulate", RESULTS / "ring-6.json", option, value, "--bytes", "8")
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output

@@ -80,8 +80,13 @@ def _sizes(text: str) -> tuple[int, ...]:
 @click.option("--mpi-algorithms", default="all", show_default=True,
               help="MPI_Alltoall contenders: all, none, or a comma list of SimGrid alltoall algorithms "
                    "(pair, bruck, ...) and library selectors (ompi, mpich, mvapich2, impi).")
-@click.option("--executor", type=click.Choice(["step", "dataflow", "both"]), default="both", show_default=True,
-              help="How the table's schedule runs: step by step, as data flows, or both.")
+@click.option("--executor", default="all", show_default=True,
+              help="How the table's schedule runs, a comma list: step (step by step), dataflow (as data flows), "
+                   "combined (the table's paths in supersteps, one message per link per superstep); both = "
+                   "step,dataflow; all = all three.")
+@click.option("--combine", default="balanced", show_default=True,
+              help="Combined executor's superstep maps, a comma list: balanced (the fewest supersteps, bundles "
+                   "balanced), or K (the table's columns in windows of K).")
 @click.option("--window", type=POSITIVE, default=1, show_default=True,
               help="Dataflow executor: hops in flight at once on one link.")
 @click.option("--run-timeout", type=SECONDS, default=300.0, show_default=True,
@@ -95,7 +100,7 @@ def _sizes(text: str) -> tuple[int, ...]:
 @output_option("--trace", "trace_file", help="Write the simulated run of the table as Chrome trace-event JSON.")
 @JSON_OPTION
 @limit_options(timeout_default=None)
-def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor, window, run_timeout, budget,
+def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor, combine, window, run_timeout, budget,
              programs_file, trace_file, as_json, limits, quiet):
     """Time TARGET's table and MPI_Alltoall's algorithms on the network, simulated by SimGrid.
 
@@ -109,7 +114,8 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     from tesearch.limits import activated
     from tesearch.programs.schedule import compile_schedule
     from tesearch.simulate import smpi
-    from tesearch.simulate.study import Executor, Model, Setup, parse_bandwidth, parse_latency, report_text
+    from tesearch.simulate.report import report_text
+    from tesearch.simulate.study import Model, Setup, parse_bandwidth, parse_combine, parse_executors, parse_latency
     from tesearch.simulate.study import simulate as run_study
     from tesearch.simulate.study import size_plan
     from tesearch.terms import Exchange
@@ -120,7 +126,8 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     bandwidth_bps, latency_s = parse_bandwidth(bandwidth), parse_latency(latency)
     wanted = None if mpi_algorithms.strip() == "all" else \
         () if mpi_algorithms.strip() == "none" else tuple(a.strip() for a in mpi_algorithms.split(",") if a.strip())
-    executors = (Executor.STEP, Executor.DATAFLOW) if executor == "both" else (Executor(executor),)
+    executors = parse_executors(executor)
+    combine_rules = parse_combine(combine)
     table_path = Path(target.removeprefix("file:")) if names_a_file(target) else committed_table(target)
     if trace_file is not None:  # the safe writer's checks before any work
         from tesearch.files import TRACE_KIND, check_output
@@ -145,7 +152,8 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
                               f"the table is {table.network} ({schedule.ranks} ranks, T = {table.T})",
                               where=str(programs_file))
     setup = Setup(sizes=size_list, bandwidth_bps=bandwidth_bps, latency_s=latency_s, model=Model(model),
-                  executors=executors, mpi_algorithms=wanted, run_timeout_s=run_timeout, window=window,
+                  executors=executors, combine=combine_rules, mpi_algorithms=wanted, run_timeout_s=run_timeout,
+                  window=window,
                   trace=trace_file is not None, max_memory=limits.max_memory, deadline=deadline, budget_s=budget)
     say = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
     bounds = verification.bounds

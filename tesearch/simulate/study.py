@@ -10,7 +10,8 @@ The steps, in order (nothing is simulated before the first three pass):
 3. the **check run** (8-byte blocks, lockstep frames to every neighbour, each hop carrying its origin and
    destination) runs the table's programs once: a broken program (a hop late, to the wrong neighbour,
    dropped) ends the study with faults naming rank, message and step;
-4. for each size, the table under each executor (``step``, ``dataflow``) and MPI_Alltoall under every
+4. for each size, the table under each executor (``step``, ``dataflow``, and ``combined`` under each superstep
+   map asked for: :mod:`tesearch.simulate.combine`) and MPI_Alltoall under every
    algorithm and library selector asked for, each in its own smpirun with its own time budget.  An
    algorithm that does not apply to the rank count is recorded as "not applicable" with SimGrid's
    reason, one that crashes as "failed", one that runs out of its budget as "too slow" (and is not
@@ -74,6 +75,11 @@ class Executor(str, enum.Enum):
 
     STEP = "step"  # post every hop of a step, wait for all of them
     DATAFLOW = "dataflow"  # receives posted early, each forward sent when its block has arrived
+    COMBINED = "combined"  # the table's paths in supersteps, one message per link per superstep (combine.py)
+
+
+#: the superstep map rules of ``--combine``: ``balanced``, or ``K-column windows`` (written ``K``)
+BALANCED = "balanced"
 
 
 class Status(str, enum.Enum):
@@ -94,6 +100,7 @@ class Contender:
     kind: str  # "table" or "mpi"
     mode: str  # the C program's MODE
     configuration: tuple[str, ...] = ()  # extra --cfg= values
+    parameter: int | None = None  # the C program's PARAM (combined: the number of its superstep map)
 
     def to_json(self) -> dict:
         """Name and kind."""
@@ -108,7 +115,8 @@ class Setup:
     bandwidth_bps: float
     latency_s: float
     model: Model = Model.SMPI
-    executors: tuple[Executor, ...] = (Executor.STEP, Executor.DATAFLOW)
+    executors: tuple[Executor, ...] = (Executor.STEP, Executor.DATAFLOW, Executor.COMBINED)
+    combine: tuple[str, ...] = (BALANCED,)  # superstep map rules of the combined executor: balanced, K-column windows
     mpi_algorithms: tuple[str, ...] | None = None  # None: all; () none
     run_timeout_s: float = 300.0
     window: int = 1
@@ -202,9 +210,74 @@ def mpi_contenders(available: list[str], wanted: tuple[str, ...] | None) -> list
     return chosen
 
 
-def table_contenders(executors: tuple[Executor, ...]) -> list[Contender]:
-    """The table under each executor."""
-    return [Contender(f"table ({e.value})", "table", e.value) for e in executors]
+def parse_executors(text: str) -> tuple[Executor, ...]:
+    """``--executor``: a comma list of step, dataflow, combined; ``both`` is step,dataflow and ``all`` all three."""
+    chosen: list[Executor] = []
+    for item in (part.strip() for part in str(text).split(",")):
+        if item == "all":
+            chosen += list(Executor)
+        elif item == "both":
+            chosen += [Executor.STEP, Executor.DATAFLOW]
+        elif item in {e.value for e in Executor}:
+            chosen.append(Executor(item))
+        else:
+            raise OptionError(f"--executor: {item!r} is not one of step, dataflow, combined, both, all")
+    return tuple(dict.fromkeys(chosen))
+
+
+def parse_combine(text: str) -> tuple[str, ...]:
+    """``--combine``: a comma list of ``balanced`` and window widths ``K`` (integers >= 1) -> rule names
+    (``balanced``, ``K-column windows``)."""
+    rules = []
+    for item in (part.strip() for part in str(text).split(",")):
+        if item == BALANCED:
+            rules.append(BALANCED)
+        elif item.isdigit() and int(item) >= 1:
+            rules.append(f"{int(item)}-column windows")
+        else:
+            raise OptionError(f"--combine: {item!r} is neither 'balanced' nor a window of columns (an integer >= 1)")
+    if not rules:
+        raise OptionError("--combine needs at least one rule (balanced, or a window such as 8)")
+    return tuple(dict.fromkeys(rules))
+
+
+def table_contenders(executors: tuple[Executor, ...], combine: tuple[str, ...] = (BALANCED,)) -> list[Contender]:
+    """The table under each executor; the combined executor once per superstep map rule (PARAM numbers the
+    maps from 1 in ``combine``'s order, as :func:`prepare` writes them)."""
+    contenders = []
+    for executor in executors:
+        if executor is Executor.COMBINED:
+            contenders += [Contender(f"table (combined: {rule})", "table", executor.value, parameter=number)
+                           for number, rule in enumerate(combine, 1)]
+        else:
+            contenders.append(Contender(f"table ({executor.value})", "table", executor.value))
+    return contenders
+
+
+def combined_summary(schedule: CompiledSchedule, setup: Setup, maps: list) -> list[dict]:
+    """The report's ``combined`` list: per superstep map its contender, rule, supersteps and bundles."""
+    from tesearch.simulate.combine import bundle_floor
+
+    floor = bundle_floor(schedule)
+    return [{"contender": c.name, "rule": m.rule, "supersteps": m.supersteps, "bundle_sum": m.bundle_sum,
+             "bundle_floor": floor, "largest_bundle": m.largest_bundle}
+            for c, m in zip(table_contenders((Executor.COMBINED,), setup.combine), maps)]
+
+
+def superstep_maps(schedule: CompiledSchedule, combine: tuple[str, ...]) -> list:
+    """The superstep map of each rule of ``combine`` (combine.balanced_map, combine.superstep_map), each checked
+    (along every path the supersteps strictly increase) before anything runs."""
+    from tesearch.simulate.combine import balanced_map, check_superstep_map, superstep_map
+
+    maps = []
+    for rule in combine:
+        mapping = balanced_map(schedule) if rule == BALANCED else superstep_map(schedule, int(rule.split("-")[0]))
+        try:
+            check_superstep_map(schedule, mapping)
+        except ValueError as exc:  # a bug in combine.py, never the user's input
+            raise smpi.SimulationFailed(f"the combined executor's superstep map is wrong: {exc}") from None
+        maps.append(mapping)
+    return maps
 
 
 # ------------------------------------------------------------------ one study
@@ -219,19 +292,21 @@ class Workspace:
     ranks: int
     model: Model
     shared_blocksize: int = 1 << 20
+    maps: list = field(default_factory=list)  # the combined executor's superstep maps, numbered from 1
     runs: int = 0
     log: list[str] = field(default_factory=list)
 
-    def command(self, contender_mode: str, size: int, *, checked: bool, trace: bool, window: int,
+    def command(self, contender_mode: str, size: int, *, checked: bool, trace: bool, parameter: int,
                 configuration: tuple[str, ...] = ()) -> list[str]:
-        """The smpirun command line of one run."""
+        """The smpirun command line of one run (``parameter``: the C program's PARAM, the dataflow window or the
+        combined executor's map)."""
         cfg = list(smpi.BASE_CONFIGURATION) + [f"network/model:{self.model.simgrid_name}",
                                                f"smpi/shared-malloc-blocksize:{self.shared_blocksize}"]
         cfg += list(configuration)
         return ([self.smpirun, "-no-privatize", "-platform", "platform.xml", "-hostfile", "hostfile",
                  "-np", str(self.ranks)] + [f"--cfg={c}" for c in cfg] +
                 [str(self.binary), contender_mode, str(self.directory), str(size), "1" if checked else "0",
-                 "1" if trace else "0", str(window)])
+                 "1" if trace else "0", str(parameter)])
 
 
 def _blocksize(largest_buffer: int) -> int:
@@ -255,8 +330,16 @@ def prepare(schedule: CompiledSchedule, setup: Setup, directory: Path,
         programs_file = directory / "programs.jsonl"
         stream_programs(schedule, programs_file)
     write_rank_files(programs_file, directory, schedule.neighbours)
-    largest = max(setup.sizes) * schedule.ranks
-    return Workspace(directory, binary, smpirun, schedule.ranks, setup.model, _blocksize(largest))
+    largest_bundle, maps = 1, []
+    if Executor.COMBINED in setup.executors:
+        from tesearch.simulate.combine import write_superstep_map
+
+        maps = superstep_maps(schedule, setup.combine)
+        for number, mapping in enumerate(maps, 1):
+            write_superstep_map(directory, number, mapping)
+            largest_bundle = max(largest_bundle, mapping.largest_bundle * len(schedule.letters))
+    largest = max(setup.sizes) * max(schedule.ranks, largest_bundle)
+    return Workspace(directory, binary, smpirun, schedule.ranks, setup.model, _blocksize(largest), maps)
 
 
 def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool, setup: Setup,
@@ -265,7 +348,8 @@ def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool,
 
     ``budget_end`` (time.monotonic()) cuts the run where the study's --budget ends; the record says so.
     """
-    command = space.command(contender.mode, size, checked=checked, trace=trace, window=setup.window,
+    parameter = setup.window if contender.parameter is None else contender.parameter
+    command = space.command(contender.mode, size, checked=checked, trace=trace, parameter=parameter,
                             configuration=contender.configuration)
     timeout = setup.run_timeout_s
     if setup.deadline is not None:
@@ -407,15 +491,18 @@ def simulate(schedule: CompiledSchedule, *, bound_steps: int, counting_steps: fl
         "bandwidth_Bps": setup.bandwidth_bps, "latency_s": setup.latency_s, "window": setup.window,
         "run_timeout_s": setup.run_timeout_s,
     }
+
     with tempfile.TemporaryDirectory(prefix="tesearch-simulate-") as scratch:
         space = prepare(schedule, setup, Path(scratch), programs_file)
+        if space.maps:
+            report["combined"] = combined_summary(schedule, setup, space.maps)
         say(f"checking the table's programs on {ranks} simulated ranks ({len(links)} links) ...")
         report["check"] = check_run(space, setup)
         if not report["check"]["ok"]:
             report["verdict"] = "fault"
             return report
         available = smpi.alltoall_algorithms(space.smpirun, space.binary, space.directory)
-        contenders = table_contenders(setup.executors) + mpi_contenders(available, setup.mpi_algorithms)
+        contenders = table_contenders(setup.executors, setup.combine) + mpi_contenders(available, setup.mpi_algorithms)
         report["contenders"] = [c.to_json() for c in contenders]
         report["mpi_available"] = [c.name for c in mpi_contenders(available, None)]  # what --mpi-algorithms all runs
         too_slow: dict[str, int] = {}
@@ -451,10 +538,11 @@ def simulate(schedule: CompiledSchedule, *, bound_steps: int, counting_steps: fl
         if setup.trace:
             from tesearch.simulate.trace import trace_document
 
-            executor = Executor.DATAFLOW if Executor.DATAFLOW in setup.executors else setup.executors[0]
+            traced = table_contenders(setup.executors, setup.combine)
+            contender = next((c for c in traced if c.mode == Executor.DATAFLOW.value), traced[0])
+            executor = Executor(contender.mode)
             size = max(setup.sizes)
-            say(f"tracing the table ({executor.value}) at {size_label(size)} ...")
-            contender = Contender(f"table ({executor.value})", "table", executor.value)
+            say(f"tracing {contender.name} at {size_label(size)} ...")
             record = run_one(space, contender, size, checked=False, setup=setup, trace=True)
             if record["status"] != Status.OK.value:
                 raise smpi.SimulationFailed(f"the traced run failed: {record.get('reason')}")
@@ -462,48 +550,3 @@ def simulate(schedule: CompiledSchedule, *, bound_steps: int, counting_steps: fl
                                              seconds=record["seconds"])
         report["smpirun_runs"] = space.runs
     return report
-
-
-# ------------------------------------------------------------------ text
-
-def _time(seconds: float) -> str:
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
-        if seconds >= scale:
-            return f"{seconds / scale:.4g} {unit}"
-    return f"{seconds * 1e9:.4g} ns"
-
-
-def report_text(report: dict) -> str:
-    """The report for people: per size every contender's time and multiple of the bound, the winner, the
-    crossover."""
-    lines = [f"{report['network']}: {report['ranks']} ranks, {report['links']} directed links, T = {report['T']} "
-             f"steps (lower bound {report['bound_steps']}); model {report['model']}, "
-             f"{report['bandwidth_Bps'] / 1e9:g} GB/s and {report['latency_s'] * 1e6:g} us per link"]
-    check = report["check"]
-    if not check["ok"]:
-        lines.append(f"check: FAULT: {check['fault_count']} fault(s) in the table's programs")
-        lines += [f"  {f['kind']}: {f['detail']}" for f in check["faults"][:10]]
-        return "\n".join(lines)
-    lines.append(f"check: every rank received every block its origin sent, at the step its program says "
-                 f"({CHECK_BYTES}-byte blocks)")
-    for size in report["sizes"]:
-        lines.append("")
-        lines.append(f"{size_label(size['bytes'])} blocks: link-time bound {_time(size['bound_s'])} "
-                     f"({report['bound_steps']} x {size_label(size['bytes'])} / bandwidth; every routing: "
-                     f">= {_time(size['counting_bound_s'])})")
-        for run in sorted(size["runs"], key=lambda r: (r["status"] != "ok", r.get("seconds", 0))):
-            if run["status"] == "ok":
-                check_note = "" if run["checked"] else "  (shared buffers, contents not compared)"
-                bad = f"  {run['mismatches']} BLOCK(S) DIFFER" if run.get("mismatches") else ""
-                lines.append(f"  {run['contender']:34s} {_time(run['seconds']):>10s}  "
-                             f"{run['multiple_of_bound']:7.2f}x bound{check_note}{bad}")
-            else:
-                lines.append(f"  {run['contender']:34s} {run['status']}: {run.get('reason', '')}")
-        if size.get("best_mpi") and size.get("best_table"):
-            lines.append(f"  best MPI: {size['best_mpi']['contender']}; best table: {size['best_table']['contender']}; "
-                         f"best MPI / table = {size['ratio_best_mpi_to_table']:.2f}")
-    lines.append("")
-    lines.append(f"crossover: {report['crossover']['text']}")
-    if "trace" in report:
-        lines.append(f"trace: {report['trace_note']}" if "trace_note" in report else "trace: written")
-    return "\n".join(lines)

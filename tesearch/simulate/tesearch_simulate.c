@@ -1,11 +1,14 @@
 /* tesearch_simulate.c: one rank of a total exchange under SimGrid's SMPI (started by `tesearch simulate`).
  *
  * Usage (under smpirun, one rank per network node):
- *   tesearch_simulate MODE DIR BYTES CHECK TRACE WINDOW
+ *   tesearch_simulate MODE DIR BYTES CHECK TRACE PARAM
  * MODE   alltoall  MPI_Alltoall (the algorithm is chosen by smpirun's --cfg=smpi/alltoall or coll-selector)
  *        step      the table's program, step by step: post every hop of a step, wait for all of them
  *        dataflow  the table's program as data flows: receives posted early, each forward sent as soon as
  *                  its incoming hop has arrived and the previous hop on its link has been sent
+ *        combined  the table's paths with its hops bundled: DIR/combine-PARAM.txt maps each cell (step, letter) of
+ *                  the table to a superstep (tesearch.simulate.combine); at each superstep every rank sends one message per neighbour holding
+ *                  all the hops of that superstep on that link (in table order), then waits for all of them
  *        check     the table's program in lockstep with a frame to every neighbour at every step, each hop
  *                  carrying its origin and destination, so a broken program is named, never hangs
  *        routes    every rank sends one byte to every other at once (the platform test reads the latencies)
@@ -13,10 +16,11 @@
  * BYTES  bytes of each block (one block per origin and destination)
  * CHECK  1: real buffers, every delivered block is compared with the one its origin sent;
  *        0: SMPI shared allocations (no memory per rank for the payload, no content check)
- * TRACE  1: each rank writes DIR/trace-R.txt with the simulated time of every hop it sent and received
- * WINDOW dataflow: hops in flight at once on one outgoing link (1: a link sends its next hop when the
+ * TRACE  1: each rank writes DIR/trace-R.txt with the simulated time of every hop it sent and received (by the
+ *        table's step of the hop, under every executor)
+ * PARAM  dataflow: hops in flight at once on one outgoing link (1: a link sends its next hop when the
  *        previous one has completed; more lets the per-message latency of one hop overlap the transfer
- *        of the one before it)
+ *        of the one before it); combined: the N of DIR/combine-N.txt (the superstep map to run)
  *
  * Output on stdout (each line whole):
  *   RESULT mode bytes seconds checked mismatches      (rank 0; seconds = last end - first start, simulated)
@@ -36,6 +40,7 @@
 
 typedef struct {
   int step, letter, neighbour, origin, destination, index;
+  int column; /* the table's step of the hop (combined: `step` is then its superstep) */
 } Hop;
 
 typedef struct {
@@ -108,6 +113,7 @@ static void read_hops(FILE *fh, Hop *hops, int count, int rank) {
     if (fscanf(fh, "%d %d %d %d %d", &h->step, &h->letter, &h->neighbour, &h->origin, &h->destination) != 5)
       die("a hop line is: step letter neighbour origin destination", rank);
     h->index = i;
+    h->column = h->step;
   }
   qsort(hops, (size_t)count, sizeof(Hop), by_step);
 }
@@ -289,12 +295,12 @@ static void write_trace(Run *r, const char *dir) {
   if (!fh) die("cannot write its trace file", r->p->rank);
   for (int i = 0; i < r->p->nsends; i++) {
     const Hop *h = &r->p->sends[i];
-    fprintf(fh, "S %d %d %d %d %d %.12e\n", h->step, h->letter, h->neighbour, h->origin, h->destination,
+    fprintf(fh, "S %d %d %d %d %d %.12e\n", h->column, h->letter, h->neighbour, h->origin, h->destination,
             r->sent_at[i]);
   }
   for (int i = 0; i < r->p->nrecvs; i++) {
     const Hop *h = &r->p->recvs[i];
-    fprintf(fh, "R %d %d %d %d %d %.12e\n", h->step, h->letter, h->neighbour, h->origin, h->destination,
+    fprintf(fh, "R %d %d %d %d %d %.12e\n", h->column, h->letter, h->neighbour, h->origin, h->destination,
             r->arrived_at[i]);
   }
   fclose(fh);
@@ -456,6 +462,139 @@ static void run_dataflow(Run *r, int tag_ub, int window) {
   free(send_link);
   free(forward_of);
   free(arrived);
+  free_links(out, nout);
+  free_links(in, nin);
+}
+
+/* ------------------------------------------------------------------ combined: several steps in one message */
+
+static int by_superstep(const void *a, const void *b) {
+  const Hop *x = a, *y = b;
+  if (x->step != y->step) return x->step < y->step ? -1 : 1;
+  if (x->column != y->column) return x->column < y->column ? -1 : 1;
+  if (x->letter != y->letter) return x->letter < y->letter ? -1 : 1;
+  return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+static void to_supersteps(Hop *hops, int count, const int *map, int steps, int letters, int supersteps, int rank) {
+  for (int i = 0; i < count; i++) {
+    Hop *h = &hops[i];
+    if (h->column < 0 || h->column >= steps || h->letter < 0 || h->letter >= letters)
+      die("combined: a hop outside the combine map's steps and letters", rank);
+    int s = map[(size_t)h->column * (size_t)letters + (size_t)h->letter];
+    if (s < 0 || s >= supersteps) die("combined: a hop in a cell the combine map leaves blank", rank);
+    h->step = s;
+  }
+  qsort(hops, (size_t)count, sizeof(Hop), by_superstep);
+}
+
+/* read DIR/combine-N.txt and move every hop of the program to its superstep */
+static void read_combine_map(const char *dir, int k, Program *p) {
+  char path[4096];
+  int me = p->rank, version = 0, steps = 0, letters = 0, supersteps = 0;
+  snprintf(path, sizeof path, "%s/combine-%d.txt", dir, k);
+  FILE *fh = fopen(path, "r");
+  if (!fh) die("combined: cannot open the combine map", me);
+  if (fscanf(fh, "tesearch-combine %d", &version) != 1 || version != 1) die("not a tesearch-combine 1 file", me);
+  if (fscanf(fh, " steps %d letters %d supersteps %d", &steps, &letters, &supersteps) != 3 || steps != p->steps ||
+      letters < 1 || supersteps < 1)
+    die("combined: the combine map is for another table", me);
+  int *map = must_alloc(sizeof(int) * (size_t)steps * (size_t)letters, me);
+  for (size_t i = 0; i < (size_t)steps * (size_t)letters; i++)
+    if (fscanf(fh, "%d", &map[i]) != 1) die("combined: a short combine map", me);
+  fclose(fh);
+  to_supersteps(p->sends, p->nsends, map, steps, letters, supersteps, me);
+  to_supersteps(p->recvs, p->nrecvs, map, steps, letters, supersteps, me);
+  p->steps = supersteps;
+  free(map);
+}
+
+static int link_index(const Link *links, int n, int neighbour) {
+  for (int k = 0; k < n; k++)
+    if (links[k].neighbour == neighbour) return k;
+  return -1;
+}
+
+/* superstep by superstep: one message per link holding every hop of the superstep on it, packed in table order
+ * (column, letter) on both sides; wait for all of them, then unpack */
+static void run_combined(Run *r, int tag_ub) {
+  Program *p = r->p;
+  int me = p->rank, nout, nin;
+  Link *out = links_of(p->sends, p->nsends, &nout, me);
+  Link *in = links_of(p->recvs, p->nrecvs, &nin, me);
+  int *send_link = must_alloc(sizeof(int) * (size_t)(p->nsends + 1), me);
+  int *recv_link = must_alloc(sizeof(int) * (size_t)(p->nrecvs + 1), me);
+  int *out_count = must_alloc(sizeof(int) * (size_t)(nout + 1), me);
+  int *in_count = must_alloc(sizeof(int) * (size_t)(nin + 1), me);
+  for (int i = 0; i < p->nsends; i++) send_link[i] = link_index(out, nout, p->sends[i].neighbour);
+  for (int i = 0; i < p->nrecvs; i++) recv_link[i] = link_index(in, nin, p->recvs[i].neighbour);
+  /* the largest bundle any link carries in one superstep, to size the staging buffers */
+  int largest = 1;
+  for (int lo = 0, hi = 0; lo < p->nsends; lo = hi) {
+    memset(out_count, 0, sizeof(int) * (size_t)(nout + 1));
+    for (hi = lo; hi < p->nsends && p->sends[hi].step == p->sends[lo].step; hi++)
+      if (++out_count[send_link[hi]] > largest) largest = out_count[send_link[hi]];
+  }
+  for (int lo = 0, hi = 0; lo < p->nrecvs; lo = hi) {
+    memset(in_count, 0, sizeof(int) * (size_t)(nin + 1));
+    for (hi = lo; hi < p->nrecvs && p->recvs[hi].step == p->recvs[lo].step; hi++)
+      if (++in_count[recv_link[hi]] > largest) largest = in_count[recv_link[hi]];
+  }
+  size_t bundle = r->bytes * (size_t)largest;
+  if (bundle > (size_t)1 << 31) die("combined: a bundle of more than 2 GiB", me);
+  unsigned char *out_stage = NULL, *in_stage = NULL, *shared = NULL;
+  if (r->check) {
+    out_stage = must_alloc(bundle * (size_t)(nout + 1), me);
+    in_stage = must_alloc(bundle * (size_t)(nin + 1), me);
+  } else {
+    shared = SMPI_SHARED_MALLOC(bundle);
+  }
+  MPI_Request *requests = must_alloc(sizeof(MPI_Request) * (size_t)(nout + nin + 1), me);
+  int s = 0, v = 0;
+  for (int step = 0; step < p->steps; step++) {
+    int count = 0, first_recv = v;
+    memset(in_count, 0, sizeof(int) * (size_t)(nin + 1));
+    memset(out_count, 0, sizeof(int) * (size_t)(nout + 1));
+    for (; v < p->nrecvs && p->recvs[v].step == step; v++) in_count[recv_link[v]]++;
+    for (int k = 0; k < nin; k++)
+      if (in_count[k] > 0)
+        MPI_Irecv(r->check ? in_stage + (size_t)k * bundle : shared, (int)(r->bytes * (size_t)in_count[k]), MPI_BYTE,
+                  in[k].neighbour, tag_of(step, tag_ub), MPI_COMM_WORLD, &requests[count++]);
+    double now = MPI_Wtime();
+    for (; s < p->nsends && p->sends[s].step == step; s++) {
+      int k = send_link[s];
+      if (r->check)
+        memcpy(out_stage + (size_t)k * bundle + (size_t)out_count[k] * r->bytes, send_buffer(r, s), r->bytes);
+      out_count[k]++;
+      r->sent_at[s] = now;
+    }
+    for (int k = 0; k < nout; k++)
+      if (out_count[k] > 0)
+        MPI_Isend(r->check ? out_stage + (size_t)k * bundle : shared, (int)(r->bytes * (size_t)out_count[k]),
+                  MPI_BYTE, out[k].neighbour, tag_of(step, tag_ub), MPI_COMM_WORLD, &requests[count++]);
+    if (count == 0) continue;
+    MPI_Waitall(count, requests, MPI_STATUSES_IGNORE);
+    now = MPI_Wtime();
+    memset(in_count, 0, sizeof(int) * (size_t)(nin + 1));
+    for (int i = first_recv; i < v; i++) {
+      int k = recv_link[i];
+      if (r->check)
+        memcpy(recv_buffer(r, i), in_stage + (size_t)k * bundle + (size_t)in_count[k] * r->bytes, r->bytes);
+      in_count[k]++;
+      r->arrived_at[i] = now;
+    }
+  }
+  if (r->check) {
+    free(out_stage);
+    free(in_stage);
+  } else {
+    SMPI_SHARED_FREE(shared);
+  }
+  free(requests);
+  free(send_link);
+  free(recv_link);
+  free(out_count);
+  free(in_count);
   free_links(out, nout);
   free_links(in, nin);
 }
@@ -748,11 +887,11 @@ int main(int argc, char **argv) {
   int me, ranks;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  if (argc != 7) die("usage: tesearch_simulate MODE DIR BYTES CHECK TRACE WINDOW", me);
+  if (argc != 7) die("usage: tesearch_simulate MODE DIR BYTES CHECK TRACE PARAM", me);
   const char *mode = argv[1], *dir = argv[2];
   size_t bytes = (size_t)strtoull(argv[3], NULL, 10);
   int check = atoi(argv[4]), trace = atoi(argv[5]), window = atoi(argv[6]);
-  if (window < 1) die("WINDOW must be at least 1", me);
+  if (window < 1) die("PARAM must be at least 1", me);
   if (bytes < 1 || bytes > (size_t)1 << 31) die("BYTES must be in 1..2^31", me);
   int *tag_attr, flag = 0, tag_ub = 32767;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_attr, &flag);
@@ -766,13 +905,16 @@ int main(int argc, char **argv) {
     read_program(dir, me, ranks, &p);
     if (strcmp(mode, "check") == 0) {
       run_check(&p, bytes);
-    } else if (strcmp(mode, "step") == 0 || strcmp(mode, "dataflow") == 0) {
+    } else if (strcmp(mode, "step") == 0 || strcmp(mode, "dataflow") == 0 || strcmp(mode, "combined") == 0) {
       Run r;
+      if (mode[0] == 'c') read_combine_map(dir, window, &p);
       prepare(&r, &p, bytes, check);
       MPI_Barrier(MPI_COMM_WORLD);
       double start = MPI_Wtime();
       if (mode[0] == 's')
         run_step(&r, tag_ub);
+      else if (mode[0] == 'c')
+        run_combined(&r, tag_ub);
       else
         run_dataflow(&r, tag_ub, window);
       double end = MPI_Wtime();
@@ -781,7 +923,7 @@ int main(int argc, char **argv) {
       if (trace) write_trace(&r, dir);
       release(&r);
     } else {
-      die("MODE is alltoall, step, dataflow, check or routes", me);
+      die("MODE is alltoall, step, dataflow, combined, check or routes", me);
     }
     free(p.neighbours);
     free(p.sends);

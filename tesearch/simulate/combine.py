@@ -1,0 +1,208 @@
+"""The combined executor's supersteps: the table's paths, with the hops of several steps bundled per link.
+
+A table sends one hop per letter per step, so every step costs one per-message latency however small its
+blocks (SimGrid's SMPI model: 11.64 us at 64 KiB, more than the block's 6.97 us on a 10 GB/s link).  The
+combined executor (``tesearch simulate --executor combined``) runs the table's paths in *supersteps*: at
+each, every rank sends one message per neighbour holding every hop of that superstep on that link, then
+waits for all of them.  A superstep map gives each hop its superstep; along every path the supersteps
+strictly increase, so a hop leaves only after the superstep that brought its block has ended.  Blocks may
+wait at a node (the schedule is no longer buffer-free), and a superstep costs one latency plus the bytes
+of its largest bundle.  Two rules make maps:
+
+* ``K``-column windows (:func:`superstep_map`): the table's columns cut into windows of ``K``; the hops of a
+  window on one link go in one message unless the block arrives in that same superstep, then in the next.
+  Per placed word ``s1 ... sk`` at column ``c``, hop ``j`` goes to
+  ``sigma(j) = max(floor((c + j) / K), sigma(j - 1) + 1)`` (``sigma(-1) = -1``).  ``K = 1`` is the table's
+  own timing (the step executor, to the nanosecond in SimGrid).
+* ``balanced`` (:func:`balanced_map`): as few supersteps as the longest path needs, the hops placed by a
+  local search that keeps the sum of the supersteps' largest bundles small (at least the most hops on one
+  letter, :func:`bundle_floor`; the committed tables of hypercube-7, torus-8x8, star-5 and the twisted
+  torus-4x4x8 reach it or come within one block).
+
+By the Cayley symmetry every node runs the same supersteps, so a map depends on the table alone: one
+superstep per cell ``(column, letter)`` (Theorem 1: a column holds a letter at most once), written as
+``DIR/combine-N.txt`` for the C executor (``N`` numbers the study's maps)::
+
+    tesearch-combine 1
+    steps T letters L supersteps S
+    T lines of L integers (the superstep of cell (column, letter); -1 for a blank cell)
+
+Letters are in the network's order (the programs export's ``letters``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tesearch.errors import OptionError
+from tesearch.programs.schedule import CompiledSchedule
+
+COMBINE_FILE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class SuperstepMap:
+    """The superstep of every cell of a table under one ``K``, and what it costs per link."""
+
+    rule: str  # "K-column windows" (the table's columns) or "balanced" (bundles balanced by a local search)
+    cells: np.ndarray  # (T, letters) int: superstep of cell (column, letter), -1 blank
+    supersteps: int  # S
+    bundle_sum: int  # sum over supersteps of the largest bundle on any link (blocks)
+    largest_bundle: int  # the largest bundle (blocks in one message)
+
+    def file_text(self) -> str:
+        """The ``combine-N.txt`` file the C executor reads."""
+        steps, letters = self.cells.shape
+        lines = [f"tesearch-combine {COMBINE_FILE_VERSION}", f"steps {steps} letters {letters} supersteps "
+                 f"{self.supersteps}"]
+        lines += [" ".join(str(int(v)) for v in row) for row in self.cells]
+        return "\n".join(lines) + "\n"
+
+
+def combine_file_name(number: int) -> str:
+    """The file of the study's ``number``-th superstep map inside the run's directory (the executor's PARAM)."""
+    return f"combine-{number}.txt"
+
+
+def superstep_map(schedule: CompiledSchedule, combine: int) -> SuperstepMap:
+    """The supersteps of ``schedule``'s table with windows of ``combine`` columns (the rule of the module doc).
+
+    Bundles are counted per letter; letters that lead to one neighbour share a link, and the C executor
+    bundles per neighbour, so ``largest_bundle`` is the largest per letter (the executor sizes its own
+    buffers).
+    """
+    if combine < 1:
+        raise OptionError(f"--combine must be at least 1, got {combine}")
+    table = schedule.table
+    letter_index = schedule.graph.letter_index
+    letters = len(schedule.letters)
+    cells = np.full((table.T, letters), -1, dtype=np.int64)
+    for placement in table.placements:
+        previous = -1
+        for j, name in enumerate(placement.word):
+            column, letter = placement.column + j, letter_index[name]
+            previous = max((column // combine), previous + 1)
+            cells[column, letter] = previous
+    supersteps = int(cells.max()) + 1 if cells.size and cells.max() >= 0 else 0
+    bundle_sum = largest = 0
+    for superstep in range(supersteps):
+        per_letter = (cells == superstep).sum(axis=0)
+        bundle_sum += int(per_letter.max())
+        largest = max(largest, int(per_letter.max()))
+    return SuperstepMap(f"{combine}-column windows", cells, supersteps, bundle_sum, largest)
+
+
+def _word_letters(schedule: CompiledSchedule) -> list[tuple[int, ...]]:
+    letter_index = schedule.graph.letter_index
+    return [tuple(letter_index[name] for name in placement.word) for placement in schedule.table.placements]
+
+
+def balanced_map(schedule: CompiledSchedule, *, supersteps: int | None = None, passes: int = 30) -> SuperstepMap:
+    """Supersteps chosen to balance the bundles, not derived from the table's columns.
+
+    Every placed word ``s1 ... sk`` gets supersteps ``p1 < ... < pk`` in ``0 .. S-1`` (``S`` = the longest
+    word, the fewest any schedule of these paths can have, unless ``supersteps`` says more) so that the sum
+    over supersteps of the largest bundle on one letter is small: each word is placed by dynamic programming
+    at the least increase of that sum (ties: the least loaded cells), and then taken out and placed again,
+    pass after pass, until a pass improves nothing (or ``passes`` passes).  A local search, not a proof: the
+    sum is at least the largest number of hops on one letter (``letter_floor`` of :func:`bundle_floor`).
+    The result is a :class:`SuperstepMap` whose ``cells`` give each hop's superstep; by symmetry the hops of a
+    cell (column, letter) are one hop of one word, so the map is per cell as for windows, and ``rule``
+    is "balanced".
+    """
+    words = _word_letters(schedule)
+    letters = len(schedule.letters)
+    longest = max((len(w) for w in words), default=0)
+    steps = longest if supersteps is None else supersteps
+    if steps < longest:
+        raise OptionError(f"{steps} supersteps cannot hold a word of {longest} hops")
+    load = np.zeros((max(steps, 1), letters), dtype=np.int64)
+    phases: list[list[int]] = [[] for _ in words]
+
+    def place(index: int) -> None:
+        word = words[index]
+        top = load.max(axis=1)
+        # cost of hop j in superstep s: raises that superstep's largest bundle (1) or not (0), then its load
+        cost = (np.where(load + 1 > top[:, None], 1 << 20, 0) + (load + 1) ** 2)
+        k = len(word)
+        best = np.full((k, steps), np.inf)
+        came = np.zeros((k, steps), dtype=np.int64)
+        best[0, :] = cost[:, word[0]]
+        for j in range(1, k):
+            prefix = np.minimum.accumulate(best[j - 1])  # best over supersteps <= s
+            where = np.zeros(steps, dtype=np.int64)
+            for s in range(1, steps):
+                where[s] = where[s - 1] if best[j - 1, where[s - 1]] <= best[j - 1, s] else s
+            best[j, 1:] = prefix[:-1] + cost[1:, word[j]]
+            came[j, 1:] = where[:-1]
+        chosen = [int(np.argmin(best[k - 1]))]
+        for j in range(k - 1, 0, -1):
+            chosen.append(int(came[j, chosen[-1]]))
+        chosen.reverse()
+        phases[index] = chosen
+        for s, letter in zip(chosen, word):
+            load[s, letter] += 1
+
+    def unplace(index: int) -> None:
+        for s, letter in zip(phases[index], words[index]):
+            load[s, letter] -= 1
+
+    order = sorted(range(len(words)), key=lambda i: -len(words[i]))
+    for index in order:
+        place(index)
+    total = int(load.max(axis=1).sum())
+    for _ in range(passes):
+        for index in order:
+            unplace(index)
+            place(index)
+        now = int(load.max(axis=1).sum())
+        if now >= total:
+            break
+        total = now
+    letter_index = schedule.graph.letter_index
+    cells = np.full((schedule.table.T, letters), -1, dtype=np.int64)
+    for placement, chosen in zip(schedule.table.placements, phases):
+        for j, (name, s) in enumerate(zip(placement.word, chosen)):
+            cells[placement.column + j, letter_index[name]] = s
+    used = load.max(axis=1)
+    return SuperstepMap("balanced", cells, int((used > 0).sum()) if steps else 0, int(used.sum()),
+                        int(used.max(initial=0)))
+
+
+def bundle_floor(schedule: CompiledSchedule) -> int:
+    """The least sum of largest bundles any superstep map of the table's paths can have: the most hops on one
+    letter (each superstep's largest bundle is at least that letter's share of it)."""
+    counts = np.zeros(len(schedule.letters), dtype=np.int64)
+    for word in _word_letters(schedule):
+        for letter in word:
+            counts[letter] += 1
+    return int(counts.max(initial=0))
+
+
+def check_superstep_map(schedule: CompiledSchedule, mapping: SuperstepMap) -> None:
+    """Raise ValueError unless every placed word's hops sit in strictly increasing supersteps and every
+    occupied cell has one (what makes the combined run a valid schedule of the table's paths)."""
+    letter_index = schedule.graph.letter_index
+    occupied = np.zeros(mapping.cells.shape, dtype=bool)
+    for placement in schedule.table.placements:
+        previous = -1
+        for j, name in enumerate(placement.word):
+            cell = (placement.column + j, letter_index[name])
+            occupied[cell] = True
+            value = int(mapping.cells[cell])
+            if value <= previous:
+                raise ValueError(f"{mapping.rule}: the word at row {placement.row}, column "
+                                 f"{placement.column} has hop {j} in superstep {value}, not after {previous}")
+            previous = value
+    if (mapping.cells[~occupied] != -1).any():
+        raise ValueError(f"{mapping.rule}: a blank cell has a superstep")
+
+
+def write_superstep_map(directory: str | Path, number: int, mapping: SuperstepMap) -> Path:
+    """Write ``mapping`` as ``combine-N.txt`` (``N`` = ``number``) into ``directory``; returns its path."""
+    path = Path(directory) / combine_file_name(number)
+    path.write_text(mapping.file_text())
+    return path
