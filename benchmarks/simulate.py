@@ -49,6 +49,8 @@ PLAN = {
 }
 CM02_SIZES = "64K,1M"
 GOAL_SIZES = (64 << 10, 1 << 20)
+#: the combined executor's default contender (tesearch simulate --combine balanced)
+COMBINED = "table (combined: balanced)"
 PAIRS = (("torus-4x4x8", "torus-4x4x8:twisted"), ("torus-4x8x8", "torus-4x8x8:twisted"))
 
 
@@ -106,6 +108,9 @@ def merge_sizes(old: dict | None, new: dict) -> dict:
     merged["sizes"] = [sizes[b] for b in sorted(sizes)]
     names = [c["name"] for c in old["contenders"]]
     merged["contenders"] = old["contenders"] + [c for c in new["contenders"] if c["name"] not in names]
+    maps = {m["contender"]: m for m in old.get("combined", []) + new.get("combined", [])}  # the latest of each
+    if maps:
+        merged["combined"] = list(maps.values())
     merged["smpirun_runs"] = old["smpirun_runs"] + new["smpirun_runs"]
     merged["wall_s"] = round(old["wall_s"] + new["wall_s"], 1)
     merged["command"] = old["command"] + "`, then `" + new["command"]
@@ -214,9 +219,10 @@ def network_section(record: dict, every_mpi: list[str] = ()) -> list[str]:
 
 
 def goal_rows(records: dict) -> list[str]:
-    """Dataflow and step multiples of the bound at 64 KiB and 1 MiB, both models, and the best MPI ratio."""
-    lines = ["| network | model | size | table (dataflow) | table (step) | best MPI | best MPI / table |",
-             "|---|---|---|---|---|---|---|"]
+    """Combined, dataflow and step multiples of the bound at 64 KiB and 1 MiB, both models, and the best MPI
+    ratio."""
+    lines = ["| network | model | size | table (combined: balanced) | table (dataflow) | table (step) | best MPI "
+             "| best MPI / best table |", "|---|---|---|---|---|---|---|---|"]
     for key, record in records.items():
         if "error" in record:
             continue
@@ -225,7 +231,8 @@ def goal_rows(records: dict) -> list[str]:
                 continue
             best = size.get("best_mpi")
             lines.append(f"| {record.get('network_spec', record['network'])} | {record['model']} | "
-                         f"{format_bytes(size['bytes'])} | {_multiple(_run(size, 'table (dataflow)'))} | "
+                         f"{format_bytes(size['bytes'])} | {_multiple(_run(size, COMBINED))} | "
+                         f"{_multiple(_run(size, 'table (dataflow)'))} | "
                          f"{_multiple(_run(size, 'table (step)'))} | "
                          f"{best['contender'] + ' ' + _multiple(_run(size, best['contender'])) if best else '-'} | "
                          f"{size.get('ratio_best_mpi_to_table', float('nan')):.2f} |")
@@ -233,10 +240,11 @@ def goal_rows(records: dict) -> list[str]:
 
 
 def headline_rows(records: dict) -> list[str]:
-    """Per network (SMPI model): best MPI / table and the dataflow table's multiple of the bound at 64 KiB and
-    1 MiB, and the crossover."""
-    lines = ["| network | ranks | T | best MPI / table, 64 KiB | 1 MiB | table x bound (dataflow executor), 64 KiB | 1 MiB "
-             "| crossover |", "|---|---|---|---|---|---|---|---|"]
+    """Per network (SMPI model): best MPI / best table, and the dataflow and combined tables' multiples of the
+    bound at 64 KiB and 1 MiB, and the crossover."""
+    lines = ["| network | ranks | T | best MPI / best table, 64 KiB | 1 MiB | table x bound (dataflow executor), "
+             "64 KiB | 1 MiB | combined (balanced) x bound, 64 KiB | 1 MiB | crossover |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for record in records.values():
         if record.get("model") != "smpi" or "error" in record:
             continue
@@ -249,10 +257,12 @@ def headline_rows(records: dict) -> list[str]:
                     table = _multiple(dataflow)
                 else:  # the dataflow executor did not run or did not finish: the step executor's, marked
                     table = f"{_multiple(step)} (step)" + ("" if dataflow is None else f"; dataflow {dataflow['status']}")
-                cells[size["bytes"]] = (f"{ratio:.2f} ({size['best_mpi']['contender']})" if ratio else "-", table)
-        small, large = cells.get(GOAL_SIZES[0], ("-", "-")), cells.get(GOAL_SIZES[1], ("-", "-"))
+                cells[size["bytes"]] = (f"{ratio:.2f} ({size['best_mpi']['contender']})" if ratio else "-", table,
+                                        _multiple(_run(size, COMBINED)))
+        small, large = cells.get(GOAL_SIZES[0], ("-",) * 3), cells.get(GOAL_SIZES[1], ("-",) * 3)
         lines.append(f"| {record.get('network_spec', record['network'])} | {record['ranks']} | {record['T']} | "
-                     f"{small[0]} | {large[0]} | {small[1]} | {large[1]} | {record['crossover']['text']} |")
+                     f"{small[0]} | {large[0]} | {small[1]} | {large[1]} | {small[2]} | {large[2]} | "
+                     f"{record['crossover']['text']} |")
     return lines
 
 
@@ -355,9 +365,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="drop records of runs that ended without a report (interrupted runs); the report then "
                              "lists their networks as not reached")
     parser.add_argument("--run-timeout", type=float, default=None, help="seconds per smpirun run instead of the plan's")
-    parser.add_argument("--executor", choices=["step", "dataflow", "both"], default="both",
-                        help="the table's executors (the 720- and 1024-rank networks: step; dataflow there takes "
-                             "longer than a run's wall-clock budget)")
+    parser.add_argument("--executor", default="all",
+                        help="the table's executors, as tesearch simulate --executor takes them (step, dataflow, "
+                             "combined, both, all)")
     parser.add_argument("--max-memory", default="6G",
                         help="each simulate run's --max-memory (SMPI allocates some algorithms' temporary buffers "
                              "for real: bruck on star-6 at 64 KiB needs more than 6 GiB)")
@@ -375,9 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     for other in args.merge:
         for key, record in json.loads(Path(other).read_text())["records"].items():
             old = records.get(key)
-            if old is not None and "error" not in old and "error" not in record \
-                    and {s["bytes"] for s in old["sizes"]} - {s["bytes"] for s in record["sizes"]}:
-                records[key] = merge_sizes(old, record)  # a run of some sizes (--sizes) adds to the record
+            if old is not None and "error" not in old and "error" not in record:
+                records[key] = merge_sizes(old, record)  # a run of some sizes or contenders adds to the record
             elif "error" not in record or "error" in records.get(key, {"error": ""}):
                 records[key] = record
     if args.drop_errors:
@@ -391,7 +400,8 @@ def main(argv: list[str] | None = None) -> int:
                 record = run_network(network, model, sys.executable, args.algorithms, args.run_timeout, args.sizes,
                                      args.executor, args.max_memory, args.budget)
                 key = _key(record)
-                records[key] = merge_sizes(records.get(key), record) if args.sizes else record
+                partial = args.sizes or args.algorithms or args.executor != "all"  # adds to the record
+                records[key] = merge_sizes(records.get(key), record) if partial else record
                 write_atomically(json_path, json.dumps({"records": records}, indent=1))
                 print(f"  done in {record['wall_s']:.0f} s" + (f": {record['error']}" if "error" in record else ""),
                       flush=True)
