@@ -100,15 +100,17 @@ def _word_letters(schedule: CompiledSchedule) -> list[tuple[int, ...]]:
     return [tuple(letter_index[name] for name in placement.word) for placement in schedule.table.placements]
 
 
-def balanced_map(schedule: CompiledSchedule, *, supersteps: int | None = None, passes: int = 30) -> SuperstepMap:
+def balanced_map(schedule: CompiledSchedule, *, supersteps: int | None = None, passes: int = 2000, patience: int = 200,
+                 seed: int = 0) -> SuperstepMap:
     """Supersteps chosen to balance the bundles, not derived from the table's columns.
 
     Every placed word ``s1 ... sk`` gets supersteps ``p1 < ... < pk`` in ``0 .. S-1`` (``S`` = the longest
     word, the fewest any schedule of these paths can have, unless ``supersteps`` says more) so that the sum
     over supersteps of the largest bundle on one letter is small: each word is placed by dynamic programming
     at the least increase of that sum (ties: the least loaded cells), and then taken out and placed again,
-    pass after pass, until a pass improves nothing (or ``passes`` passes).  A local search, not a proof: the
-    sum is at least the largest number of hops on one letter (``letter_floor`` of :func:`bundle_floor`).
+    pass after pass in an order drawn from ``seed`` (the same map every run), keeping the best map, until the
+    sum reaches its floor (the most hops on one letter, :func:`bundle_floor`), ``patience`` passes improve
+    nothing, or ``passes`` passes.  A local search, not a proof of the least sum.
     The result is a :class:`SuperstepMap` whose ``cells`` give each hop's superstep; by symmetry the hops of a
     cell (column, letter) are one hop of one word, so the map is per cell as for windows, and ``rule``
     is "balanced".
@@ -122,11 +124,15 @@ def balanced_map(schedule: CompiledSchedule, *, supersteps: int | None = None, p
     load = np.zeros((max(steps, 1), letters), dtype=np.int64)
     phases: list[list[int]] = [[] for _ in words]
 
-    def place(index: int) -> None:
+    random = np.random.default_rng(seed)
+
+    def place(index: int, noise: float = 0.0) -> None:
         word = words[index]
         top = load.max(axis=1)
         # cost of hop j in superstep s: raises that superstep's largest bundle (1) or not (0), then its load
-        cost = (np.where(load + 1 > top[:, None], 1 << 20, 0) + (load + 1) ** 2)
+        cost = (np.where(load + 1 > top[:, None], 1 << 20, 0) + (load + 1) ** 2).astype(float)
+        if noise:
+            cost += random.random(cost.shape) * noise
         k = len(word)
         best = np.full((k, steps), np.inf)
         came = np.zeros((k, steps), dtype=np.int64)
@@ -153,15 +159,26 @@ def balanced_map(schedule: CompiledSchedule, *, supersteps: int | None = None, p
     order = sorted(range(len(words)), key=lambda i: -len(words[i]))
     for index in order:
         place(index)
+    floor = int(np.bincount([a for w in words for a in w], minlength=letters).max(initial=0))
     total = int(load.max(axis=1).sum())
+    best_total, best_phases = total, [list(p) for p in phases]
+    stale = 0
     for _ in range(passes):
-        for index in order:
-            unplace(index)
-            place(index)
-        now = int(load.max(axis=1).sum())
-        if now >= total:
+        if best_total <= floor or stale >= patience:
             break
-        total = now
+        for index in random.permutation(len(words)):  # a fixed seed: the same map every run
+            unplace(int(index))
+            place(int(index), noise=2.0 * (1 + stale))  # ties broken at random, more so the longer it is stuck
+        total = int(load.max(axis=1).sum())
+        if total < best_total:
+            best_total, best_phases, stale = total, [list(p) for p in phases], 0
+        else:
+            stale += 1
+    phases = best_phases
+    load[:] = 0
+    for chosen, word in zip(phases, words):
+        for s, letter in zip(chosen, word):
+            load[s, letter] += 1
     letter_index = schedule.graph.letter_index
     cells = np.full((schedule.table.T, letters), -1, dtype=np.int64)
     for placement, chosen in zip(schedule.table.placements, phases):
