@@ -448,7 +448,7 @@ def crossover(per_size: list[dict]) -> dict:
     return {"found": True, "mpi_wins_up_to": last["bytes"], "mpi_winner": last["winner"],
             "table_wins_from": table_from["bytes"],
             "text": f"between {size_label(last['bytes'])} and {size_label(table_from['bytes'])}: below, "
-                    f"{last['winner']} wins ({last['ratio_best_mpi_to_table']:.2f}x the table's time at "
+                    f"{last['winner']} wins ({last['ratio_best_mpi_to_table']:.3f}x the table's time at "
                     f"{size_label(last['bytes'])}); from {size_label(table_from['bytes'])} on, the table wins"}
 
 
