@@ -1447,7 +1447,11 @@ register("simulate", table_command("simulate", output=("--trace", "trace"), exec
                                    extra_choices=[["--bytes", "8", "--mpi-algorithms", "none", "--executor", "step"],
                                                   ["--bytes", "8,4K", "--mpi-algorithms", "pair", "--json"],
                                                   ["--bytes", "0"], ["--bytes", f"{HUGE[0]}"],
-                                                  ["--bandwidth", "fast"], ["--model", "cm02", "--bytes", "8"]]),
+                                                  ["--bandwidth", "fast"], ["--model", "cm02", "--bytes", "8"],
+                                                  ["--bytes", "8", "--mpi-algorithms", "none", "--executor", "combined",
+                                                   "--combine", "balanced,3"],
+                                                  ["--executor", "combined,sideways"], ["--combine", "0"],
+                                                  ["--combine", f"{HUGE[0]}", "--bytes", "8"]]),
          share=0.1, reads_tables=True)
 register("view", table_command("view", output=("-o", "page"), output_required=True,
                                extra_choices=[["--window", "0:3"], ["--window", "5:2"], ["--window", f"0:{HUGE[0]}"]]),
