@@ -196,7 +196,7 @@ class Output:
     routes: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
-_RESULT = re.compile(r"^RESULT (\S+) (\d+) (\S+) ([01]) (\d+)$")
+_RESULT = re.compile(r"^RESULT (\S+) (\d+) (\S+) ([01]) (\d+) (\S+)$")
 _FAULT = re.compile(r"^FAULT (\S+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (.*)$")
 _ROUTE = re.compile(r"^ROUTE (\d+) (\d+) (\S+)$")
 
@@ -206,9 +206,9 @@ def parse_output(text: str) -> Output:
     output = Output()
     for line in text.splitlines():
         if match := _RESULT.match(line):
-            mode, size, seconds, checked, mismatches = match.groups()
+            mode, size, seconds, checked, mismatches, skew = match.groups()
             output.results[(mode, int(size))] = {"seconds": float(seconds), "checked": checked == "1",
-                                                 "mismatches": int(mismatches)}
+                                                 "mismatches": int(mismatches), "start_skew_s": float(skew)}
         elif match := _FAULT.match(line):
             kind, rank, step, origin, destination, detail = match.groups()
             output.faults.append({"kind": kind.replace("-", " "), "rank": int(rank), "step": int(step),

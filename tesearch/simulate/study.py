@@ -366,7 +366,7 @@ def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool,
     result = output.results.get((contender.mode, size))
     if result is not None and finished.status == 0:
         record.update(status=Status.OK.value, seconds=result["seconds"], checked=result["checked"],
-                      mismatches=result["mismatches"], faults=output.faults)
+                      mismatches=result["mismatches"], faults=output.faults, start_skew_s=result["start_skew_s"])
         return record
     if finished.timed_out:
         note = "; all that was left of the study's --budget" if cut_by_budget else ""

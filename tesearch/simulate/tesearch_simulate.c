@@ -23,7 +23,8 @@
  *        of the one before it); combined: the N of DIR/combine-N.txt (the superstep map to run)
  *
  * Output on stdout (each line whole):
- *   RESULT mode bytes seconds checked mismatches      (rank 0; seconds = last end - first start, simulated)
+ *   RESULT mode bytes seconds checked mismatches skew (rank 0; seconds = last end - first start, simulated;
+ *                                                     skew = last start - first start: the barrier's release)
  *   FAULT kind rank step origin destination detail    (any rank; at most MAX_FAULTS per rank)
  *   ROUTE receiver sender seconds                     (mode routes)
  * No mutable globals: the program runs without SMPI's privatization.
@@ -168,14 +169,15 @@ static void fault(int *count, const char *kind, int rank, int step, int origin, 
 }
 
 static void report_time(const char *mode, size_t bytes, double start, double end, int checked, int faults) {
-  double first = 0, last = 0;
+  double first = 0, last = 0, latest_start = 0;
   int total = 0, me;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Reduce(&start, &first, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&start, &latest_start, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&end, &last, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&faults, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   if (me == 0) {
-    printf("RESULT %s %zu %.12e %d %d\n", mode, bytes, last - first, checked, total);
+    printf("RESULT %s %zu %.12e %d %d %.12e\n", mode, bytes, last - first, checked, total, latest_start - first);
     fflush(stdout);
   }
 }
