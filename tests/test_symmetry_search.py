@@ -110,6 +110,8 @@ def test_the_cyclic_group_by_name_gives_the_default_table():
     (("torus-3x5", "--symmetry", "C2xC2", "--strategy", "rotation"),
      "--symmetry C2xC2: C2xC2 acts on torus-3x5's letters as no group of automorphisms"),
     (("ring-9", "--symmetry", "C3"), "--symmetry C3: no such group of order 2"),
+    (("star-5", "--symmetry", "C2xC2", "--from-width", "111"),
+     "--symmetry C2xC2 is for the rotation and split strategies; with --from-width the auto strategy runs the full"),
 ])
 def test_refusals(tmp_path, args, message):
     """A bad --symmetry: one line naming the option and the valid names (or why the group does not act), exit 2,

@@ -47,6 +47,7 @@ from tesearch.search.kit import Progress, TableKit, _quiet, candidate_words, sho
 from tesearch.search.params import (Attempt, CoreSchedule, SearchOutcome, SearchParams, Strategy, WordSampling,
                                     check_width_range)
 from tesearch.search.split import OrbitGroup, group_orbits
+from tesearch.symmetry import CYCLIC
 from tesearch.table import Table
 from tesearch.terms import SolveResult, Status
 
@@ -128,6 +129,10 @@ class Searcher(TableKit):
         if strategy is Strategy.AUTO:
             usable = self.rotation is not None and self.bounds.letter.value <= self.bounds.counting
             strategy = Strategy.ROTATION if usable and self.params.from_width is None else Strategy.FULL
+            if strategy is Strategy.FULL and self.params.symmetry != CYCLIC:  # never drop the option silently
+                raise OptionError(f"--symmetry {self.params.symmetry}: {self.network.spec} has no rotation that can "
+                                  f"meet its bound, so auto runs the full strategy, which uses no symmetry (give "
+                                  f"--strategy rotation to use the group anyway, or leave out --symmetry)")
         self.log(f"{self.network.spec} {self.params.exchange.value}: {self.cg.order} nodes, "
                  f"{len(self.targets)} targets, best bound {self.bounds.best} ({self.bounds.binding}); "
                  f"strategy {strategy.value}")

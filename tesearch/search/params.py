@@ -123,13 +123,18 @@ class SearchOutcome(AgainstBound):
 def check_width_range(params: SearchParams) -> None:
     """Refuse width options the chosen strategy cannot honour (OptionError, exit 2): a --from-width above
     --max-width, --from-width with the rotation or split strategy, which have no width loop, and a
-    --symmetry other than cyclic with the full strategy, which has no blocks."""
+    --symmetry other than cyclic with the full strategy, which has no blocks (asked for, or what auto runs
+    with --from-width)."""
     low, high = params.from_width, params.max_width
     if low is not None and high is not None and low > high:
         raise OptionError(f"--from-width {low} is above --max-width {high}: the range of widths is empty")
     if params.symmetry != CYCLIC and params.strategy is Strategy.FULL:
         raise OptionError(f"--symmetry {params.symmetry} is for the rotation and split strategies (their blocks); "
                           f"the full strategy searches every target and uses no symmetry")
+    if params.symmetry != CYCLIC and params.strategy is Strategy.AUTO and low is not None:
+        raise OptionError(f"--symmetry {params.symmetry} is for the rotation and split strategies; with --from-width "
+                          f"the auto strategy runs the full strategy's width loop, which uses no symmetry (leave out "
+                          f"one of the two)")
     if low is not None and params.strategy in (Strategy.ROTATION, Strategy.SPLIT):
         raise OptionError(f"--from-width is for the full strategy's width loop; the {params.strategy.value} "
                           f"strategy has none: it aims at the counting bound and refutes no width "
