@@ -182,6 +182,18 @@ def run_one(spec: str, extra: list[str], *, timeout: int) -> dict:
     return data
 
 
+def best_bound(d: dict) -> int | None:
+    """The record's best lower bound; for a run stopped by its limit before it printed one (its record says
+    None), the bound recomputed from the network (tesearch.info, as `tesearch info` prints it)."""
+    if d.get("best_bound") is not None:
+        return d["best_bound"]
+    sys.path.insert(0, str(ROOT))
+    from tesearch.info import network_info
+    from tesearch.networks import network_from_spec
+
+    return network_info(network_from_spec(d["network"]), d.get("exchange", "total"))["best_bound"]
+
+
 def found_outcome(d: dict, lifts: dict, superseded: str) -> str:
     """The outcome cell of a run that found a table; ``superseded`` is added when a ring lift
     of the same network is optimal and this run is not."""
@@ -237,8 +249,8 @@ def write_report() -> None:
             outcome = f"{d['status']}: no table within the time"
         if d.get("symmetry"):
             outcome += f" (letter group {d['symmetry']})"
-        lines.append(f"| {d['network']} | {d['exchange']} | {outcome} | {d['T']} | {d['best_bound']} | "
-                     f"{d.get('wall_seconds')} | {d.get('strategy')} | `{current(d['command'])}` |")
+        lines.append(f"| {d['network']} | {d['exchange']} | {outcome} | {'-' if d['T'] is None else d['T']} | "
+                     f"{best_bound(d)} | {d.get('wall_seconds')} | {d.get('strategy')} | `{current(d['command'])}` |")
     for d in lifts.values():
         if d["status"] == "found":
             outcome = found_outcome(d, lifts, "; superseded by the optimal lift row below")
