@@ -20,6 +20,7 @@ from conftest import ROOT, run_cli
 from conftest import broken_programs as shared_broken_programs
 from tesearch.chrome_trace import trace_problems
 from tesearch.networks import network_from_spec
+from tesearch.simulate.combine import SuperstepRule
 from tesearch.programs.ranks import rank_numbering
 from tesearch.simulate.platform import Routing, directed_links, platform_xml, shortest_routes
 from tesearch.simulate.study import crossover, parse_bandwidth, parse_latency, regular_over_twisted, size_plan
@@ -497,7 +498,8 @@ def test_combined_with_one_column_windows_times_exactly_as_the_step_executor(sim
     """The combined executor under the K = 1 map sends what the step executor sends, when it sends it."""
     from tesearch.simulate import study
 
-    _, setup, space = _combined_workspace(tmp_path, "hypercube-3.json", (8, 65536), ("1-column windows", "balanced"))
+    _, setup, space = _combined_workspace(tmp_path, "hypercube-3.json", (8, 65536),
+                                           (SuperstepRule(1), SuperstepRule()))
     step = study.Contender("table (step)", "table", "step")
     own, balanced = study.table_contenders((study.Executor.COMBINED,), setup.combine)
     for size in setup.sizes:
@@ -517,7 +519,7 @@ def test_a_combined_run_that_forwards_a_block_too_early_is_caught_by_the_content
     from tesearch.simulate import study
     from tesearch.simulate.combine import combine_file_name, superstep_map
 
-    schedule, setup, space = _combined_workspace(tmp_path, "hypercube-3.json", (8,), ("1-column windows",))
+    schedule, setup, space = _combined_workspace(tmp_path, "hypercube-3.json", (8,), (SuperstepRule(1),))
     mapping = superstep_map(schedule, 1)
     placement = next(p for p in schedule.table.placements if len(p.word) >= 2)
     letter_index = schedule.graph.letter_index

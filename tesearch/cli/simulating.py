@@ -114,8 +114,9 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     from tesearch.limits import activated
     from tesearch.programs.schedule import compile_schedule
     from tesearch.simulate import smpi
+    from tesearch.simulate.combine import parse_rules
     from tesearch.simulate.report import report_text
-    from tesearch.simulate.study import Model, Setup, parse_bandwidth, parse_combine, parse_executors, parse_latency
+    from tesearch.simulate.study import Model, Setup, parse_bandwidth, parse_executors, parse_latency
     from tesearch.simulate.study import simulate as run_study
     from tesearch.simulate.study import size_plan
     from tesearch.terms import Exchange
@@ -127,7 +128,7 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     wanted = None if mpi_algorithms.strip() == "all" else \
         () if mpi_algorithms.strip() == "none" else tuple(a.strip() for a in mpi_algorithms.split(",") if a.strip())
     executors = parse_executors(executor)
-    combine_rules = parse_combine(combine)
+    combine_rules = parse_rules(combine)
     table_path = Path(target.removeprefix("file:")) if names_a_file(target) else committed_table(target)
     if trace_file is not None:  # the safe writer's checks before any work
         from tesearch.files import TRACE_KIND, check_output

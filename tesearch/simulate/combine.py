@@ -62,6 +62,43 @@ class SuperstepMap:
         return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True)
+class SuperstepRule:
+    """How a superstep map is made: ``balanced`` (``columns`` None), or windows of ``columns`` table columns."""
+
+    columns: int | None = None
+
+    def __post_init__(self):
+        if self.columns is not None and self.columns < 1:
+            raise OptionError(f"--combine: a window holds at least one column, got {self.columns}")
+
+    @property
+    def name(self) -> str:
+        """'balanced' or 'K-column windows' (the contender's and the report's name of the rule)."""
+        return "balanced" if self.columns is None else f"{self.columns}-column windows"
+
+    def make(self, schedule: CompiledSchedule) -> SuperstepMap:
+        """This rule's map of ``schedule``'s table."""
+        return balanced_map(schedule) if self.columns is None else superstep_map(schedule, self.columns)
+
+
+#: the default rule of ``tesearch simulate --combine``
+BALANCED = SuperstepRule()
+
+
+def parse_rules(text: str) -> tuple[SuperstepRule, ...]:
+    """``--combine``: a comma list of ``balanced`` and window widths ``K`` (integers >= 1); OptionError otherwise."""
+    rules = []
+    for item in (part.strip() for part in str(text).split(",")):
+        if item == BALANCED.name:
+            rules.append(BALANCED)
+        elif item.isdigit() and int(item) >= 1:
+            rules.append(SuperstepRule(int(item)))
+        else:
+            raise OptionError(f"--combine: {item!r} is neither 'balanced' nor a window of columns (an integer >= 1)")
+    return tuple(dict.fromkeys(rules))
+
+
 def combine_file_name(number: int) -> str:
     """The file of the study's ``number``-th superstep map inside the run's directory (the executor's PARAM)."""
     return f"combine-{number}.txt"
@@ -100,6 +137,32 @@ def _word_letters(schedule: CompiledSchedule) -> list[tuple[int, ...]]:
     return [tuple(letter_index[name] for name in placement.word) for placement in schedule.table.placements]
 
 
+def _cheapest_supersteps(load: np.ndarray, word: tuple[int, ...], noise: np.ndarray | None) -> list[int]:
+    """Supersteps ``p1 < ... < pk`` for ``word``'s hops given the current ``load`` (supersteps x letters), by
+    dynamic programming: a hop costs a large constant where it would raise its superstep's largest bundle,
+    plus the square of the load it makes there (plus ``noise``, the random tie-breaking)."""
+    steps = load.shape[0]
+    top = load.max(axis=1)
+    cost = (np.where(load + 1 > top[:, None], 1 << 20, 0) + (load + 1) ** 2).astype(float)
+    if noise is not None:
+        cost += noise
+    k = len(word)
+    best = np.full((k, steps), np.inf)
+    came = np.zeros((k, steps), dtype=np.int64)
+    best[0, :] = cost[:, word[0]]
+    for j in range(1, k):
+        prefix = np.minimum.accumulate(best[j - 1])  # best over supersteps <= s
+        where = np.zeros(steps, dtype=np.int64)
+        for s in range(1, steps):
+            where[s] = where[s - 1] if best[j - 1, where[s - 1]] <= best[j - 1, s] else s
+        best[j, 1:] = prefix[:-1] + cost[1:, word[j]]
+        came[j, 1:] = where[:-1]
+    chosen = [int(np.argmin(best[k - 1]))]
+    for j in range(k - 1, 0, -1):
+        chosen.append(int(came[j, chosen[-1]]))
+    return chosen[::-1]
+
+
 def balanced_map(schedule: CompiledSchedule, *, supersteps: int | None = None, passes: int = 2000, patience: int = 200,
                  seed: int = 0) -> SuperstepMap:
     """Supersteps chosen to balance the bundles, not derived from the table's columns.
@@ -127,29 +190,8 @@ def balanced_map(schedule: CompiledSchedule, *, supersteps: int | None = None, p
     random = np.random.default_rng(seed)
 
     def place(index: int, noise: float = 0.0) -> None:
-        word = words[index]
-        top = load.max(axis=1)
-        # cost of hop j in superstep s: raises that superstep's largest bundle (1) or not (0), then its load
-        cost = (np.where(load + 1 > top[:, None], 1 << 20, 0) + (load + 1) ** 2).astype(float)
-        if noise:
-            cost += random.random(cost.shape) * noise
-        k = len(word)
-        best = np.full((k, steps), np.inf)
-        came = np.zeros((k, steps), dtype=np.int64)
-        best[0, :] = cost[:, word[0]]
-        for j in range(1, k):
-            prefix = np.minimum.accumulate(best[j - 1])  # best over supersteps <= s
-            where = np.zeros(steps, dtype=np.int64)
-            for s in range(1, steps):
-                where[s] = where[s - 1] if best[j - 1, where[s - 1]] <= best[j - 1, s] else s
-            best[j, 1:] = prefix[:-1] + cost[1:, word[j]]
-            came[j, 1:] = where[:-1]
-        chosen = [int(np.argmin(best[k - 1]))]
-        for j in range(k - 1, 0, -1):
-            chosen.append(int(came[j, chosen[-1]]))
-        chosen.reverse()
-        phases[index] = chosen
-        for s, letter in zip(chosen, word):
+        phases[index] = _cheapest_supersteps(load, words[index], noise * random.random(load.shape) if noise else None)
+        for s, letter in zip(phases[index], words[index]):
             load[s, letter] += 1
 
     def unplace(index: int) -> None:

@@ -39,6 +39,8 @@ from tesearch.limits import format_bytes
 from tesearch.programs.export import stream_programs
 from tesearch.programs.schedule import CompiledSchedule
 from tesearch.simulate import smpi
+from tesearch.simulate.combine import (BALANCED, SuperstepMap, SuperstepRule, bundle_floor, check_superstep_map,
+                                       write_superstep_map)
 from tesearch.simulate.inputs import write_rank_files
 from tesearch.simulate.platform import directed_links, hostfile, platform_xml
 
@@ -78,9 +80,6 @@ class Executor(str, enum.Enum):
     COMBINED = "combined"  # the table's paths in supersteps, one message per link per superstep (combine.py)
 
 
-#: the superstep map rules of ``--combine``: ``balanced``, or ``K-column windows`` (written ``K``)
-BALANCED = "balanced"
-
 
 class Status(str, enum.Enum):
     """How one contender's run at one size ended."""
@@ -116,7 +115,7 @@ class Setup:
     latency_s: float
     model: Model = Model.SMPI
     executors: tuple[Executor, ...] = (Executor.STEP, Executor.DATAFLOW, Executor.COMBINED)
-    combine: tuple[str, ...] = (BALANCED,)  # superstep map rules of the combined executor: balanced, K-column windows
+    combine: tuple[SuperstepRule, ...] = (BALANCED,)  # the combined executor's superstep maps (combine.py)
     mpi_algorithms: tuple[str, ...] | None = None  # None: all; () none
     run_timeout_s: float = 300.0
     window: int = 1
@@ -225,53 +224,34 @@ def parse_executors(text: str) -> tuple[Executor, ...]:
     return tuple(dict.fromkeys(chosen))
 
 
-def parse_combine(text: str) -> tuple[str, ...]:
-    """``--combine``: a comma list of ``balanced`` and window widths ``K`` (integers >= 1) -> rule names
-    (``balanced``, ``K-column windows``)."""
-    rules = []
-    for item in (part.strip() for part in str(text).split(",")):
-        if item == BALANCED:
-            rules.append(BALANCED)
-        elif item.isdigit() and int(item) >= 1:
-            rules.append(f"{int(item)}-column windows")
-        else:
-            raise OptionError(f"--combine: {item!r} is neither 'balanced' nor a window of columns (an integer >= 1)")
-    if not rules:
-        raise OptionError("--combine needs at least one rule (balanced, or a window such as 8)")
-    return tuple(dict.fromkeys(rules))
-
-
-def table_contenders(executors: tuple[Executor, ...], combine: tuple[str, ...] = (BALANCED,)) -> list[Contender]:
+def table_contenders(executors: tuple[Executor, ...],
+                     combine: tuple[SuperstepRule, ...] = (BALANCED,)) -> list[Contender]:
     """The table under each executor; the combined executor once per superstep map rule (PARAM numbers the
     maps from 1 in ``combine``'s order, as :func:`prepare` writes them)."""
     contenders = []
     for executor in executors:
         if executor is Executor.COMBINED:
-            contenders += [Contender(f"table (combined: {rule})", "table", executor.value, parameter=number)
+            contenders += [Contender(f"table (combined: {rule.name})", "table", executor.value, parameter=number)
                            for number, rule in enumerate(combine, 1)]
         else:
             contenders.append(Contender(f"table ({executor.value})", "table", executor.value))
     return contenders
 
 
-def combined_summary(schedule: CompiledSchedule, setup: Setup, maps: list) -> list[dict]:
+def combined_summary(schedule: CompiledSchedule, setup: Setup, maps: list[SuperstepMap]) -> list[dict]:
     """The report's ``combined`` list: per superstep map its contender, rule, supersteps and bundles."""
-    from tesearch.simulate.combine import bundle_floor
-
     floor = bundle_floor(schedule)
     return [{"contender": c.name, "rule": m.rule, "supersteps": m.supersteps, "bundle_sum": m.bundle_sum,
              "bundle_floor": floor, "largest_bundle": m.largest_bundle}
             for c, m in zip(table_contenders((Executor.COMBINED,), setup.combine), maps)]
 
 
-def superstep_maps(schedule: CompiledSchedule, combine: tuple[str, ...]) -> list:
-    """The superstep map of each rule of ``combine`` (combine.balanced_map, combine.superstep_map), each checked
-    (along every path the supersteps strictly increase) before anything runs."""
-    from tesearch.simulate.combine import balanced_map, check_superstep_map, superstep_map
-
+def superstep_maps(schedule: CompiledSchedule, combine: tuple[SuperstepRule, ...]) -> list[SuperstepMap]:
+    """The superstep map of each rule of ``combine``, each checked (along every path the supersteps strictly
+    increase) before anything runs."""
     maps = []
     for rule in combine:
-        mapping = balanced_map(schedule) if rule == BALANCED else superstep_map(schedule, int(rule.split("-")[0]))
+        mapping = rule.make(schedule)
         try:
             check_superstep_map(schedule, mapping)
         except ValueError as exc:  # a bug in combine.py, never the user's input
@@ -292,7 +272,7 @@ class Workspace:
     ranks: int
     model: Model
     shared_blocksize: int = 1 << 20
-    maps: list = field(default_factory=list)  # the combined executor's superstep maps, numbered from 1
+    maps: list[SuperstepMap] = field(default_factory=list)  # the combined executor's maps, numbered from 1
     runs: int = 0
     log: list[str] = field(default_factory=list)
 
@@ -332,8 +312,6 @@ def prepare(schedule: CompiledSchedule, setup: Setup, directory: Path,
     write_rank_files(programs_file, directory, schedule.neighbours)
     largest_bundle, maps = 1, []
     if Executor.COMBINED in setup.executors:
-        from tesearch.simulate.combine import write_superstep_map
-
         maps = superstep_maps(schedule, setup.combine)
         for number, mapping in enumerate(maps, 1):
             write_superstep_map(directory, number, mapping)
