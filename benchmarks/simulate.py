@@ -91,8 +91,9 @@ def run_network(network: str, model: str, python: str, algorithms_override: str 
 
 def merge_sizes(old: dict | None, new: dict) -> dict:
     """``new`` (a run of some sizes) merged into ``old`` (the network's record): the sizes of both; at a size
-    both ran, every contender's run from ``new`` where it ran there, else from ``old`` (best MPI, best table and
-    ratio recomputed); the contenders of both; the runs, wall time and commands added up."""
+    both ran, every contender's run from ``new`` where it ran there, else from ``old`` (a run ``new`` lists as
+    "not run" keeps ``old``'s when that one ran; best MPI, best table and ratio recomputed); the contenders of
+    both; the runs, wall time and commands added up."""
     if old is None or "error" in old or "error" in new:
         return new if old is None or "error" not in new else old
     merged = dict(old)
@@ -101,6 +102,9 @@ def merge_sizes(old: dict | None, new: dict) -> dict:
         earlier = sizes.get(size["bytes"])
         if earlier is not None:  # the same size run again with other contenders: each contender's latest run
             latest = {r["contender"]: r for r in size["runs"]}
+            for r in earlier["runs"]:  # a contender a later study left "not run" (its budget) keeps what it did
+                if latest.get(r["contender"], {}).get("status") == "not run" and r["status"] != "not run":
+                    latest[r["contender"]] = r
             runs = [latest.pop(r["contender"], r) for r in earlier["runs"]] + list(latest.values())
             size = dict(summarise_size(size["bytes"], runs, size["bound_s"]),
                         counting_bound_s=size.get("counting_bound_s", earlier.get("counting_bound_s")))
@@ -314,6 +318,12 @@ def plot(records: dict, path: Path) -> None:
     columns = min(3, len(chosen))
     rows = -(-len(chosen) // columns)
     figure, axes = plt.subplots(rows, columns, figsize=(5.5 * columns, 4.2 * rows), squeeze=False)
+    # one colour per contender across every panel (the legend is shared): the table's executors fixed and strong
+    names = list(dict.fromkeys(c["name"] for record in chosen for c in record["contenders"]))
+    table_colours = {"table (step)": "tab:blue", "table (dataflow)": "tab:orange", COMBINED: "tab:green"}
+    others = [n for n in names if n not in table_colours]
+    palette = plt.get_cmap("tab20")
+    colours = dict(table_colours, **{n: palette((i % 20) / 20 + 0.025) for i, n in enumerate(others)})
     for ax, record in zip(axes.flat, chosen):
         sizes = [s["bytes"] for s in record["sizes"]]
         ax.plot(sizes, [s["bound_s"] for s in record["sizes"]], "k--", linewidth=2, label="link-time bound")
@@ -324,7 +334,7 @@ def plot(records: dict, path: Path) -> None:
                 continue
             table = contender["kind"] == "table"
             ax.plot(*zip(*points), marker="o" if table else ".", linewidth=2.5 if table else 0.8,
-                    alpha=1.0 if table else 0.6, label=contender["name"])
+                    alpha=1.0 if table else 0.6, label=contender["name"], color=colours[contender["name"]])
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_title(f"{record.get('network_spec', record['network'])} ({record['ranks']} ranks)")
