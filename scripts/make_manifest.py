@@ -121,9 +121,9 @@ SPOT_CHECKS: dict[str, str] = {
 #: run records, reports and other non-table files: (command(s), depends_on, note)
 FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/fuzz.md": (["python benchmarks/fuzz.py --per-command 720 --seed 2032 --jobs 2 --report results/fuzz.md"], [],
-                        "hostile inputs per subcommand and how many ended wrong; the committed run (10138 inputs, 39 "
-                        "wrong) was made on commit 08c77a9, before the signals merge and the replay/verify --partial "
-                        "fix that its wrong inputs led to (session note of 2026-11-26)"),
+                        "hostile inputs per subcommand and how many ended wrong; the committed run (10210 inputs, 0 "
+                        "wrong) was made on commit 862b1d7, the code of the combined executor (session note of "
+                        "2026-11-26, fourth session)"),
     "results/frontier-bench-star-8.md": (
         ["python benchmarks/frontier.py --only star-8 --report results/frontier-bench-star-8.md"], [],
         "star-8 total and odd-distance: the earlier rotation schedule beside the escalating one, Z3 and CP-SAT"),

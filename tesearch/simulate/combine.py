@@ -45,13 +45,33 @@ COMBINE_FILE_VERSION = 1
 
 @dataclass(frozen=True)
 class SuperstepMap:
-    """The superstep of every cell of a table under one ``K``, and what it costs per link."""
+    """The superstep of every cell of a table under one rule; what it costs per link is derived from the cells."""
 
     rule: str  # "K-column windows" (the table's columns) or "balanced" (bundles balanced by a local search)
     cells: np.ndarray  # (T, letters) int: superstep of cell (column, letter), -1 blank
-    supersteps: int  # S
-    bundle_sum: int  # sum over supersteps of the largest bundle on any link (blocks)
-    largest_bundle: int  # the largest bundle (blocks in one message)
+
+    @property
+    def supersteps(self) -> int:
+        """S: one more than the last superstep any cell uses (0 for a table without a hop)."""
+        return int(self.cells.max(initial=-1)) + 1
+
+    @property
+    def bundles(self) -> np.ndarray:
+        """(supersteps, letters): how many hops each superstep sends on each letter."""
+        counts = np.zeros((self.supersteps, self.cells.shape[1]), dtype=np.int64)
+        columns, letters = np.nonzero(self.cells >= 0)
+        np.add.at(counts, (self.cells[columns, letters], letters), 1)
+        return counts
+
+    @property
+    def bundle_sum(self) -> int:
+        """The sum over supersteps of the largest bundle on one letter (blocks)."""
+        return int(self.bundles.max(axis=1, initial=0).sum())
+
+    @property
+    def largest_bundle(self) -> int:
+        """The largest bundle (blocks in one message on one letter)."""
+        return int(self.bundles.max(initial=0))
 
     def file_text(self) -> str:
         """The ``combine-N.txt`` file the C executor reads."""
@@ -67,10 +87,6 @@ class SuperstepRule:
     """How a superstep map is made: ``balanced`` (``columns`` None), or windows of ``columns`` table columns."""
 
     columns: int | None = None
-
-    def __post_init__(self):
-        if self.columns is not None and self.columns < 1:
-            raise OptionError(f"--combine: a window holds at least one column, got {self.columns}")
 
     @property
     def name(self) -> str:
@@ -123,13 +139,7 @@ def superstep_map(schedule: CompiledSchedule, combine: int) -> SuperstepMap:
             column, letter = placement.column + j, letter_index[name]
             previous = max((column // combine), previous + 1)
             cells[column, letter] = previous
-    supersteps = int(cells.max()) + 1 if cells.size and cells.max() >= 0 else 0
-    bundle_sum = largest = 0
-    for superstep in range(supersteps):
-        per_letter = (cells == superstep).sum(axis=0)
-        bundle_sum += int(per_letter.max())
-        largest = max(largest, int(per_letter.max()))
-    return SuperstepMap(f"{combine}-column windows", cells, supersteps, bundle_sum, largest)
+    return SuperstepMap(f"{combine}-column windows", cells)
 
 
 def _word_letters(schedule: CompiledSchedule) -> list[tuple[int, ...]]:
@@ -201,7 +211,7 @@ def balanced_map(schedule: CompiledSchedule, *, supersteps: int | None = None, p
     order = sorted(range(len(words)), key=lambda i: -len(words[i]))
     for index in order:
         place(index)
-    floor = int(np.bincount([a for w in words for a in w], minlength=letters).max(initial=0))
+    floor = bundle_floor(schedule)
     total = int(load.max(axis=1).sum())
     best_total, best_phases = total, [list(p) for p in phases]
     stale = 0
@@ -216,29 +226,17 @@ def balanced_map(schedule: CompiledSchedule, *, supersteps: int | None = None, p
             best_total, best_phases, stale = total, [list(p) for p in phases], 0
         else:
             stale += 1
-    phases = best_phases
-    load[:] = 0
-    for chosen, word in zip(phases, words):
-        for s, letter in zip(chosen, word):
-            load[s, letter] += 1
-    letter_index = schedule.graph.letter_index
     cells = np.full((schedule.table.T, letters), -1, dtype=np.int64)
-    for placement, chosen in zip(schedule.table.placements, phases):
-        for j, (name, s) in enumerate(zip(placement.word, chosen)):
-            cells[placement.column + j, letter_index[name]] = s
-    used = load.max(axis=1)
-    return SuperstepMap("balanced", cells, int((used > 0).sum()) if steps else 0, int(used.sum()),
-                        int(used.max(initial=0)))
+    for placement, word, chosen in zip(schedule.table.placements, words, best_phases):
+        cells[placement.column + np.arange(len(word)), list(word)] = chosen
+    return SuperstepMap("balanced", cells)
 
 
 def bundle_floor(schedule: CompiledSchedule) -> int:
     """The least sum of largest bundles any superstep map of the table's paths can have: the most hops on one
     letter (each superstep's largest bundle is at least that letter's share of it)."""
-    counts = np.zeros(len(schedule.letters), dtype=np.int64)
-    for word in _word_letters(schedule):
-        for letter in word:
-            counts[letter] += 1
-    return int(counts.max(initial=0))
+    hops = [letter for word in _word_letters(schedule) for letter in word]
+    return int(np.bincount(hops, minlength=len(schedule.letters)).max(initial=0))
 
 
 def check_superstep_map(schedule: CompiledSchedule, mapping: SuperstepMap) -> None:

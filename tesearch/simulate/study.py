@@ -80,7 +80,6 @@ class Executor(str, enum.Enum):
     COMBINED = "combined"  # the table's paths in supersteps, one message per link per superstep (combine.py)
 
 
-
 class Status(str, enum.Enum):
     """How one contender's run at one size ended."""
 
@@ -469,7 +468,6 @@ def simulate(schedule: CompiledSchedule, *, bound_steps: int, counting_steps: fl
         "bandwidth_Bps": setup.bandwidth_bps, "latency_s": setup.latency_s, "window": setup.window,
         "run_timeout_s": setup.run_timeout_s,
     }
-
     with tempfile.TemporaryDirectory(prefix="tesearch-simulate-") as scratch:
         space = prepare(schedule, setup, Path(scratch), programs_file)
         if space.maps:
