@@ -102,22 +102,13 @@ class CompiledSchedule:
         return numbering.rank_of_index[graph.right[:, numbering.index_of_rank]].T.copy()
 
 
-def compile_schedule(table: Table, *, numbering: RankNumbering | None = None) -> CompiledSchedule:
-    """The cells of ``table`` over its network (rebuilt from the generators and checked against the name)."""
-    if numbering is None:
-        numbering = rank_numbering(network_for_table(table.network, table.generators))
-    graph = numbering.graph
-    letter_index = graph.letter_index
+def route_cells(graph: CayleyGraph, words: list[tuple[int, ...]], steps: list[tuple[int, ...]]) -> Cells:
+    """The cells of node-invariant routes: route ``i`` sends its block along ``words[i]`` (letter indices),
+    hop ``j`` at step ``steps[i][j]``.  Cells are sorted by step, then by route order (stable): a cell's
+    position is the same at every node, which is how the executors match a send with its receive."""
     inverse = graph.inverse_letter
     step, letter, before, rest, after, rest_after = [], [], [], [], [], []
-    for placement in table.placements:
-        try:
-            word = [letter_index[s] for s in placement.word]
-        except KeyError as exc:
-            raise FormatError(f"placement at row {placement.row}, column {placement.column}: unknown letter "
-                              f"{exc.args[0]!r}") from None
-        if placement.column + len(word) > table.T:
-            raise FormatError(f"placement at row {placement.row}, column {placement.column} ends after T = {table.T}")
+    for word, when in zip(words, steps):
         # suffixes[j] = s(j+1)...sk, inverse prefixes[j] = (s1...sj)^-1, both as element indices
         suffixes = [0] * (len(word) + 1)
         for j in range(len(word) - 1, -1, -1):
@@ -126,7 +117,7 @@ def compile_schedule(table: Table, *, numbering: RankNumbering | None = None) ->
         for j, k in enumerate(word):
             prefixes[j + 1] = int(graph.left[inverse[k], prefixes[j]])  # (s1..s(j+1))^-1 = s(j+1)^-1 (s1..sj)^-1
         for j, k in enumerate(word):
-            step.append(placement.column + j)
+            step.append(when[j])
             letter.append(k)
             before.append(prefixes[j])
             rest.append(suffixes[j])
@@ -137,8 +128,26 @@ def compile_schedule(table: Table, *, numbering: RankNumbering | None = None) ->
     def column(values):
         return np.array(values, dtype=np.int64)[order]
 
-    cells = Cells(column(step), column(letter), column(before), column(rest), column(after), column(rest_after))
-    return CompiledSchedule(table, numbering, cells)
+    return Cells(column(step), column(letter), column(before), column(rest), column(after), column(rest_after))
+
+
+def compile_schedule(table: Table, *, numbering: RankNumbering | None = None) -> CompiledSchedule:
+    """The cells of ``table`` over its network (rebuilt from the generators and checked against the name)."""
+    if numbering is None:
+        numbering = rank_numbering(network_for_table(table.network, table.generators))
+    letter_index = numbering.graph.letter_index
+    words, steps = [], []
+    for placement in table.placements:
+        try:
+            word = tuple(letter_index[s] for s in placement.word)
+        except KeyError as exc:
+            raise FormatError(f"placement at row {placement.row}, column {placement.column}: unknown letter "
+                              f"{exc.args[0]!r}") from None
+        if placement.column + len(word) > table.T:
+            raise FormatError(f"placement at row {placement.row}, column {placement.column} ends after T = {table.T}")
+        words.append(word)
+        steps.append(tuple(range(placement.column, placement.column + len(word))))
+    return CompiledSchedule(table, numbering, route_cells(numbering.graph, words, steps))
 
 
 @dataclass(frozen=True, eq=False)
