@@ -79,12 +79,13 @@ def _vectors_at_most(options: list[list[Vector]], target: int, letters: int, tim
     groups: dict[tuple[Vector, ...], list[int]] = {}
     for i, opts in enumerate(options):
         groups.setdefault(tuple(opts), []).append(i)
-    solver = z3.Solver()
+    context = z3.Context()  # a fresh context: the answer does not depend on what the process solved before
+    solver = z3.Solver(ctx=context)
     solver.set("timeout", int(timeout_ms))
-    totals = [z3.IntVal(0) for _ in range(letters)]
+    totals = [z3.IntVal(0, ctx=context) for _ in range(letters)]
     amounts = {}
     for j, (opts, members) in enumerate(sorted(groups.items())):
-        counts = [z3.Int(f"n_{j}_{o}") for o in range(len(opts))]
+        counts = [z3.Int(f"n_{j}_{o}", ctx=context) for o in range(len(opts))]
         amounts[opts] = counts
         solver.add(*[c >= 0 for c in counts], z3.Sum(counts) == len(members))
         for k in range(letters):
