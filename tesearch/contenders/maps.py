@@ -14,6 +14,8 @@ other steps.
   again pass after pass in an order drawn from ``seed``, keeping the best, until the bundle sum reaches its
   floor (the most-used letter's count), ``patience`` passes improve nothing, or ``passes`` passes.  A local
   search: it proves nothing about the least bundle sum (:mod:`tesearch.contenders.optimum` does that).
+  :func:`balanced_steps` is the same search for the words of any schedule, a table's or not (the
+  dimension-ordered words of :mod:`tesearch.contenders.dimension`, say).
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ those words (``B = F``), which is optimal among schedules of those words only.  
 * :func:`table_optimum`: a table's words; the ported balanced map, the local search, then CP-SAT.
 
 CP-SAT (:func:`cpsat_supersteps`) places every hop in a superstep (the hops of a word in increasing supersteps,
-within the diameter) and minimises the bundle sum, from the local search's schedule as a hint, under a time
-limit and 1 worker.  Its answers are three-valued and never a proof: a schedule it finds is checked and assessed
+within the diameter) and minimises the bundle sum, then the largest bundle, from the local search's schedule as
+a hint, under a time limit and 1 worker.  Its answers are three-valued and never a proof: a schedule it finds is checked and assessed
 like any other, and "no better schedule found" is reported as unknown.
 """
 
@@ -104,9 +104,10 @@ class Optimum:
 
 def cpsat_supersteps(schedule: HopSchedule, *, supersteps: int, floor: int, seconds: float = CPSAT_SECONDS,
                      workers: int = CPSAT_WORKERS, seed: int = 0) -> tuple[SolveResult, str, list[tuple[int, ...]] | None]:
-    """Supersteps for ``schedule``'s words (within ``supersteps``) of least bundle sum, by CP-SAT from the
-    schedule's own steps as a hint (module doc).  Returns (sat or unknown, CP-SAT's status name, the steps of the
-    best schedule found or None).  Stops at ``floor``; never returns unsat: an infeasible model is no proof here."""
+    """Supersteps for ``schedule``'s words (within ``supersteps``) of least bundle sum and then least largest
+    bundle (the memory a bundle takes), by CP-SAT from the schedule's own steps as a hint (module doc).  Returns
+    (sat or unknown, CP-SAT's status name, the steps of the best schedule found or None).  ``floor`` (the words'
+    floor) is given to CP-SAT as a bound; never returns unsat: an infeasible model is no proof here."""
     try:
         from ortools.sat.python import cp_model
     except ImportError:
@@ -128,11 +129,15 @@ def cpsat_supersteps(schedule: HopSchedule, *, supersteps: int, floor: int, seco
                     model.Add(sum(v for u, v in before.items() if u < t) >= 1).OnlyEnforceIf(var)
             route.append(cells)
         hops.append(route)
-    tops = [model.NewIntVar(0, len(schedule.words), f"m{t}") for t in range(supersteps)]
+    routes = len(schedule.words)
+    tops = [model.NewIntVar(0, routes, f"m{t}") for t in range(supersteps)]
+    largest = model.NewIntVar(0, routes, "largest")
     for (t, _), cells in by_cell.items():
         model.Add(tops[t] >= sum(cells))
+    for top in tops:
+        model.Add(largest >= top)
     model.Add(sum(tops) >= floor)
-    model.Minimize(sum(tops))
+    model.Minimize(sum(tops) * (routes + 1) + largest)  # the bundle sum first, then the largest bundle
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(seconds)
     solver.parameters.num_workers = int(workers)
