@@ -26,7 +26,7 @@ import numpy as np
 
 from tesearch.contenders.placing import Loads, best_supersteps, cost_rows
 from tesearch.contenders.subject import Subject
-from tesearch.contenders.wordchoice import Vector, balanced_choice, balanced_vectors, random_word
+from tesearch.contenders.wordchoice import balanced_choice, balanced_vectors, random_word
 from tesearch.execute.hops import HopSchedule
 
 #: shortest words drawn per element for its chosen vector, and for each of its other vectors
@@ -48,19 +48,18 @@ class WordSearch:
         self.random = np.random.default_rng(seed)
         self.supersteps = supersteps or cg.diameter
         if pools is None:
-            pools = self._pools(seed)
+            pools = self._pools()
         elif balance:
             pools = self._balanced(pools)
         self.pools = pools
         self.pool_counts = [[np.bincount(w, minlength=cg.degree) for w in pool] for pool in pools]
-        self.loads = Loads(self.supersteps, cg.degree, len(self.elements))
-        self.choice = [0] * len(self.elements)
+        self.loads = Loads(self.supersteps, cg.degree, len(pools))
+        self.choice = [0] * len(pools)
 
-    def _pools(self, seed: int) -> list[list[tuple[int, ...]]]:
+    def _pools(self) -> list[list[tuple[int, ...]]]:
         facts = self.subject.facts
         cg, vectors = facts.cg, facts.letter_vectors
         chosen = balanced_vectors(cg, vectors, facts.targets, target=facts.bounds.letter.value)
-        self.vectors: list[Vector] = chosen
         pools = []
         for g, vector in zip(self.elements, chosen):
             pool: dict[tuple[int, ...], None] = {}
@@ -107,7 +106,7 @@ class WordSearch:
 
     def run(self, *, passes: int, patience: int, target: int, deadline: float | None = None) -> dict:
         """Place every route, then search (module doc); returns what the search did."""
-        order = sorted(range(len(self.elements)), key=lambda i: (-len(self.pools[i][0]), i))
+        order = sorted(range(len(self.pools)), key=lambda i: (-len(self.pools[i][0]), i))
         started = time.perf_counter()
         for route in order:
             self._place_first(route)
@@ -119,7 +118,7 @@ class WordSearch:
                 done -= 1
                 break
             budget = np.full(self.graph.degree, floor)
-            for route in self.random.permutation(len(self.elements)):
+            for route in self.random.permutation(len(self.pools)):
                 self.loads.unplace(int(route))
                 self._place(int(route), 2.0 * (1 + stale), budget)
             total = self.loads.bundle_sum
