@@ -175,6 +175,10 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                        "quotes a benchmark run and the 120-rank star-5 and 128-rank torus-4x4x8 runs under both "
                        "executors (hand-written around the run outputs)"),
     "results/mpi.json": (["python benchmarks/mpi.py"], [], "the benchmark's records (both executors)"),
+    "results/contenders.md": (["python benchmarks/contenders.py --report results/contenders.md"], [],
+                              "every contender of tesearch/contenders/ on the simulate study's nine networks: S, B, "
+                              "the floors D, P and F, the largest bundle, the held-blocks peaks, build seconds and "
+                              "the standing in the superstep model (docs/notes/superstep-optimum.md)"),
     "results/simulate.json": (["python benchmarks/simulate.py"], [],
                               "every tesearch simulate report (SimGrid SMPI and CM02), merged network by network"),
     "results/simulate.md": (["python benchmarks/simulate.py --report-only"],
