@@ -31,7 +31,6 @@ import contextlib
 import multiprocessing
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -43,6 +42,7 @@ from typing import Callable, Iterator, TypeVar
 from tesearch import limits as _limits
 from tesearch.errors import Interrupted, LimitReached, TesearchError
 from tesearch.limits import Limits, format_bytes, peak_resident_bytes
+from tesearch.processes import CLEANUP_SIGNALS, STOP_SIGNALS, TRACK_S, alive, kill_with_parent, process_family, signal_family
 from tesearch.terms import ExitCode
 
 T = TypeVar("T")
@@ -122,10 +122,10 @@ def _child_main(conn, work: Callable[[], object], limits: Limits, started: float
         os.setsid()
     except OSError:
         pass
-    _die_with_parent()
+    kill_with_parent()
     if os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(int(ExitCode.INTERRUPTED))
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent around the fork
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # blocked by the parent around the fork
     reporter = _PipeReporter(conn)
     child_limits = limits if limits.timeout_s is None else \
         Limits(max(limits.timeout_s - margin, 0.01), limits.max_memory, limits.max_order)
@@ -156,9 +156,6 @@ def _child_main(conn, work: Callable[[], object], limits: Limits, started: float
     conn.close()
 
 
-_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
-#: held back while processes are being stopped (the deadline alarm too: a cleanup is never cut short)
-_CLEANUP_SIGNALS = _STOP_SIGNALS | {signal.SIGALRM}
 
 
 class _Signalled(BaseException):
@@ -232,7 +229,7 @@ def _stop(proc, known: dict[int, int] | None = None, grace_s: float = 0.0) -> No
     tasks); then SIGKILL to its process group and every known member.  A large process may take
     seconds to unmap after SIGKILL; the command need not wait for that: the kernel frees it.
     """
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _CLEANUP_SIGNALS)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, CLEANUP_SIGNALS)
     try:
         members = dict(known or {})
         if proc.pid is not None:
@@ -244,7 +241,7 @@ def _stop(proc, known: dict[int, int] | None = None, grace_s: float = 0.0) -> No
                 pass
             proc.join(grace_s)
         if proc.pid is not None:
-            _signal_family(proc.pid, members, signal.SIGKILL)
+            signal_family(proc.pid, members, signal.SIGKILL)
         if proc.is_alive():
             proc.kill()
         proc.join(1)
@@ -341,11 +338,11 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False, sto
         for sig in previous:
             signal.signal(sig, _raise_signalled)
         # no signal may reach the child before it ignores SIGINT: block both around the fork
-        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             proc.start()
         finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         sender.close()
         last_memory_check = last_track = 0.0
         while True:
@@ -416,181 +413,3 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False, sto
         if proc.pid is not None and (proc.is_alive() or alive(known)):
             _stop(proc, known, 0.0)
         receiver.close()
-
-
-# ------------------------------------------------------------------ processes a command starts
-
-#: seconds a stopped process group gets between SIGTERM and SIGKILL (the whole stop stays under 2 s)
-GROUP_GRACE_S = 1.0
-#: seconds between scans of /proc for the processes a started command has (they are found by parentage)
-TRACK_S = 0.5
-
-
-def _process_table() -> dict[int, tuple[int, int, int, int]]:
-    """pid -> (parent pid, process group, session, start time in clock ticks) for every process /proc shows."""
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-                # stat fields 4 (ppid), 5 (pgrp), 6 (session), 22 (starttime)
-                found[int(entry)] = (int(fields[1]), int(fields[2]), int(fields[3]), int(fields[19]))
-            except (OSError, IndexError, ValueError):
-                continue
-    return found
-
-
-def process_family(root: int) -> dict[int, int]:
-    """The processes ``root`` started, however they detached: pid -> start time.
-
-    A process belongs to the family when its parent does, or when it stays in ``root``'s process
-    group or session (a daemon reparented to init keeps those: Ray's agents, an orphaned solver).
-    MPICH's hydra gives each proxy and rank a session of its own, so parentage is needed too.
-    """
-    table = _process_table()
-    if root not in table:
-        return {}
-    group, session = table[root][1], table[root][2]
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _, _, _) in table.items():
-        children.setdefault(parent, []).append(pid)
-    found: dict[int, int] = {}
-    # the group and session count only when ``root`` leads them (a child that has not yet called setsid
-    # still shares its parent's: those are not its family)
-    frontier = [root] + [pid for pid, (_, pgid, sid, _) in table.items()
-                         if (pgid == group == root) or (sid == session == root)]
-    while frontier:
-        pid = frontier.pop()
-        if pid in table and pid not in found:
-            found[pid] = table[pid][3]
-            frontier.extend(children.get(pid, ()))
-    return found
-
-
-def alive(known: dict[int, int]) -> dict[int, int]:
-    """The members of ``known`` (pid -> start time) still running; a reused pid is never counted."""
-    table = _process_table()
-    return {pid: start for pid, start in known.items()
-            if pid in table and table[pid][3] == start and not _is_zombie(pid)}
-
-
-def _is_zombie(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except (OSError, IndexError):
-        return False
-
-
-def stop_family(root: int, known: dict[int, int], *, grace_s: float = GROUP_GRACE_S) -> None:
-    """Stop ``root``'s process group and every process in ``known``: SIGTERM, ``grace_s``, SIGKILL.
-
-    ``known`` should have been filled by :func:`process_family` while the processes ran (a process
-    reparented after its parent died can no longer be found by parentage).  Returns when all are
-    gone or at most ``grace_s`` + 0.5 s later.
-    """
-    members = dict(known)
-    members.update(process_family(root))
-    _signal_family(root, members, signal.SIGTERM)
-    deadline = time.monotonic() + grace_s
-    while alive(members) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    if alive(members):
-        _signal_family(root, members, signal.SIGKILL)
-        deadline = time.monotonic() + 0.5
-        while alive(members) and time.monotonic() < deadline:
-            time.sleep(0.02)
-
-
-def _signal_family(root: int, members: dict[int, int], signum: int) -> None:
-    try:
-        os.killpg(root, signum)  # the group root leads (start_new_session / setsid)
-    except (ProcessLookupError, PermissionError):
-        pass
-    for pid in alive(members):
-        try:
-            os.kill(pid, signum)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-def _die_with_parent() -> None:
-    """In a child: be sent SIGKILL when the process that started us dies (Linux prctl; nothing elsewhere)."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-class ProcessGroupChild:
-    """An external command run in a session (and process group) of its own, stopped with all it started.
-
-    ``ProcessGroupChild(argv, env=..., stdout=..., stderr=...)`` starts ``argv`` with
-    ``start_new_session`` (so a terminal's Ctrl-C reaches only the command, which decides) and,
-    by default, with ``PR_SET_PDEATHSIG`` (SIGKILL when this process dies, even by SIGKILL).
-    :meth:`track` (called by :meth:`wait` and :meth:`poll_for`) remembers every process it started,
-    :meth:`stop` ends them all within ``GROUP_GRACE_S`` + 0.5 s (SIGTERM to the group and the
-    family, then SIGKILL).  As a context manager it stops on leaving the block, whatever ended it.
-    """
-
-    def __init__(self, argv: list[str], *, env: dict | None = None, cwd: str | os.PathLike | None = None,
-                 stdin=subprocess.DEVNULL, stdout=None, stderr=None, die_with_parent: bool = True):
-        self.argv = [str(a) for a in argv]
-        self.known: dict[int, int] = {}
-        self._last_track = 0.0
-        self.proc = subprocess.Popen(self.argv, env=env, cwd=cwd, stdin=stdin, stdout=stdout, stderr=stderr,
-                                     start_new_session=True,
-                                     preexec_fn=_die_with_parent if die_with_parent else None)
-        self.pid = self.proc.pid
-        self.track(force=True)
-
-    def track(self, *, force: bool = False) -> dict[int, int]:
-        """Scan /proc for the command's processes (at most every TRACK_S unless ``force``); the ones now running."""
-        now = time.monotonic()
-        if force or now - self._last_track >= TRACK_S:
-            self._last_track = now
-            members = process_family(self.pid)
-            self.known.update(members)
-            return members
-        return alive(self.known)
-
-    def poll(self) -> int | None:
-        """The command's exit status, or None while it runs."""
-        return self.proc.poll()
-
-    def poll_for(self, seconds: float) -> int | None:
-        """Wait up to ``seconds`` for the command to end; its exit status, or None (tracks its processes)."""
-        try:
-            return self.proc.wait(seconds)
-        except subprocess.TimeoutExpired:
-            self.track()
-            return None
-
-    def stop(self, grace_s: float = GROUP_GRACE_S) -> None:
-        """End the command and everything it started (idempotent), signals blocked meanwhile."""
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _CLEANUP_SIGNALS)
-        try:
-            stop_family(self.pid, self.known, grace_s=grace_s)
-            if self.proc.poll() is None:
-                self.proc.kill()
-            try:
-                self.proc.wait(1.0)
-            except subprocess.TimeoutExpired:
-                pass
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-
-    def __enter__(self) -> "ProcessGroupChild":
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.stop()
-
-
-def start_process_group(argv: list[str], **options) -> ProcessGroupChild:
-    """Start ``argv`` in a process group and session of its own (see :class:`ProcessGroupChild`)."""
-    return ProcessGroupChild(argv, **options)

@@ -1,5 +1,5 @@
 """The contenders of the simulate study (tesearch/contenders/): every builder gives a checked HopSchedule, the
-ported superstep maps are combine.py's, the closed forms hold, an optimum never claims what it has not met, and
+ported superstep maps are combine.py's (pinned), the closed forms hold, an optimum never claims what it has not met, and
 the held-blocks profile is exact."""
 
 import dataclasses
@@ -160,33 +160,34 @@ def test_two_aligned_orders_use_the_axis_order_and_its_reverse():
 
 # ------------------------------------------------------------------ the maps are combine.py's
 
-def _combine_equal(name):
-    from tesearch.programs.schedule import compile_schedule
-    from tesearch.simulate.combine import balanced_map as combine_balanced
-    from tesearch.simulate.combine import superstep_map
-
-    compiled = compile_schedule(read_table(RESULTS / name))
-    table = HopSchedule.from_compiled(compiled)
-    letter_index = compiled.graph.letter_index
-    pairs = [(combine_balanced(compiled), balanced_map(table))] + [(superstep_map(compiled, k), window_map(table, k))
-                                                                    for k in (1, 3, 8)]
-    for theirs, ours in pairs:
-        ours.check()
-        assert theirs.bundle_sum == ours.bundle_sum and theirs.largest_bundle == ours.largest_bundle
-        assert theirs.supersteps == ours.width
-        for placement, steps in zip(compiled.table.placements, ours.steps):
-            assert [int(theirs.cells[placement.column + j, letter_index[s]]) for j, s in enumerate(placement.word)] \
-                == list(steps)
+#: (width, bundle sum, largest bundle, sha256 of the steps) of the maps as tesearch/simulate/combine.py made them, on
+#: the committed tables, recorded when combine.py was removed (the port had been held equal to it cell by cell)
+COMBINE_PY_MAPS = {
+    ("hypercube-7.json", "balanced"): (7, 64, 10, "77bb0837bac60821"),
+    ("hypercube-7.json", 1): (64, 64, 1, "74c2ecbd837a1662"),
+    ("hypercube-7.json", 3): (25, 72, 5, "a3ad095f6a20b7ee"),
+    ("hypercube-7.json", 8): (13, 73, 9, "1986974cafc06614"),
+    ("star-5.json", "balanced"): (6, 111, 20, "a6bbd574dc8c596b"),
+    ("star-5.json", 1): (111, 111, 1, "c587b98313868640"),
+    ("star-5.json", 3): (40, 117, 6, "50c69bc6847cbd7e"),
+    ("star-5.json", 8): (18, 118, 11, "ffa566eebf1702dc"),
+    ("torus-4x4.json", "balanced"): (4, 8, 2, "df03ad78e8acbbd3"),
+    ("torus-4x4.json", 1): (8, 8, 1, "31220dce222bbe12"),
+    ("torus-4x4.json", 3): (4, 10, 4, "3a556b2e891641ff"),
+    ("torus-4x4.json", 8): (4, 10, 4, "fd42798b11754252"),
+}
 
 
 @pytest.mark.parametrize("name", ["hypercube-7.json", "star-5.json", "torus-4x4.json"])
 def test_ported_maps_equal_combine_py_cell_by_cell(name):
-    _combine_equal(name)
+    import hashlib
 
-
-@pytest.mark.slow
-def test_ported_maps_equal_combine_py_on_torus_4x4x8():
-    _combine_equal("torus-4x4x8.json")
+    table = HopSchedule.from_table(read_table(RESULTS / name))
+    for rule in ("balanced", 1, 3, 8):
+        ours = balanced_map(table) if rule == "balanced" else window_map(table, rule)
+        ours.check()
+        digest = hashlib.sha256(repr(ours.steps).encode()).hexdigest()[:16]
+        assert (ours.width, ours.bundle_sum, ours.largest_bundle, digest) == COMBINE_PY_MAPS[(name, rule)]
 
 
 def test_window_map_refuses_a_schedule_that_is_not_a_table_and_a_width_below_one():

@@ -22,7 +22,8 @@ import pytest
 from conftest import ROOT, run_cli
 from tesearch.errors import LimitReached
 from tesearch.limits import Limits, time_left
-from tesearch.supervise import ProcessGroupChild, start_process_group, supervise
+from tesearch.processes import ProcessGroupChild, start_process_group
+from tesearch.supervise import supervise
 
 RESULTS = ROOT / "results"
 #: the issue's bound for stopping everything after a signal or limit
@@ -140,7 +141,7 @@ def test_a_process_group_child_is_stopped_with_everything_it_started(tmp_path):
 
 
 def test_a_process_group_child_dies_with_its_parent_even_by_sigkill(tmp_path):
-    script = ("import sys, time\nfrom tesearch.supervise import ProcessGroupChild\n"
+    script = ("import sys, time\nfrom tesearch.processes import ProcessGroupChild\n"
               "child = ProcessGroupChild(['sleep', '300'])\nprint(child.pid, flush=True)\ntime.sleep(300)\n")
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     sleeper = int(parent.stdout.readline())

@@ -1,11 +1,10 @@
-"""tesearch simulate: the SimGrid platform is the network, broken programs are caught in the simulation, the
-trace holds every hop once in time order, and bad input (no SimGrid, a broken table, a size that cannot fit)
-is one line and exit 2.
+"""tesearch simulate: the SimGrid platform is the network, the C executors run every schedule and hold to its
+program, a family is compared only when complete, broken programs are caught in the simulation, the trace holds
+every hop once in time order, and bad input is one line and exit 2 before anything is simulated.
 
 Tests that run SimGrid need smpirun and smpicc (Debian: apt-get install libsimgrid-dev).  Where they are
 absent they are skipped with the reason, except under CI=true, where a missing SimGrid fails them.
-The everyday run simulates ring-6, hypercube-3 and torus-3x3 only (a few seconds each; the whole study of
-hypercube-3 and torus-3x3, about 10 s each, is marked slow).
+The everyday run simulates ring-6, hypercube-3 and torus-3x3 only (a few seconds each).
 """
 
 import json
@@ -20,10 +19,10 @@ from conftest import ROOT, run_cli
 from conftest import broken_programs as shared_broken_programs
 from tesearch.chrome_trace import trace_problems
 from tesearch.networks import network_from_spec
-from tesearch.simulate.combine import SuperstepRule
 from tesearch.programs.ranks import rank_numbering
 from tesearch.simulate.platform import Routing, directed_links, platform_xml, shortest_routes
-from tesearch.simulate.study import crossover, parse_bandwidth, parse_latency, regular_over_twisted, size_plan
+from tesearch.simulate.study import parse_bandwidth, parse_latency, seconds_label, size_plan
+from tesearch.simulate.verdicts import crossover, family_summary, summarise_size
 
 RESULTS = ROOT / "results"
 #: the rank whose program the broken-program tests break, and the step of the hop they break
@@ -107,61 +106,72 @@ def test_units_and_sizes():
     assert not size_plan(720, 3000, 1 << 20, max_memory=None).checked  # shared buffers at star-6, 1 MiB
 
 
-def test_crossover_names_the_sizes_and_the_winner():
-    sizes = [{"bytes": 8, "winner": "alltoall:bruck", "ratio_best_mpi_to_table": 0.5},
-             {"bytes": 4096, "winner": "alltoall:pair", "ratio_best_mpi_to_table": 0.9},
-             {"bytes": 65536, "winner": "table", "ratio_best_mpi_to_table": 2.0},
-             {"bytes": 1 << 20, "winner": "table", "ratio_best_mpi_to_table": 3.0}]
-    found = crossover(sizes)
-    assert found["found"] and found["mpi_wins_up_to"] == 4096 and found["table_wins_from"] == 65536
-    assert found["mpi_winner"] == "alltoall:pair"
-    assert not crossover([dict(s, winner="table") for s in sizes])["found"]
+    assert seconds_label(0.2) == "0.2 s" and seconds_label(90) == "90 s" and seconds_label(0.004) == "4 ms"
 
 
-def test_regular_over_twisted_divides_the_best_times_of_each_size_both_measured():
-    """The one computation behind results/simulate.md's twisted section and the twisted report's time columns."""
-    def size(bytes_, table, mpi=None):
-        return {"bytes": bytes_, "best_table": {"contender": "table (step)", "seconds": table},
-                "best_mpi": None if mpi is None else {"contender": f"alltoall:{mpi[0]}", "seconds": mpi[1]}}
+# ------------------------------------------------------------------ a family is compared only when complete
 
-    regular = {"sizes": [size(8, 3.0, ("ring", 1.0)), size(65536, 6.0, ("pair", 8.0)), size(1 << 20, 9.0)]}
-    twisted = {"sizes": [size(65536, 4.0, ("bruck", 2.0)), size(1 << 20, 3.0, ("ring", 1.0))]}
-    gains = regular_over_twisted(regular, twisted)
-    assert list(gains) == [65536, 1 << 20]  # 8 B: the twisted torus was not measured there
-    assert gains[65536] == {"table": 1.5, "mpi": 4.0, "mpi_regular": "alltoall:pair", "mpi_twisted": "alltoall:bruck"}
-    assert gains[1 << 20]["table"] == 3.0 and gains[1 << 20]["mpi"] is None  # no MPI time on the regular side
+def _run(name, family, status="ok", seconds=None):
+    run = {"contender": name, "family": family, "bytes": 8, "status": status, "checked": True}
+    if seconds is not None:
+        run["seconds"] = seconds
+    return run
 
 
-def test_benchmark_merge_keeps_every_contender_of_a_size_run_twice():
-    """benchmarks/simulate.py: a second run of 64 KiB with other contenders adds to the first, the latest run of a
-    contender wins, and the best MPI contender and ratio are recomputed."""
-    import importlib.util
+def _size_runs(mpi_status="ok"):
+    return [_run("table (step)", "table", seconds=2.0), _run("greedy combining (combined)", "table-free", seconds=1.0),
+            _run("alltoall:pair", "MPI", seconds=3.0), _run("alltoall:basic_linear", "MPI", mpi_status,
+                                                             1.5 if mpi_status == "ok" else None)]
 
-    spec = importlib.util.spec_from_file_location("simulate_benchmark", ROOT / "benchmarks" / "simulate.py")
-    benchmark = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(benchmark)
 
-    def record(sizes, contenders):
-        return {"network": "x", "model": "smpi", "sizes": sizes, "contenders": [{"name": c, "kind": k}
-                                                                                for c, k in contenders],
-                "smpirun_runs": 1, "wall_s": 1.0, "command": "c"}
+def test_a_contender_cut_by_the_wall_clock_makes_its_family_incomplete():
+    complete = summarise_size(8, _size_runs(), 1.0, 0, 8)
+    assert complete["families"]["MPI"]["complete"] and complete["families"]["MPI"]["best"]["contender"] == \
+        "alltoall:basic_linear"
+    assert complete["mpi_over_table_free"] == pytest.approx(1.5) and complete["winner_family"] == "schedule"
+    cut = summarise_size(8, _size_runs("too slow"), 1.0, 0, 8)
+    mpi = cut["families"]["MPI"]
+    assert not mpi["complete"] and mpi["missing"] == ["alltoall:basic_linear"]
+    assert "mpi_over_table" not in cut and "mpi_over_table_free" not in cut and "winner" not in cut
+    assert "incomplete at 8 B" in crossover([cut])["text"]
+    assert "wins" not in crossover([cut])["text"]
+    bounded = summarise_size(8, _size_runs("cannot be best"), 1.0, 0, 8)  # stopped once above the best: complete
+    assert bounded["families"]["MPI"]["complete"] and bounded["families"]["MPI"]["best"]["contender"] == "alltoall:pair"
+    failed = family_summary([_run("alltoall:rdb", "MPI", "failed")], family_of("MPI"))
+    assert failed["complete"] and failed["not_compared"] == ["alltoall:rdb"] and "best" not in failed
 
-    def run(name, kind, seconds):
-        return {"contender": name, "kind": kind, "status": "ok", "seconds": seconds}
 
-    bound = 1e-3
-    old = record([{"bytes": 65536, "bound_s": bound, "counting_bound_s": bound,
-                   "runs": [run("table (step)", "table", 2e-3), run("alltoall:ring", "mpi", 8e-3)]},
-                  {"bytes": 1 << 20, "bound_s": 16 * bound, "runs": []}],
-                 [("table (step)", "table"), ("alltoall:ring", "mpi")])
-    new = record([{"bytes": 65536, "bound_s": bound,
-                   "runs": [run("table (step)", "table", 2e-3), run("alltoall:pair", "mpi", 4e-3)]}],
-                 [("table (step)", "table"), ("alltoall:pair", "mpi")])
-    merged = benchmark.merge_sizes(old, new)
-    size = merged["sizes"][0]
-    assert [r["contender"] for r in size["runs"]] == ["table (step)", "alltoall:ring", "alltoall:pair"]
-    assert size["best_mpi"]["contender"] == "alltoall:pair" and size["ratio_best_mpi_to_table"] == 2.0
-    assert size["counting_bound_s"] == bound and [s["bytes"] for s in merged["sizes"]] == [65536, 1 << 20]
+def family_of(name):
+    from tesearch.simulate.lineup import Family
+
+    return Family(name)
+
+
+def test_crossover_uses_only_complete_sizes_and_names_the_winner():
+    small = summarise_size(8, [_run("table (step)", "table", seconds=2.0), _run("g (combined)", "table-free",
+                                                                                  seconds=2.0),
+                               _run("alltoall:bruck", "MPI", seconds=1.0)], 1.0, 0, 8)
+    large = summarise_size(65536, [_run("table (step)", "table", seconds=2.0),
+                                   _run("g (combined)", "table-free", seconds=1.0),
+                                   _run("alltoall:bruck", "MPI", seconds=3.0)], 1.0, 0, 8)
+    found = crossover([small, large])
+    assert found["found"] and found["mpi_winner"] == "alltoall:bruck" and found["schedule_wins_from"] == 65536
+    assert "between 8 B and 64 KiB" in found["text"]
+
+
+def test_attribution_states_what_optimality_and_words_buy():
+    from tesearch.simulate.verdicts import attribution
+
+    runs = [_run("table (step)", "table", seconds=1.0), _run("table: balanced supersteps (combined)", "table",
+                                                              seconds=0.5),
+            _run("first-shortest-word table (step)", "non-optimal table", seconds=1.25),
+            _run("first-shortest-word table: balanced supersteps (combined)", "non-optimal table", seconds=0.6),
+            _run("table widened x2 (step)", "non-optimal table", seconds=2.0),
+            _run("greedy combining (combined)", "table-free", seconds=0.5)]
+    credit = attribution(runs)
+    assert credit["optimality"] == {"first-shortest-word table (step)": 1.25, "table widened x2 (step)": 2.0}
+    assert credit["words"] == {"first-shortest-word table": pytest.approx(1.2)}
+    assert credit["table_vs_table_free"] == 1.0
 
 
 # ------------------------------------------------------------------ refusals (no SimGrid needed)
@@ -180,21 +190,111 @@ def test_table_failing_verification_is_refused_before_simulation(tmp_path):
     data["placements"][1][2] = ["a", "a"]  # the identity: not a shortest word of a target
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps(data))
-    result = run_cli("simulate", broken, env={"PATH": str(tmp_path)})  # no SimGrid either: refused first
+    result = run_cli("simulate", broken)
     assert result.exit_code == 2 and "does not verify" in result.stderr and "simulate refuses" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 
 def test_size_that_cannot_fit_is_refused_up_front_with_the_figure(tmp_path):
-    result = run_cli("simulate", RESULTS / "star-6.json", "--bytes", "64K,1G", env={"PATH": str(tmp_path)})
+    result = run_cli("simulate", RESULTS / "star-6.json", "--bytes", "64K,1G")
     assert result.exit_code == 2
     assert "720 x 1 GiB x 720 x 2" in result.stderr and "PiB" in result.stderr or "GiB of address" in result.stderr
+
+
+def test_a_network_known_too_large_from_its_order_is_refused_before_anything_is_built():
+    import time
+
+    started = time.monotonic()
+    result = run_cli("simulate", "hypercube-20", "--bytes", "8")
+    assert result.exit_code == 2 and "1048576 ranks need about" in result.stderr, result.output
+    assert time.monotonic() - started < 5  # the order, not the group (131 s and 3.3 GB before)
+
+
+def test_a_bundle_larger_than_one_mpi_message_is_bad_input_not_a_deadlock():
+    result = run_cli("simulate", RESULTS / "hypercube-3.json", "--bytes", "1500M", "--mpi-algorithms", "none",
+                     "--table-free", "none", "--no-non-optimal", "--combine", "balanced", "--max-memory", "64G")
+    assert result.exit_code == 2, result.output
+    assert "more than one MPI message carries" in result.stderr and "table: balanced supersteps" in result.stderr
+
+
+@pytest.mark.parametrize("options,message", [
+    (("--executor", "sideways"), "--executor: 'sideways'"),
+    (("--combine", "sideways"), "--combine: 'sideways'"),
+    (("--executor", "step", "--combine", "4"), "--combine is for the combined executor"),
+    (("--executor", "step", "--table-free", "greedy combining"), "--table-free is for the combined executor"),
+    (("--executor", "combined", "--dataflow", "2:2"), "--dataflow is for the dataflow executor"),
+    (("--dataflow", "0:3"), "--dataflow: '0:3'"),
+    (("--mpi-algorithms", ""), "--mpi-algorithms: an empty name"),
+    (("--mpi-algorithms", "pair,sideways"), "no alltoall algorithm or selector 'sideways'"),
+])
+def test_options_for_what_does_not_run_or_bad_names_are_refused_up_front(options, message, tmp_path):
+    result = run_cli("simulate", RESULTS / "ring-6.json", *options, env={"PATH": str(tmp_path)})  # before SimGrid
+    assert result.exit_code == 2 and message in result.stderr, result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_network_spec_takes_the_packaged_table():
+    import gzip
+
+    from tesearch.cli.simulating import table_for
+    from tesearch.errors import OptionError
+
+    found = table_for("torus-4x4x8:twisted")
+    assert found.name == "torus-4x4x8-twisted.json.gz" and "results" not in found.parts
+    assert json.loads(gzip.decompress(found.read_bytes())) == \
+        json.loads((RESULTS / "twisted" / "torus-4x4x8-twisted.json").read_text())
+    with pytest.raises(OptionError, match="ships no table of ring-97"):
+        table_for("ring-97")
+
+
+def test_the_packaged_tables_equal_the_committed_ones():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "package_tables.py"), "--check"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# ------------------------------------------------------------------ the C side's programs are Python's
+
+@pytest.mark.parametrize("name", ["ring-6.json", "star-4.json", "torus-3x3.json"])
+def test_the_c_library_makes_every_rank_the_program_python_makes(tmp_path, name):
+    """te_schedule.c multiplies permutations and looks elements up itself; its programs equal programs.schedule's."""
+    import subprocess
+
+    from tesearch.execute.build import Flavour, build
+    from tesearch.execute.hops import HopSchedule
+    from tesearch.execute.hopsfile import write_routes
+    from tesearch.programs.schedule import compile_schedule, program
+    from tesearch.table import read_table
+
+    mpiexec = shutil.which("mpiexec", path=os.path.dirname(os.sys.executable)) or shutil.which("mpiexec")
+    if mpiexec is None:
+        pytest.skip("no mpiexec (the mpi extra)")
+    table = read_table(RESULTS / name)
+    compiled = compile_schedule(table)
+    schedule = HopSchedule.from_compiled(compiled)
+    path = write_routes(schedule, tmp_path / "s.hops")
+    binary = build(Flavour.MPI)
+    for rank in (0, compiled.ranks // 2, compiled.ranks - 1):
+        done = subprocess.run([mpiexec, "-n", "1", str(binary), "mode=dump", f"schedule={path}", f"rank={rank}"],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        ours = {"send": [], "recv": []}
+        for line in done.stdout.splitlines():
+            side, *fields = line.split()[1:]
+            ours[side].append(tuple(int(x) for x in fields[:5]))
+        python = program(compiled, rank)
+        assert sorted(ours["send"]) == sorted(map(tuple, python.sends.tolist()))
+        assert sorted(ours["recv"]) == sorted(map(tuple, python.receives.tolist()))
 
 
 # ------------------------------------------------------------------ SimGrid runs
 
 @pytest.mark.parametrize("spec", SMALL)
 def test_routes_in_simgrid_are_shortest_paths(simgrid, tmp_path, spec):
+    from tesearch.execute.build import Flavour, build
     from tesearch.simulate import smpi
     from tesearch.simulate.platform import hostfile
 
@@ -203,8 +303,7 @@ def test_routes_in_simgrid_are_shortest_paths(simgrid, tmp_path, spec):
     (tmp_path / "hostfile").write_text(hostfile(numbering.size))
     command = [smpi.find_tool("smpirun"), "-no-privatize", "-platform", "platform.xml", "-hostfile", "hostfile",
                "-np", str(numbering.size), "--cfg=network/model:CM02"] + \
-        [f"--cfg={c}" for c in smpi.BASE_CONFIGURATION] + \
-        [str(smpi.executor_binary()), "routes", str(tmp_path), "1", "0", "0", "1"]
+        [f"--cfg={c}" for c in smpi.BASE_CONFIGURATION] + [str(build(Flavour.SIMGRID)), "mode=routes", "bytes=1"]
     finished = smpi.run_smpirun(command, work=tmp_path, timeout_s=120, max_memory=None)
     assert finished.status == 0, smpi.failure_reason(finished)
     routes = smpi.parse_output(finished.stdout).routes
@@ -215,29 +314,68 @@ def test_routes_in_simgrid_are_shortest_paths(simgrid, tmp_path, spec):
         assert round(seconds / 1e-6) == distance[sender][receiver], (sender, receiver, seconds)
 
 
-@pytest.mark.parametrize("spec", ["ring-6", pytest.param("hypercube-3", marks=pytest.mark.slow),
-                                  pytest.param("torus-3x3", marks=pytest.mark.slow)])
-def test_small_networks_end_to_end(simgrid, spec):
-    table = {"ring-6": "ring-6.json", "hypercube-3": "hypercube-3.json", "torus-3x3": "torus-3x3.json"}[spec]
-    code, report = simulate_json(RESULTS / table, "--bytes", "8,64K", "--mpi-algorithms", "pair,bruck,ompi")
-    assert code == 0 and report["verdict"] == "ok" and report["check"]["ok"] and report["check"]["fault_count"] == 0
+@pytest.mark.slow  # about 15 s on a loaded machine (every family, 15 schedules checked); the pieces have fast tests above
+def test_a_small_network_end_to_end_lists_every_family(simgrid):
+    code, report = simulate_json(RESULTS / "hypercube-3.json", "--bytes", "64K", "--mpi-algorithms",
+                                 "pair,bruck,ompi", "--dataflow", "1:1,4:4")
+    assert code == 0 and report["verdict"] == "ok" and all(c["ok"] for c in report["checks"])
     names = [c["name"] for c in report["contenders"]]
-    assert names == ["table (step)", "table (dataflow)", "table (combined: balanced)", "alltoall:pair",
-                     "alltoall:bruck", "selector:ompi"]
+    for expected in ("table (step)", "table (dataflow K=1 W=1)", "table (dataflow K=4 W=4)",
+                     "table: balanced supersteps (combined)", "table: superstep optimum (combined)",
+                     "first-shortest-word table (step)", "table widened x2 (step)",
+                     "first-shortest-word table: balanced supersteps (combined)", "greedy combining (combined)",
+                     "Johnsson-Ho (balanced classes) (combined)", "dimension-ordered (combined)",
+                     "alltoall:pair", "alltoall:bruck", "selector:ompi"):
+        assert expected in names
     for size in report["sizes"]:
-        assert size["bound_s"] == pytest.approx(report["bound_steps"] * size["bytes"] / 1e10)
-        assert [r["contender"] for r in size["runs"]] == names  # none dropped
         runs = {r["contender"]: r for r in size["runs"]}
-        for name in ("table (step)", "table (dataflow)", "table (combined: balanced)", "alltoall:bruck",
-                     "selector:ompi"):
-            assert runs[name]["status"] == "ok" and runs[name]["seconds"] > 0 and runs[name]["mismatches"] == 0
-            assert runs[name]["multiple_of_bound"] == pytest.approx(runs[name]["seconds"] / size["bound_s"])
-        if spec == "ring-6":  # 6 ranks: pair needs a power of two
-            assert runs["alltoall:pair"]["status"] == "not applicable"
-            assert "power of two" in runs["alltoall:pair"]["reason"]
-        assert size["best_mpi"] and "ratio_best_mpi_to_table" in size
+        assert set(runs) == set(names)  # none dropped
+        for name, run in runs.items():
+            assert run["status"] == "ok", (name, run)
+            assert run["multiple_of_bound"] == pytest.approx(run["seconds"] / size["bound_s"])
+            if run["family"] != "MPI":
+                assert run["held_bytes"] > 0 and run["held_blocks"] > 0 and run["mismatches"] == 0
         assert runs["table (step)"]["checked"]  # small sizes compare every delivered block
-    assert "text" in report["crossover"]
+        # a table's own timing: strict dataflow never waits longer than the step executor, and at 64 KiB (every
+        # link busy every step) exactly as long
+        assert runs["table (dataflow K=1 W=1)"]["seconds"] <= runs["table (step)"]["seconds"] * (1 + 1e-9)
+        if size["bytes"] == 65536:
+            assert runs["table (dataflow K=1 W=1)"]["seconds"] == pytest.approx(runs["table (step)"]["seconds"],
+                                                                               rel=1e-9)
+        # the step executor holds each transit block for two steps: at most 2 x letters blocks
+        assert runs["table (step)"]["held_blocks"] <= 2 * 3
+        for family in ("table", "table-free", "MPI"):
+            assert size["families"][family]["complete"] and size["families"][family]["best"]
+        assert "mpi_over_table" in size and "table_vs_table_free" in size["attribution"]
+    assert "text" in report["crossover"] and "incomplete" not in report["crossover"]["text"]
+    assert report["simgrid"] not in ("", None)
+
+
+def test_one_column_windows_time_exactly_as_the_step_executor(simgrid):
+    code, report = simulate_json(RESULTS / "hypercube-3.json", "--bytes", "64K", "--mpi-algorithms", "none",
+                                 "--executor", "step,combined", "--combine", "1,balanced", "--table-free", "none",
+                                 "--no-non-optimal")
+    assert code == 0
+    runs = {r["contender"]: r for r in report["sizes"][0]["runs"]}
+    assert runs["table: 1-column windows (combined)"]["seconds"] == pytest.approx(runs["table (step)"]["seconds"],
+                                                                                  rel=1e-9)
+    assert runs["table: balanced supersteps (combined)"]["seconds"] < runs["table (step)"]["seconds"]
+
+
+def test_the_held_blocks_the_c_executor_counts_are_the_profile_python_computes(simgrid):
+    """The combined executor's peak of transit blocks equals contenders.memory's exact profile of the schedule."""
+    from tesearch.contenders import contender, subject_of
+    from tesearch.table import read_table
+
+    subject = subject_of(table=read_table(RESULTS / "hypercube-4.json"))
+    code, report = simulate_json(RESULTS / "hypercube-4.json", "--bytes", "8", "--mpi-algorithms", "none",
+                                 "--executor", "combined", "--combine", "balanced", "--table-free",
+                                 "greedy combining", "--no-non-optimal")
+    assert code == 0
+    runs = {r["contender"]: r for r in report["sizes"][0]["runs"]}
+    for name in ("greedy combining", "table: balanced supersteps"):
+        held = contender(name).build(subject).held
+        assert runs[f"{name} (combined)"]["held_blocks"] == held.peak, name
 
 
 def broken_programs(tmp_path, kind, name="hypercube-3.json"):
@@ -250,51 +388,62 @@ def broken_programs(tmp_path, kind, name="hypercube-3.json"):
                                                     ("dropped", "dropped", BROKEN_STEP)])
 def test_broken_program_is_caught_in_the_simulation(simgrid, tmp_path, kind, fault, step_shown):
     path, (_, _, origin, destination) = broken_programs(tmp_path, kind)
-    code, report = simulate_json(RESULTS / "hypercube-3.json", "--programs", path, "--bytes", "8",
-                                 "--mpi-algorithms", "none")
-    assert code == 1 and report["verdict"] == "fault" and not report["check"]["ok"]
-    first = report["check"]["faults"][0]
+    hook = {"TESEARCH_TEST_PROGRAMS": str(path)}
+    options = ("--bytes", "8", "--mpi-algorithms", "none", "--executor", "step", "--no-non-optimal")
+    result = run_cli("simulate", RESULTS / "hypercube-3.json", *options, "--json", "--quiet", env=hook)
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    table_check = next(c for c in report["checks"] if c["schedule"] == "table")
+    assert report["verdict"] == "fault" and not table_check["ok"]
+    first = table_check["faults"][0]
     assert first["kind"] == fault
     assert (first["rank"], first["origin"], first["destination"], first["step"]) == \
-        (BROKEN_RANK, origin, destination, step_shown), report["check"]["faults"]
+        (BROKEN_RANK, origin, destination, step_shown), table_check["faults"]
     assert f"rank {BROKEN_RANK}" in first["detail"] and f"{origin}->{destination}" in first["detail"]
     assert "sizes" not in report  # nothing was timed with a broken program
-    text = run_cli("simulate", RESULTS / "hypercube-3.json", "--programs", path, "--bytes", "8",
-                   "--mpi-algorithms", "none", "--quiet")
+    text = run_cli("simulate", RESULTS / "hypercube-3.json", *options, "--quiet", env=hook)
     assert text.exit_code == 1 and f"{fault}: " in text.output
 
 
-@pytest.mark.parametrize("executor", ["dataflow", "step", "combined"])
-def test_trace_holds_every_hop_once_in_time_order(simgrid, tmp_path, executor):
-    from tesearch.programs.export import iter_programs
+def test_a_truncated_programs_file_is_bad_input(tmp_path):
+    path, _ = broken_programs(tmp_path, "late")
+    path.write_text(path.read_text().splitlines()[0] + "\n")  # the header alone
+    result = run_cli("simulate", RESULTS / "hypercube-3.json", "--bytes", "8", "--mpi-algorithms", "none",
+                     "--executor", "step", "--no-non-optimal", env={"TESEARCH_TEST_PROGRAMS": str(path)})
+    assert result.exit_code == 2 and "has 0 of its 8 ranks" in result.stderr, result.output
 
+
+@pytest.mark.parametrize("executor,option", [("step", ()), ("dataflow", ("--dataflow", "2:2")),
+                                             ("combined", ("--combine", "balanced"))])
+def test_trace_holds_every_hop_once_in_time_order(simgrid, tmp_path, executor, option):
     trace = tmp_path / "trace.json"
-    programs = tmp_path / "ring-6.jsonl"
-    assert run_cli("export", RESULTS / "ring-6.json", "-o", programs, "--quiet").exit_code == 0
     code, report = simulate_json(RESULTS / "ring-6.json", "--bytes", "64K", "--mpi-algorithms", "none",
-                                 "--executor", executor, "--trace", trace)
+                                 "--executor", executor, *option, "--trace", trace, "--table-free", "none"
+                                 if executor == "combined" else "all", "--no-non-optimal") \
+        if executor == "combined" else simulate_json(RESULTS / "ring-6.json", "--bytes", "64K", "--mpi-algorithms",
+                                                     "none", "--executor", executor, *option, "--trace", trace,
+                                                     "--no-non-optimal")
     assert code == 0
     document = json.loads(trace.read_text())
     assert trace_problems(document) == []
     slices = [e for e in document["traceEvents"] if e["ph"] == "X"]
     seen = [(e["args"]["origin"], e["args"]["destination"], e["args"]["step"], e["args"]["from"], e["args"]["to"])
             for e in slices]
-    expected = [(int(o), int(d), int(step), p.rank, int(n))
-                for p in iter_programs(programs) for step, _, n, o, d in p.sends.tolist()]
-    assert sorted(seen) == sorted(expected) and len(set(seen)) == len(seen)  # every hop, once
+    assert len(set(seen)) == len(seen) == 6 * 9  # ring-6: 6 ranks x 9 hops each, every hop once
     by_message = {}
     for e in slices:
         by_message.setdefault((e["args"]["origin"], e["args"]["destination"]), []).append(e)
+    assert len(by_message) == 30
     for hops in by_message.values():
         hops.sort(key=lambda e: e["args"]["hop"])
         assert [e["args"]["step"] for e in hops] == sorted(e["args"]["step"] for e in hops)
         for before, after in zip(hops, hops[1:]):  # a hop leaves only after the one before it arrived
             assert after["ts"] >= before["ts"] + before["dur"] - 1e-6
-    assert document["otherData"]["executor"] == executor
+    assert document["otherData"]["executor"].startswith(executor)
 
 
 def test_a_link_carrying_more_hops_than_a_frame_holds_is_a_fault(simgrid, tmp_path):
-    """Rank 5 of hypercube-4 sends all its 15 own blocks at step 0 over one link (a frame holds 2 x 4 + 2 hops)."""
+    """Rank 5 of hypercube-4 sends all its 15 own blocks at step 0 over one link (a frame holds 2 + 2 x 4 + 2 hops)."""
     path = tmp_path / "hypercube-4.jsonl"
     assert run_cli("export", RESULTS / "hypercube-4.json", "-o", path, "--quiet").exit_code == 0
     lines = path.read_text().splitlines()
@@ -306,96 +455,129 @@ def test_a_link_carrying_more_hops_than_a_frame_holds_is_a_fault(simgrid, tmp_pa
     record["steps"][0][1] = [[first[0], first[1], origin, destination] for _, _, origin, destination in own]
     lines[1 + BROKEN_RANK] = json.dumps(record)
     path.write_text("\n".join(lines) + "\n")
-    code, report = simulate_json(RESULTS / "hypercube-4.json", "--programs", path, "--bytes", "8",
-                                 "--mpi-algorithms", "none")
-    assert code == 1 and not report["check"]["ok"]
-    overloaded = [f for f in report["check"]["faults"] if f["kind"] == "link overloaded"]
+    result = run_cli("simulate", RESULTS / "hypercube-4.json", "--bytes", "8", "--mpi-algorithms", "none",
+                     "--executor", "step", "--no-non-optimal", "--json", "--quiet",
+                     env={"TESEARCH_TEST_PROGRAMS": str(path)})
+    assert result.exit_code == 1, result.output
+    check = next(c for c in json.loads(result.stdout)["checks"] if c["schedule"] == "table")
+    overloaded = [f for f in check["faults"] if f["kind"] == "link overloaded"]
     assert overloaded and all((f["rank"], f["step"]) == (BROKEN_RANK, 0) for f in overloaded)
-    assert len(overloaded) == len(own) - 10 and "more than 10 hops" in overloaded[0]["detail"]
+    assert "more than 12 hops" in overloaded[0]["detail"]
 
 
-def test_budget_spent_leaves_the_rest_not_run_with_the_reason(simgrid):
-    """--budget bounds the timed runs after the check run; what it leaves out is reported, never dropped."""
+def test_budget_spent_leaves_the_rest_not_run_and_the_comparison_incomplete(simgrid):
+    """--budget bounds the timed runs after the check runs; what it leaves out is reported, never dropped, and a
+    family with a contender left out has no best."""
     code, report = simulate_json("ring-6", "--bytes", "8", "--mpi-algorithms", "ring,pair", "--executor", "step",
-                                 "--budget", "0.5")
-    assert code == 0 and report["check"]["ok"]
-    runs = report["sizes"][0]["runs"]
-    assert [r["contender"] for r in runs] == ["table (step)", "alltoall:ring", "alltoall:pair"]
-    assert all(r["status"] == "not run" and "--budget of 0.5 s" in r["reason"] for r in runs), runs
+                                 "--no-non-optimal", "--budget", "0.2")
+    assert code == 0 and all(c["ok"] for c in report["checks"])
+    size = report["sizes"][0]
+    assert [r["contender"] for r in size["runs"]] == ["table (step)", "alltoall:ring", "alltoall:pair"]
+    assert all(r["status"] == "not run" and "--budget of 0.2 s" in r["reason"] for r in size["runs"]), size["runs"]
+    assert not size["families"]["MPI"]["complete"] and "best" not in size["families"]["MPI"]
+    assert "incomplete" in report["crossover"]["text"]
+    text = run_cli("simulate", "ring-6", "--bytes", "8", "--mpi-algorithms", "ring,pair", "--executor", "step",
+                   "--no-non-optimal", "--budget", "0.2", "--quiet")
+    assert "best MPI: INCOMPLETE, no time for alltoall:ring, alltoall:pair" in text.output
+    assert "wins at every size" not in text.output
 
 
-def test_a_network_spec_takes_its_committed_table():
-    from tesearch.cli.simulating import committed_table
-    from tesearch.errors import OptionError
+def test_a_run_whose_simulated_time_passes_its_familys_best_is_stopped_as_unable_to_be_best(simgrid, tmp_path,
+                                                                                          monkeypatch):
+    """The progress lines bound a long run's time from below; past the best so far, it cannot be the best."""
+    from tesearch.contenders import subject_of
+    from tesearch.simulate import study
+    from tesearch.simulate.lineup import Choice, Family, build_lineup, mpi_contenders
+    from tesearch.table import read_table
 
-    assert committed_table("torus-4x4x8:twisted") == RESULTS / "twisted" / "torus-4x4x8-twisted.json"
-    assert committed_table("hypercube-7") == RESULTS / "hypercube-7.json"
-    assert committed_table("star-7") == RESULTS / "frontier" / "star-7.json"
-    with pytest.raises(OptionError, match="no committed table for ring-97"):
-        committed_table("ring-97")
+    monkeypatch.setattr(study, "PROGRESS_MS", 10)
+    monkeypatch.setattr(study, "WATCH_EVERY_S", 0.05)
+    subject = subject_of(table=read_table(RESULTS / "hypercube-6.json"))
+    lineup = build_lineup(subject, Choice(executors=(), non_optimal=False, table_free=()))
+    setup = study.Setup(sizes=(65536,), bandwidth_bps=1e10, latency_s=1e-6, run_timeout_s=120)
+    space = study.prepare(lineup, setup, tmp_path, subject.numbering)
+    (basic_linear,) = mpi_contenders(["basic_linear"], ("basic_linear",))
+    record = study.run_one(space, basic_linear, 65536, checked=False, setup=setup, cut_above=1e-9)
+    assert record["status"] == "cannot be best" and record["at_least_s"] > 1e-9, record
+    assert record["family"] == Family.MPI.value and "above its family's best" in record["reason"]
+    free = study.run_one(space, basic_linear, 65536, checked=False, setup=setup)
+    assert free["status"] == "ok" and free["seconds"] >= record["at_least_s"]  # the bound was a bound
 
 
-@pytest.mark.slow  # about 30 s on a busy machine (hypercube-7's programs first); the fast twin is the next test
+@pytest.mark.slow  # about 30 s on a busy machine; the fast twin is the next test
 @pytest.mark.parametrize("signal_name,code", [("SIGINT", 130), ("SIGTERM", 143)])
 def test_interrupt_kills_the_simgrid_run(simgrid, tmp_path, signal_name, code):
-    """A long MPI_Alltoall simulation (basic_linear, 128 ranks, 64 KiB: minutes) is stopped with its process group."""
+    """A long MPI_Alltoall simulation (basic_linear, 128 ranks, 64 KiB: seconds to minutes) is stopped with its
+    process group."""
     import signal
     import subprocess
     import sys
     import time
 
-    from tesearch.simulate.smpi import _session_members
-
     trace = tmp_path / "trace.json"
     process = subprocess.Popen([sys.executable, "-m", "tesearch.entry", "simulate", str(RESULTS / "hypercube-7.json"),
                                 "--bytes", "64K", "--executor", "step", "--mpi-algorithms", "basic_linear",
-                                "--trace", str(trace), "--quiet"],
+                                "--no-non-optimal", "--trace", str(trace), "--quiet"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=dict(os.environ, PYTHONPATH=str(ROOT)))
-
-    def alltoall_session() -> int | None:
-        """The session of the smpirun this command started for basic_linear (its leader is our child)."""
-        for entry in os.listdir("/proc"):
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as fh:
-                    command = fh.read().split(b"\0")
-                with open(f"/proc/{entry}/stat") as fh:
-                    session = int(fh.read().rsplit(")", 1)[1].split()[3])
-                if b"--cfg=smpi/alltoall:basic_linear" in command:
-                    with open(f"/proc/{session}/stat") as fh:
-                        if int(fh.read().rsplit(")", 1)[1].split()[1]) == process.pid:
-                            return session
-            except (OSError, ValueError, IndexError):
-                continue
-        return None
-
-    session = None
     try:
         deadline = time.monotonic() + 120
-        while session is None and time.monotonic() < deadline and process.poll() is None:
-            session = alltoall_session()
+        simulator = None
+        while simulator is None and time.monotonic() < deadline and process.poll() is None:
+            simulator = _simulator_of(b"--cfg=smpi/alltoall:basic_linear", process.pid)
             time.sleep(0.1)
-        assert session is not None, "no MPI_Alltoall simulation was started"
+        assert simulator is not None, "no MPI_Alltoall simulation was started"
         time.sleep(0.5)
-        assert _session_members(session), "the simulation ended before the signal: the test proves nothing"
         process.send_signal(getattr(signal, signal_name))
         _, stderr = process.communicate(timeout=30)
         assert process.returncode == code, stderr
         assert stderr.strip().startswith("tesearch: ") and len(stderr.strip().splitlines()) == 1
-        assert not _session_members(session)  # the whole SimGrid group is gone, the simulator included
+        assert not _alive(simulator)  # the simulator is gone
         assert not trace.exists()  # nothing half-written
     finally:  # whatever failed, leave nothing running
         if process.poll() is None:
             process.kill()
             process.wait()
-        for pid in _session_members(session) if session is not None else ():
-            os.kill(pid, signal.SIGKILL)
+
+
+def _simulator_of(marker: bytes, ancestor: int) -> int | None:
+    """A live process whose command line holds ``marker`` and that descends from ``ancestor``."""
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                    if marker in fh.read() and _alive(int(entry)) and _descends(int(entry), ancestor):
+                        return int(entry)
+            except OSError:
+                continue
+    return None
+
+
+def _descends(pid: int, ancestor: int) -> bool:
+    while pid > 1:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                pid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+        if pid == ancestor:
+            return True
+    return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def test_a_run_past_its_budget_is_killed_with_its_process_group(simgrid, tmp_path):
-    """run_smpirun stops a long simulation (basic_linear, 128 ranks, 64 KiB: minutes) at its budget, simulator included."""
+    """run_smpirun stops a long simulation (basic_linear, 128 ranks, 64 KiB) at its budget, simulator included."""
     import time
 
+    from tesearch.execute.build import Flavour, build
     from tesearch.simulate import smpi
     from tesearch.simulate.platform import hostfile
 
@@ -404,11 +586,11 @@ def test_a_run_past_its_budget_is_killed_with_its_process_group(simgrid, tmp_pat
     (tmp_path / "hostfile").write_text(hostfile(numbering.size))
     command = [smpi.find_tool("smpirun"), "-no-privatize", "-platform", "platform.xml", "-hostfile", "hostfile",
                "-np", "128", "--cfg=smpi/alltoall:basic_linear"] + [f"--cfg={c}" for c in smpi.BASE_CONFIGURATION] + \
-        [str(smpi.executor_binary()), "alltoall", str(tmp_path), "65536", "0", "0", "1"]
+        [str(build(Flavour.SIMGRID)), "mode=alltoall", "bytes=65536", "check=0"]
     started = time.monotonic()
     finished = smpi.run_smpirun(command, work=tmp_path, timeout_s=1.5, max_memory=None)
     assert finished.timed_out and finished.status is None
-    assert time.monotonic() - started < 1.5 + 2 * smpi.STOP_GRACE_S + 2
+    assert time.monotonic() - started < 1.5 + 4
     assert smpi.failure_reason(finished) == "no result within the run's time budget"
     leftovers = [entry for entry in os.listdir("/proc") if entry.isdigit() and _runs_in(entry, tmp_path)]
     assert leftovers == []
@@ -426,116 +608,27 @@ def _runs_in(pid: str, directory) -> bool:
     return state != "Z" and str(directory).encode() in command
 
 
-# ------------------------------------------------------------------ the combined executor
-
-def _schedule(name):
-    from tesearch.programs.schedule import compile_schedule
+def test_a_schedule_that_forwards_a_block_before_it_arrives_is_caught_by_the_content_check(simgrid, tmp_path):
+    """A superstep schedule written without its check (a hop in the superstep its block arrives) delivers wrong
+    blocks; the C content check names them."""
+    from tesearch.contenders import contender, subject_of
+    from tesearch.execute.hops import HopSchedule
+    from tesearch.simulate import study
+    from tesearch.simulate.lineup import COMBINED, Contender, Family, Lineup
     from tesearch.table import read_table
 
-    return compile_schedule(read_table(RESULTS / name))
-
-
-def test_one_column_windows_are_the_tables_own_steps_and_wide_ones_the_hop_order():
-    from tesearch.simulate.combine import check_superstep_map, superstep_map
-
-    schedule = _schedule("hypercube-4.json")
-    table, letter_index = schedule.table, schedule.graph.letter_index
-    own = superstep_map(schedule, 1)
-    wide = superstep_map(schedule, table.T)
-    for placement in table.placements:
-        for j, name in enumerate(placement.word):
-            cell = (placement.column + j, letter_index[name])
-            assert own.cells[cell] == placement.column + j  # K = 1: the table's column
-            assert wide.cells[cell] == j  # K >= T: the j-th hop of every path in superstep j
-    assert own.supersteps == table.T and own.bundle_sum == table.T and own.largest_bundle == 1
-    assert wide.supersteps == max(len(p.word) for p in table.placements)
-    for combine in (1, 2, 3, 5, table.T):
-        mapping = superstep_map(schedule, combine)
-        check_superstep_map(schedule, mapping)
-        for placement in table.placements:  # a hop never leaves before its window
-            for j, name in enumerate(placement.word):
-                assert mapping.cells[placement.column + j, letter_index[name]] >= (placement.column + j) // combine
-
-
-@pytest.mark.parametrize("name", ["hypercube-4.json", "torus-4x4.json", "star-4.json"])
-def test_balanced_supersteps_follow_every_path_and_respect_the_floor(name):
-    from tesearch.simulate.combine import balanced_map, bundle_floor, check_superstep_map
-
-    schedule = _schedule(name)
-    mapping = balanced_map(schedule)
-    check_superstep_map(schedule, mapping)  # strictly increasing along every path, blanks stay blank
-    assert mapping.supersteps == max(len(p.word) for p in schedule.table.placements)
-    floor = bundle_floor(schedule)
-    assert floor <= mapping.bundle_sum <= schedule.table.T  # never worse than the table's own steps here
-    per_superstep = [max(int((mapping.cells[:, letter] == s).sum()) for letter in range(len(schedule.letters)))
-                     for s in range(mapping.supersteps)]
-    assert sum(per_superstep) == mapping.bundle_sum and max(per_superstep) == mapping.largest_bundle
-
-
-def test_a_superstep_map_that_sends_a_block_before_it_arrives_is_refused():
-    from tesearch.simulate.combine import check_superstep_map, superstep_map
-
-    schedule = _schedule("hypercube-3.json")
-    mapping = superstep_map(schedule, 1)
-    placement = next(p for p in schedule.table.placements if len(p.word) >= 2)
-    letter_index = schedule.graph.letter_index
-    mapping.cells[placement.column + 1, letter_index[placement.word[1]]] = \
-        mapping.cells[placement.column, letter_index[placement.word[0]]]
-    with pytest.raises(ValueError, match=f"row {placement.row}, column {placement.column} has hop 1"):
-        check_superstep_map(schedule, mapping)
-
-
-def _combined_workspace(tmp_path, name, sizes, rules):
-    from tesearch.simulate import study
-
-    schedule = _schedule(name)
-    setup = study.Setup(sizes=sizes, bandwidth_bps=1e10, latency_s=1e-6, executors=(study.Executor.COMBINED,),
-                        combine=rules, mpi_algorithms=(), run_timeout_s=120)
-    return schedule, setup, study.prepare(schedule, setup, tmp_path)
-
-
-def test_combined_with_one_column_windows_times_exactly_as_the_step_executor(simgrid, tmp_path):
-    """The combined executor under the K = 1 map sends what the step executor sends, when it sends it."""
-    from tesearch.simulate import study
-
-    _, setup, space = _combined_workspace(tmp_path, "hypercube-3.json", (8, 65536),
-                                           (SuperstepRule(1), SuperstepRule()))
-    step = study.Contender("table (step)", "table", "step")
-    own, balanced = study.table_contenders((study.Executor.COMBINED,), setup.combine)
-    for size in setup.sizes:
-        checked = size == 8
-        a = study.run_one(space, step, size, checked=checked, setup=setup)
-        b = study.run_one(space, own, size, checked=checked, setup=setup)
-        c = study.run_one(space, balanced, size, checked=checked, setup=setup)
-        assert a["status"] == b["status"] == c["status"] == "ok", (a, b, c)
-        assert b["seconds"] == pytest.approx(a["seconds"], rel=1e-9)
-        assert c["seconds"] < a["seconds"]  # 3 supersteps of bundles against 4 steps
-        assert a["mismatches"] == b["mismatches"] == c["mismatches"] == 0 and b["checked"] == checked
-
-
-def test_a_combined_run_that_forwards_a_block_too_early_is_caught_by_the_content_check(simgrid, tmp_path):
-    """The C executor compares every delivered block with its origin's: a map (written past the Python check)
-    that forwards a block in the superstep it arrives sends a block that is not there yet."""
-    from tesearch.simulate import study
-    from tesearch.simulate.combine import combine_file_name, superstep_map
-
-    schedule, setup, space = _combined_workspace(tmp_path, "hypercube-3.json", (8,), (SuperstepRule(1),))
-    mapping = superstep_map(schedule, 1)
-    placement = next(p for p in schedule.table.placements if len(p.word) >= 2)
-    letter_index = schedule.graph.letter_index
-    mapping.cells[placement.column + 1, letter_index[placement.word[1]]] = \
-        mapping.cells[placement.column, letter_index[placement.word[0]]]
-    (tmp_path / combine_file_name(1)).write_text(mapping.file_text())
-    contender, = study.table_contenders((study.Executor.COMBINED,), setup.combine)
-    record = study.run_one(space, contender, 8, checked=True, setup=setup)
-    assert record["status"] == "ok" and record["checked"]
-    assert record["mismatches"] == schedule.ranks  # every rank gets one block that was not there to forward
-    assert all(f["kind"] == "block differs" for f in record["faults"])
-
-
-@pytest.mark.parametrize("option,value,message", [("--executor", "sideways", "--executor: 'sideways'"),
-                                                   ("--combine", "0", "--combine: '0'"),
-                                                   ("--combine", "balanced,x", "--combine: 'x'")])
-def test_bad_executor_or_combine_is_one_line_and_exit_2(option, value, message):
-    result = run_cli("simulate", RESULTS / "ring-6.json", option, value, "--bytes", "8")
-    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+    subject = subject_of(table=read_table(RESULTS / "hypercube-3.json"))
+    good = contender("greedy combining").build(subject).schedule
+    steps = [tuple(s) for s in good.steps]
+    long = next(i for i, w in enumerate(good.words) if len(w) >= 2)
+    steps[long] = (steps[long][1],) * len(steps[long])  # every hop in one superstep: forwards too early
+    bad = HopSchedule(good.numbering, "too early", good.kind, good.words, tuple(steps), good.width)
+    with pytest.raises(ValueError, match="do not increase"):
+        bad.check()
+    lineup = Lineup({"too early": bad}, {}, [Contender("too early (combined)", Family.TABLE_FREE, "too early",
+                                                       COMBINED)])
+    setup = study.Setup(sizes=(8,), bandwidth_bps=1e10, latency_s=1e-6, run_timeout_s=60)
+    space = study.prepare(lineup, setup, tmp_path, subject.numbering)
+    record = study.run_one(space, lineup.contenders[0], 8, checked=True, setup=setup)
+    assert record["status"] == "ok" and record["mismatches"] > 0
+    assert any(f["kind"] == "block differs" for f in record["faults"])

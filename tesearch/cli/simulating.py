@@ -1,39 +1,39 @@
-"""``tesearch simulate``: a table's schedule beside every MPI_Alltoall algorithm, in time, on SimGrid (SMPI)."""
+"""``tesearch simulate``: a table's schedule, table-free schedules and every MPI_Alltoall algorithm, timed on SimGrid."""
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
 import click
 
-from tesearch.cli.app import POSITIVE, SECONDS
-from tesearch.cli.options import JSON_OPTION, emit, limit_options, output_option
+from tesearch.cli.app import SECONDS
+from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, limit_options, output_option
 from tesearch.terms import ExitCode
 
-#: where committed tables live, looked up (in this order) for a NETWORK argument
-RESULTS = Path(__file__).resolve().parents[2] / "results"
-TABLE_DIRECTORIES = ("", "frontier", "twisted")
 DEFAULT_SIZES = "8,4K,64K,1M"
+#: environment variable of the tests' hook: run the programs of this tesearch-programs file (a broken one, made on
+#: purpose) instead of the table's own in the check run; not a user option
+PROGRAMS_HOOK = "TESEARCH_TEST_PROGRAMS"
 
 
-def committed_table(spec: str) -> Path:
-    """The committed table of a network spec (results/, results/frontier/, results/twisted/)."""
+def table_for(target: str) -> Path:
+    """The table file of TARGET: a file path, or the packaged table of a network spec (tesearch/data/tables)."""
+    from tesearch.data import packaged_table
     from tesearch.errors import OptionError
-    from tesearch.files import safe_name
+    from tesearch.loading import names_a_file
     from tesearch.networks import network_from_spec
 
-    network = network_from_spec(spec)  # a bad spec is one line and exit 2
-    stems = dict.fromkeys([safe_name(spec), safe_name(network.spec)])
-    for directory in TABLE_DIRECTORIES:
-        for stem in stems:
-            for suffix in (".json", ".json.gz"):
-                candidate = RESULTS / directory / f"{stem}{suffix}"
-                if candidate.is_file():
-                    return candidate
-    raise OptionError(f"no committed table for {spec} under {RESULTS}; make one (tesearch construct, search or "
-                      f"sweep) and give its file")
+    if names_a_file(target):
+        return Path(target.removeprefix("file:"))
+    network = network_from_spec(target)  # a bad spec is one line and exit 2
+    found = packaged_table(network.spec)
+    if found is None:
+        raise OptionError(f"tesearch ships no table of {network.spec}; make one (tesearch construct, search or sweep "
+                          f"{network.spec} -o FILE) and give its file")
+    return found
 
 
 def load_verified_table(path: Path):
@@ -45,11 +45,11 @@ def load_verified_table(path: Path):
     return loaded.table, loaded.check
 
 
-def write_trace(path: Path, text: str, *, inputs=()) -> None:
+def write_trace(path: Path, text: str, *, inputs=(), force: bool = False) -> None:
     """Write the trace through the safe writer (atomic; never an input, a link or a device; .json)."""
     from tesearch.files import TRACE_KIND, write_output
 
-    write_output(path, text, kind=TRACE_KIND, inputs=inputs)
+    write_output(path, text, kind=TRACE_KIND, inputs=inputs, force=force)
 
 
 def _sizes(text: str) -> tuple[int, ...]:
@@ -62,10 +62,78 @@ def _sizes(text: str) -> tuple[int, ...]:
             value = parse_bytes(item.strip())
         except Exception:
             raise OptionError(f"--bytes: {item.strip()!r} is not a size such as 8, 4K, 64K or 1M") from None
-        if value < 1 or value > 1 << 31:
-            raise OptionError(f"--bytes: {item.strip()!r} must be between 1 byte and 2 GiB")
+        if value < 1 or value > (1 << 31) - 1:
+            raise OptionError(f"--bytes: {item.strip()!r} must be between 1 byte and 2 GiB - 1")
         sizes.append(value)
     return tuple(sorted(set(sizes)))
+
+
+def _executors(text: str):
+    from tesearch.errors import OptionError
+    from tesearch.simulate.lineup import ExecutorKind
+
+    chosen = []
+    for item in (part.strip() for part in str(text).split(",")):
+        if item == "all":
+            chosen += list(ExecutorKind)
+        elif item in {e.value for e in ExecutorKind}:
+            chosen.append(ExecutorKind(item))
+        else:
+            raise OptionError(f"--executor: {item!r} is not one of step, dataflow, combined, all")
+    return tuple(dict.fromkeys(chosen))
+
+
+def _mpi_algorithms(text: str) -> tuple[str, ...] | None:
+    """None for all, () for none, else the names (each checked against SimGrid 3.32's list up front)."""
+    from tesearch.errors import OptionError
+    from tesearch.simulate.lineup import KNOWN_ALGORITHMS, SELECTORS
+
+    text = text.strip()
+    if text == "all":
+        return None
+    if text == "none":
+        return ()
+    names = tuple(a.strip() for a in text.split(","))
+    if not all(names):
+        raise OptionError("--mpi-algorithms: an empty name; give all, none or a comma list such as pair,bruck,ompi")
+    known = set(KNOWN_ALGORITHMS) | set(SELECTORS)
+    for name in names:
+        if name.removeprefix("alltoall:").removeprefix("selector:") not in known:
+            raise OptionError(f"--mpi-algorithms: SimGrid has no alltoall algorithm or selector {name!r}; it has "
+                              f"{', '.join(sorted(known))}")
+    return names
+
+
+def _table_free(text: str) -> tuple[str, ...] | None:
+    text = text.strip()
+    if text == "all":
+        return None
+    if text == "none":
+        return ()
+    return tuple(a.strip() for a in text.split(",") if a.strip())
+
+
+def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table_free: str, non_optimal: bool):
+    """The study's line-up from the options; an option for an executor that does not run is refused up front."""
+    from tesearch.errors import OptionError
+    from tesearch.limits import parse_bytes
+    from tesearch.simulate.lineup import Choice, ExecutorKind, parse_dataflow, parse_supersteps
+
+    executors = _executors(executor)
+    supersteps = parse_supersteps(combine)
+    dataflow = parse_dataflow(dataflow_pairs)
+    piece_sizes = tuple(parse_bytes(p.strip()) for p in pieces.split(",") if p.strip())
+    if any(p < 1 for p in piece_sizes):
+        raise OptionError("--pieces: a piece holds at least 1 byte")
+    source = click.get_current_context().get_parameter_source
+    if ExecutorKind.COMBINED not in executors:
+        for option, name in (("combine", "--combine"), ("pieces", "--pieces"), ("table_free", "--table-free")):
+            if source(option) is not click.core.ParameterSource.DEFAULT:
+                raise OptionError(f"{name} is for the combined executor, which --executor {executor} does not run")
+    if ExecutorKind.DATAFLOW not in executors and source("dataflow_pairs") is not click.core.ParameterSource.DEFAULT:
+        raise OptionError(f"--dataflow is for the dataflow executor, which --executor {executor} does not run")
+    return Choice(executors=executors, dataflow=dataflow, supersteps=supersteps, pieces=piece_sizes,
+                  non_optimal=non_optimal, table_free=_table_free(table_free))
 
 
 @click.command()
@@ -81,90 +149,120 @@ def _sizes(text: str) -> tuple[int, ...]:
               help="MPI_Alltoall contenders: all, none, or a comma list of SimGrid alltoall algorithms "
                    "(pair, bruck, ...) and library selectors (ompi, mpich, mvapich2, impi).")
 @click.option("--executor", default="all", show_default=True,
-              help="How the table's schedule runs, a comma list: step (step by step), dataflow (as data flows), "
-                   "combined (the table's paths in supersteps, one message per link per superstep); both = "
-                   "step,dataflow; all = all three.")
-@click.option("--combine", default="balanced", show_default=True,
-              help="Combined executor's superstep maps, a comma list: balanced (the fewest supersteps, bundles "
-                   "balanced), or K (the table's columns in windows of K).")
-@click.option("--window", type=POSITIVE, default=1, show_default=True,
-              help="Dataflow executor: hops in flight at once on one link.")
-@click.option("--run-timeout", type=SECONDS, default=300.0, show_default=True,
-              help="Wall-clock seconds for one smpirun run; a contender that needs more is reported as too slow.")
+              help="Executors of the table and the non-optimal tables, a comma list: step (one message per hop, step "
+                   "by step), dataflow (out of order within K positions, W in flight per link), combined (one message "
+                   "per link per superstep; also runs every table-free schedule); all.")
+@click.option("--dataflow", "dataflow_pairs", default="1:1,64:64", show_default=True,
+              help="The dataflow executor's K:W pairs: each link sends any unsent hop among the K positions from its "
+                   "first unsent one whose block is here, with at most W hops in flight.")
+@click.option("--combine", default="balanced,optimum", show_default=True,
+              help="The table's paths in supersteps under the combined executor, a comma list: balanced (local "
+                   "search), optimum (bundle sum driven to its floor), K (the table's columns in windows of K), none.")
+@click.option("--pieces", default="", show_default=False,
+              help="Also run the table's balanced supersteps with every bundle sent as pieces of at most this size "
+                   "(a comma list, e.g. 8K).")
+@click.option("--table-free", "table_free", default="all", show_default=True,
+              help="Table-free schedules under the combined executor: all, none, or a comma list of names "
+                   "(greedy combining, superstep optimum, dimension-ordered, Johnsson-Ho (balanced classes), ...).")
+@click.option("--non-optimal/--no-non-optimal", default=True, show_default=True,
+              help="Also run valid non-optimal tables (naive words by first fit, the table widened) under the same "
+                   "executors: what the table's optimality buys.")
+@click.option("--run-timeout", type=SECONDS, default=None,
+              help="Wall-clock seconds for one smpirun run (default: grown with the square of the ranks); a run "
+                   "stopped there without a time leaves its family's comparison incomplete.")
 @click.option("--budget", type=SECONDS, default=None,
-              help="Wall-clock seconds for all timed runs after the check run: a run is cut where it ends (too "
-                   "slow), contenders after it are reported as not run.")
-@click.option("--programs", "programs_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Run the programs of this tesearch-programs file instead of the table's own (how the tests "
-                   "feed a broken program).")
+              help="Wall-clock seconds for all timed runs after the check runs: a run is cut where it ends, "
+                   "contenders after it are reported as not run (and their family as incomplete).")
 @output_option("--trace", "trace_file", help="Write the simulated run of the table as Chrome trace-event JSON.")
+@OVERWRITE_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=None)
-def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor, combine, window, run_timeout, budget,
-             programs_file, trace_file, as_json, limits, quiet):
-    """Time TARGET's table and MPI_Alltoall's algorithms on the network, simulated by SimGrid.
+def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor, dataflow_pairs, combine, pieces,
+             table_free, non_optimal, run_timeout, budget, trace_file, force, as_json, limits, quiet):
+    """Time TARGET's table, table-free schedules and MPI_Alltoall's algorithms on the network, simulated by SimGrid.
 
-    TARGET is a table file or a network spec (its committed table is used).  Needs SimGrid's SMPI
-    (smpicc, smpirun: apt-get install libsimgrid-dev).  Exit 0 when every run's blocks arrived as sent,
-    1 when the table's programs are broken (the faults name rank, message and step), 2 on bad input
-    (a table failing verification, a size that cannot fit), 4 at --timeout or --max-memory.
+    TARGET is a table file or a network spec (the table tesearch ships for it).  Needs SimGrid's SMPI (smpicc,
+    smpirun: apt-get install libsimgrid-dev).  A family's best and every ratio are printed only when each of its
+    contenders has a simulated time, does not apply, failed in SimGrid, or was stopped once it could no longer be
+    the best; otherwise the comparison is printed as incomplete.  Exit 0 when every run's blocks arrived as sent,
+    1 when a schedule's programs are broken (the faults name rank, message and step), 2 on bad input (a table
+    failing verification, a size that cannot fit), 4 at --timeout or --max-memory.
     """
-    from tesearch.loading import names_a_file
-    from tesearch.errors import FormatError, OptionError
+    from tesearch.errors import OptionError
     from tesearch.limits import activated
-    from tesearch.programs.schedule import compile_schedule
+    from tesearch.networks import network_from_spec
     from tesearch.simulate import smpi
-    from tesearch.simulate.combine import parse_rules
     from tesearch.simulate.report import report_text
-    from tesearch.simulate.study import Model, Setup, parse_bandwidth, parse_executors, parse_latency
-    from tesearch.simulate.study import simulate as run_study
-    from tesearch.simulate.study import size_plan
+    from tesearch.simulate.study import Model, Setup, parse_bandwidth, parse_latency, simulate as run_study
+    from tesearch.simulate.study import simulator_base_bytes, size_plan
     from tesearch.terms import Exchange
 
     setup_started = time.monotonic()
     deadline = None if limits.timeout_s is None else setup_started + limits.timeout_s
     size_list = _sizes(sizes)
     bandwidth_bps, latency_s = parse_bandwidth(bandwidth), parse_latency(latency)
-    wanted = None if mpi_algorithms.strip() == "all" else \
-        () if mpi_algorithms.strip() == "none" else tuple(a.strip() for a in mpi_algorithms.split(",") if a.strip())
-    executors = parse_executors(executor)
-    combine_rules = parse_rules(combine)
-    table_path = Path(target.removeprefix("file:")) if names_a_file(target) else committed_table(target)
+    wanted = _mpi_algorithms(mpi_algorithms)
+    choice = _choice(executor, dataflow_pairs, combine, pieces, table_free, non_optimal)
+    from tesearch.loading import names_a_file
+
+    if not names_a_file(target):  # a spec: refuse what its order already rules out, before anything is built
+        ranks = network_from_spec(target).order
+        if ranks > limits.max_order:
+            raise OptionError(f"{target} has {ranks} nodes, more than --max-order {limits.max_order}")
+        if simulator_base_bytes(ranks) > limits.max_memory:
+            size_plan(ranks, 0, min(size_list), max_memory=limits.max_memory)
+    table_path = table_for(target)
     if trace_file is not None:  # the safe writer's checks before any work
         from tesearch.files import TRACE_KIND, check_output
 
-        check_output(trace_file, kind=TRACE_KIND, inputs=[table_path])
+        check_output(trace_file, kind=TRACE_KIND, inputs=[table_path], force=force)
+    smpi.find_tool("smpirun")  # a missing SimGrid is one line and exit 2, before anything is built
+    smpi.find_tool("smpicc")
     with activated(limits):
         table, verification = load_verified_table(table_path)  # a broken table is refused before anything runs
         if table.exchange != Exchange.TOTAL.value:
             raise OptionError(f"the table is for the {table.exchange} exchange; MPI_Alltoall is a total exchange",
                               where=str(table_path))
-        schedule = compile_schedule(table)
-    for size in size_list:
-        size_plan(schedule.ranks, schedule.status, size, max_memory=limits.max_memory)
-    smpi.find_tool("smpirun")  # a missing SimGrid is one line and exit 2, before anything is simulated
-    smpi.find_tool("smpicc")
-    if programs_file is not None:
-        from tesearch.programs.export import read_header
+        from tesearch.contenders import subject_of
 
-        head = read_header(programs_file)
-        if head["ranks"] != schedule.ranks or head["network"] != table.network or head["T"] != table.T:
-            raise FormatError(f"the programs are for {head['network']} ({head['ranks']} ranks, T = {head['T']}), "
-                              f"the table is {table.network} ({schedule.ranks} ranks, T = {table.T})",
-                              where=str(programs_file))
+        subject = subject_of(table=table)
+        for size in size_list:
+            size_plan(subject.numbering.size, subject.graph.status, size, max_memory=limits.max_memory)
+        say = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
+        from tesearch.simulate.lineup import build_lineup
+
+        lineup = build_lineup(subject, choice, progress=say)
+    if not lineup.contenders and wanted == ():
+        raise OptionError("nothing to run: no executor and --mpi-algorithms none")
+    hook = os.environ.get(PROGRAMS_HOOK)
+    if hook:
+        _programs_hook(lineup, subject, Path(hook), table)
     setup = Setup(sizes=size_list, bandwidth_bps=bandwidth_bps, latency_s=latency_s, model=Model(model),
-                  executors=executors, combine=combine_rules, mpi_algorithms=wanted, run_timeout_s=run_timeout,
-                  window=window,
-                  trace=trace_file is not None, max_memory=limits.max_memory, deadline=deadline, budget_s=budget)
-    say = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
+                  choice=choice, mpi_algorithms=wanted, run_timeout_s=run_timeout, trace=trace_file is not None,
+                  max_memory=limits.max_memory, deadline=deadline, budget_s=budget)
     bounds = verification.bounds
-    report = run_study(schedule, bound_steps=bounds.best, counting_steps=bounds.target_letters / bounds.generators,
-                       setup=setup,
-                       programs_file=None if programs_file is None else programs_file.resolve(), progress=say)
+    report = run_study(lineup, subject.numbering, network=table.network, steps=table.T, bound_steps=bounds.best,
+                       counting_steps=bounds.target_letters / bounds.generators, setup=setup, progress=say,
+                       trace_schedule="table")
     report["table"] = str(table_path)
     document = report.pop("trace", None)
     if document is not None:
-        write_trace(trace_file, json.dumps(document), inputs=[table_path])
+        write_trace(trace_file, json.dumps(document), inputs=[table_path], force=force)
         report["trace_note"] = f"{trace_file} ({document['otherData']['hops']} hops; open in ui.perfetto.dev)"
     emit(report, as_json, report_text(report))
-    return ExitCode.OK if report["verdict"] == "ok" else ExitCode.FAILED
+    if report["verdict"] != "ok":
+        return ExitCode.FAILED
+    return ExitCode.OK
+
+
+def _programs_hook(lineup, subject, path: Path, table) -> None:
+    """The tests' hook: the table's schedule replaced by the programs of a tesearch-programs file, checked as given."""
+    from tesearch.errors import FormatError
+    from tesearch.programs.export import read_header
+
+    head = read_header(path)
+    if head["ranks"] != subject.numbering.size or head["network"] != table.network or head["T"] != table.T:
+        raise FormatError(f"the programs are for {head['network']} ({head['ranks']} ranks, T = {head['T']}), "
+                          f"the table is {table.network} ({subject.numbering.size} ranks, T = {table.T})",
+                          where=str(path))
+    lineup.programs_override = path

@@ -1,7 +1,7 @@
-"""A table's paths in supersteps: the superstep maps of :mod:`tesearch.simulate.combine`, on a HopSchedule.
+"""A table's paths in supersteps: the superstep maps of the former ``tesearch.simulate.combine``, on a HopSchedule.
 
 The combined executor runs a table's words in supersteps (docs/simulate.md).  These are its two rules, ported
-from :mod:`tesearch.simulate.combine` onto :class:`~tesearch.execute.hops.HopSchedule`: the same algorithm, the
+from the former ``tesearch.simulate.combine`` onto :class:`~tesearch.execute.hops.HopSchedule`: the same algorithm, the
 same seed, the same supersteps for every hop of the committed tables (``tests/test_contenders.py`` compares
 them cell by cell).  Each takes a table's own timing (:meth:`HopSchedule.from_table`, kind TABLE: hop ``j`` of
 the word placed at column ``c`` at step ``c + j``) and returns ``table.with_steps(...)``: the same words in

@@ -2,7 +2,7 @@
 
 Every builder of this package that chooses supersteps (the balanced map of a table's paths, the greedy, the
 optimum's local search) works on one :class:`Loads`: a (supersteps, letters) count of the hops placed so far.
-:func:`cheapest_supersteps` is the dynamic programme of :func:`tesearch.simulate.combine.balanced_map`, kept
+:func:`cheapest_supersteps` is the dynamic programme of the former ``tesearch.simulate.combine.balanced_map``, kept
 to the operation (costs, ties, noise) so that the ported map is the same map: for a word ``s1 ... sk`` and the
 current loads it returns supersteps ``p1 < ... < pk`` at which the word raises the bundle sum least (a hop that
 raises its superstep's largest bundle costs a large constant), then puts it where the loads it makes are

@@ -28,7 +28,7 @@ from statistics import median
 
 from tesearch.errors import LimitReached, SolverUnavailable, TesearchError
 from tesearch.limits import format_bytes, proportional_bytes
-from tesearch.supervise import ProcessGroupChild
+from tesearch.processes import ProcessGroupChild
 from tesearch.terms import ExitCode
 
 #: memory of one rank besides its blocks (Python, numpy, mpi4py, the table): about 20 MB measured

@@ -1,46 +1,35 @@
-"""SimGrid's SMPI from Python: find smpicc/smpirun, compile the C executor once, run smpirun, read its output.
+"""SimGrid's SMPI from Python: find smpirun, run one smpirun through the one process runner, read its output.
 
-* :func:`executor_binary` compiles ``tesearch_simulate.c`` (package data) with ``smpicc`` into the cache
-  directory (``$XDG_CACHE_HOME/tesearch`` or ``~/.cache/tesearch``), named by the hash of the source and
-  of ``smpicc``'s version, so an edited source or a new SimGrid compiles afresh; the binary appears by
-  an atomic rename, so concurrent first uses never see half a file.
-* :func:`run_smpirun` starts ``smpirun`` in a session of its own (``start_new_session``) and kills the
-  whole process group on its timeout, on the memory limit, on Ctrl-C (KeyboardInterrupt) and on SIGTERM
-  (the CLI turns it into :class:`~tesearch.errors.Interrupted`): a ``finally`` always does it.
-* :func:`parse_output` reads the lines the executor prints (``RESULT``, ``FAULT``, ``ROUTE``) and
-  :func:`failure_reason` the one line that says why a run failed.
+* :func:`run_smpirun` runs an ``smpirun`` line through :func:`tesearch.supervise.run_watched` (a session of its
+  own, stopped with all it started on its timeout, the memory limit, a watcher's word, Ctrl-C or SIGTERM), with
+  its output in files of the run's directory;
+* :func:`parse_output` reads the lines the executor prints (``RESULT``, ``TIMES``, ``FAULT``, ``ROUTE``,
+  ``START``, ``CLOCK``: ``tesearch/execute/c/te_main.c``) and :func:`failure_reason` the one line that says why
+  a run failed.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
 import shutil
-import signal
-import subprocess
-import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-from tesearch.errors import LimitReached, SolverUnavailable, TesearchError
-from tesearch.limits import format_bytes, proportional_bytes
+from tesearch.errors import SolverUnavailable, TesearchError
+from tesearch.execute.faults import FaultRecord, parse_fault
+from tesearch.limits import format_bytes
+from tesearch.processes import EndedBy, run_watched
 from tesearch.terms import ExitCode
 
-SOURCE = Path(__file__).with_name("tesearch_simulate.c")
 INSTALL_HINT = "install SimGrid: apt-get install libsimgrid-dev (Debian, Ubuntu)"
-#: seconds between checks of a run's time and memory
-POLL_S = 0.2
-#: seconds between SIGTERM and SIGKILL to the run's process group
-STOP_GRACE_S = 2.0
 #: configuration every run gets: nothing the host computes is simulated, no TCP reverse traffic, exact clocks
 BASE_CONFIGURATION = ("smpi/simulate-computation:no", "network/crosstraffic:0", "smpi/wtime:0",
                       "smpi/display-timing:0")
 
 
 class SimulationFailed(TesearchError):
-    """SimGrid could not be run at all (the compiler failed, smpirun printed nothing usable): exit 4."""
+    """SimGrid could not be run at all (smpirun printed nothing usable): exit 4."""
 
     exit_code = ExitCode.UNKNOWN
 
@@ -53,52 +42,17 @@ def find_tool(name: str) -> str:
     return found
 
 
-def cache_directory() -> Path:
-    """Where compiled executors live: ``$XDG_CACHE_HOME/tesearch`` or ``~/.cache/tesearch``."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tesearch"
+def simgrid_version() -> str:
+    """SimGrid's version as smpirun states it ('3.32'), or 'unknown'."""
+    import subprocess
 
-
-def _smpicc_version(smpicc: str) -> str:
     try:
-        done = subprocess.run([smpicc, "--version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return done.stdout + done.stderr
+        done = subprocess.run([find_tool("smpirun"), "-version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError, SolverUnavailable):
+        return "unknown"
+    match = re.search(r"SimGrid version (\S+)", done.stdout + done.stderr)
+    return match.group(1) if match else "unknown"
 
-
-def executor_binary() -> Path:
-    """The compiled C executor, compiled with smpicc on first use (cached by the hash of source and compiler)."""
-    smpicc = find_tool("smpicc")
-    source = SOURCE.read_bytes()
-    digest = hashlib.sha256(source + _smpicc_version(smpicc).encode()).hexdigest()[:16]
-    directory = cache_directory()
-    binary = directory / f"tesearch_simulate-{digest}"
-    if binary.is_file() and os.access(binary, os.X_OK):
-        return binary
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        fd, scratch = tempfile.mkstemp(dir=directory, prefix=".tesearch_simulate-", suffix=".tmp")
-        os.close(fd)
-    except OSError as exc:
-        raise SimulationFailed(f"cannot write the compiled executor into {directory}: {exc.strerror or exc}") from None
-    try:
-        with tempfile.TemporaryDirectory(prefix="tesearch-smpicc-") as work:
-            copy = Path(work) / SOURCE.name
-            copy.write_bytes(source)
-            done = subprocess.run([smpicc, "-O2", "-o", scratch, str(copy)], capture_output=True, text=True,
-                                  timeout=300, cwd=work)
-        if done.returncode != 0:
-            tail = " | ".join((done.stderr or done.stdout).strip().splitlines()[-3:])
-            raise SimulationFailed(f"smpicc could not compile {SOURCE.name}: {tail}")
-        os.chmod(scratch, 0o755)
-        os.replace(scratch, binary)
-    finally:
-        Path(scratch).unlink(missing_ok=True)
-    return binary
-
-
-# ------------------------------------------------------------------ running smpirun
 
 @dataclass
 class Finished:
@@ -108,114 +62,87 @@ class Finished:
     stdout: str
     stderr: str
     wall_s: float
-    peak_bytes: int
-    timed_out: bool = False
-    over_memory: bool = False
+    peak_rss_bytes: int
+    peak_pss_bytes: int
+    ended_by: EndedBy = EndedBy.EXIT
+    reason: str = ""
 
+    @property
+    def timed_out(self) -> bool:
+        """The run's own budget ran out."""
+        return self.ended_by is EndedBy.TIMEOUT
 
-def _session_members(session: int) -> list[int]:
-    """Live processes whose session id is ``session`` (smpirun's script and the simulator it starts)."""
-    members = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-                if int(fields[3]) == session and fields[0] != "Z":  # field 6: the session id; zombies are gone
-                    members.append(int(entry))
-            except (OSError, IndexError, ValueError):
-                continue
-    return members
-
-
-def stop_group(proc: subprocess.Popen) -> None:
-    """Stop smpirun with everything it started (tesearch.supervise.stop_family: its group and session, and
-    its descendants by parentage; SIGTERM, a grace period, SIGKILL), then wait for the simulator to go."""
-    from tesearch.supervise import process_family, stop_family
-
-    if proc.poll() is None or _session_members(proc.pid):
-        stop_family(proc.pid, process_family(proc.pid), grace_s=STOP_GRACE_S)
-    proc.wait()
-    deadline = time.monotonic() + STOP_GRACE_S  # a large simulator takes a moment to unmap its memory
-    while _session_members(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    @property
+    def over_memory(self) -> bool:
+        """The run passed --max-memory."""
+        return self.ended_by is EndedBy.MEMORY
 
 
 def run_smpirun(command: list[str], *, work: Path, timeout_s: float | None, max_memory: int | None,
-                deadline: float | None = None) -> Finished:
-    """Run ``command`` (an smpirun line) in its own session, in ``work``; stop it at ``timeout_s``.
-
-    Past ``deadline`` (time.monotonic(), the command's own --timeout) LimitReached is raised (exit 4);
-    past ``timeout_s`` (this run's budget) the run is stopped and reported as timed out; past
-    ``max_memory`` (the run's proportional set size) it is stopped and reported as over memory.  The
-    group is always killed.
-    """
-    started = time.monotonic()
+                deadline: float | None = None, watch: Callable[[str], str | None] | None = None,
+                watch_every_s: float = 1.0) -> Finished:
+    """Run ``command`` (an smpirun line) in ``work``; ``watch(stdout so far)`` may stop it with a reason."""
     out_path, err_path = work / "smpirun.out", work / "smpirun.err"
-    peak = 0
     with open(out_path, "w+") as out, open(err_path, "w+") as err:
-        proc = subprocess.Popen(command, cwd=work, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                start_new_session=True)
-        timed_out = over_memory = False
-        try:
-            next_memory = started
-            while True:
-                try:
-                    status = proc.wait(POLL_S)
-                    break
-                except subprocess.TimeoutExpired:
-                    pass
-                now = time.monotonic()
-                if deadline is not None and now > deadline:
-                    raise LimitReached("time limit reached", phase="simulate")
-                if timeout_s is not None and now - started > timeout_s:
-                    timed_out, status = True, None
-                    break
-                if now >= next_memory:
-                    next_memory = now + 1.0
-                    used = sum(proportional_bytes(pid) for pid in _session_members(proc.pid))
-                    peak = max(peak, used)
-                    if max_memory is not None and used > max_memory:
-                        over_memory, status = True, None
-                        break
-        finally:
-            stop_group(proc)
+        observer = None if watch is None else (lambda: watch(out_path.read_text(errors="replace")))
+        done = run_watched(command, cwd=work, stdout=out, stderr=err, timeout_s=timeout_s, max_memory=max_memory,
+                           deadline=deadline, phase="simulate", watch=observer, watch_every_s=watch_every_s)
         out.seek(0)
         err.seek(0)
-        return Finished(status, out.read(), err.read(), time.monotonic() - started, peak, timed_out, over_memory)
+        return Finished(done.status, out.read(), err.read(), done.wall_s, done.peak_rss_bytes, done.peak_pss_bytes,
+                        done.ended_by, done.reason)
 
 
 # ------------------------------------------------------------------ reading the output
 
 @dataclass
 class Output:
-    """What the executor printed: timings by (mode, bytes), faults, and route latencies."""
+    """What the executor printed."""
 
-    results: dict[tuple[str, int], dict] = field(default_factory=dict)
-    faults: list[dict] = field(default_factory=list)
+    results: dict[str, dict] = field(default_factory=dict)  # label -> the RESULT line's fields
+    times: dict[str, list[float]] = field(default_factory=dict)  # label -> TIMES
+    faults: list[FaultRecord] = field(default_factory=list)
     routes: dict[tuple[int, int], float] = field(default_factory=dict)
+    start_ns: int | None = None  # rank 0's start, simulated (progress lines)
+    clocks: list[tuple[int, int]] = field(default_factory=list)  # (simulated ns, ranks finished)
+
+    def at_least_s(self, ranks: int) -> float | None:
+        """A lower bound on the run's simulated time from its progress lines (None without one): while fewer than all
+        ranks had finished, the clock had passed ``START`` by this much."""
+        unfinished = [ns for ns, done in self.clocks if done < ranks]
+        if self.start_ns is None or not unfinished:
+            return None
+        return max(0.0, (max(unfinished) - self.start_ns) * 1e-9)
 
 
-_RESULT = re.compile(r"^RESULT (\S+) (\d+) (\S+) ([01]) (\d+) (\S+)$")
-_FAULT = re.compile(r"^FAULT (\S+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (.*)$")
+_RESULT = re.compile(r"^RESULT (\S+) (\d+) (\S+) ([01]) (\d+) (\S+) (\d+) (\d+) (\d+)$")
+_TIMES = re.compile(r"^TIMES (\S+)((?: \S+)+)$")
 _ROUTE = re.compile(r"^ROUTE (\d+) (\d+) (\S+)$")
+_START = re.compile(r"^START (-?\d+)$")
+_CLOCK = re.compile(r"^CLOCK (-?\d+) (\d+)$")
 
 
 def parse_output(text: str) -> Output:
-    """The RESULT, FAULT and ROUTE lines of a run."""
+    """The RESULT, TIMES, FAULT, ROUTE, START and CLOCK lines of a run."""
     output = Output()
     for line in text.splitlines():
         if match := _RESULT.match(line):
-            mode, size, seconds, checked, mismatches, skew = match.groups()
-            output.results[(mode, int(size))] = {"seconds": float(seconds), "checked": checked == "1",
-                                                 "mismatches": int(mismatches), "start_skew_s": float(skew)}
-        elif match := _FAULT.match(line):
-            kind, rank, step, origin, destination, detail = match.groups()
-            output.faults.append({"kind": kind.replace("-", " "), "rank": int(rank), "step": int(step),
-                                  "origin": int(origin), "destination": int(destination), "detail": detail})
+            label, size, seconds, checked, mismatches, skew, held_bytes, held_blocks, messages = match.groups()
+            output.results[label] = {"bytes": int(size), "seconds": float(seconds), "checked": checked == "1",
+                                     "mismatches": int(mismatches), "start_skew_s": float(skew),
+                                     "held_bytes": int(held_bytes), "held_blocks": int(held_blocks),
+                                     "messages": int(messages)}
+        elif match := _TIMES.match(line):
+            output.times[match.group(1)] = [float(x) for x in match.group(2).split()]
+        elif (fault := parse_fault(line)) is not None:
+            output.faults.append(fault)
         elif match := _ROUTE.match(line):
             receiver, sender, seconds = match.groups()
             output.routes[(int(sender), int(receiver))] = float(seconds)
+        elif match := _START.match(line):
+            output.start_ns = int(match.group(1))
+        elif match := _CLOCK.match(line):
+            output.clocks.append((int(match.group(1)), int(match.group(2))))
     return output
 
 
@@ -228,7 +155,7 @@ def failure_reason(finished: Finished) -> str:
     if finished.timed_out:
         return "no result within the run's time budget"
     if finished.over_memory:
-        return f"stopped at {format_bytes(finished.peak_bytes)}: more memory than --max-memory allows"
+        return f"stopped at {format_bytes(finished.peak_pss_bytes)}: more memory than --max-memory allows"
     lines = finished.stderr.splitlines()
     for line in lines:
         if match := _EXCEPTION.search(line):
@@ -240,7 +167,7 @@ def failure_reason(finished: Finished) -> str:
         if (match := _CRITICAL.search(line)) and "backtrace" not in line:
             return match.group(1).strip()
     for line in lines:
-        if line.startswith("tesearch_simulate:"):
+        if line.startswith("te_main:"):
             return line.split(":", 1)[1].strip()
     tail = [line.strip() for line in lines if line.strip() and "INFO]" not in line and not line.strip().startswith("->")]
     return (tail[-1] if tail else f"smpirun exited with status {finished.status}")[:300]
@@ -256,8 +183,8 @@ def alltoall_algorithms(smpirun: str, binary: Path, work: Path) -> list[str]:
                                   "<host id=\"n0\" speed=\"1Gf\"/></zone></platform>\n")
     (work / "one.hosts").write_text("n0\n")
     finished = run_smpirun([smpirun, "-no-privatize", "-platform", "one.xml", "-hostfile", "one.hosts", "-np", "1",
-                            "--cfg=smpi/alltoall:tesearch-no-such-algorithm", str(binary), "alltoall", ".", "8", "0",
-                            "0", "1"], work=work, timeout_s=60, max_memory=None)
+                            "--cfg=smpi/alltoall:tesearch-no-such-algorithm", str(binary), "mode=alltoall",
+                            "bytes=8"], work=work, timeout_s=60, max_memory=None)
     for line in finished.stderr.splitlines():
         if match := _VALID.search(line):
             return [name.strip() for name in match.group(1).split(",") if name.strip()]

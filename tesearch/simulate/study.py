@@ -1,26 +1,28 @@
-"""One ``tesearch simulate`` study: the table and every MPI_Alltoall contender, timed on one SimGrid platform.
+"""One ``tesearch simulate`` study: every contender timed on one SimGrid platform, compared only when complete.
 
-The steps, in order (nothing is simulated before the first three pass):
+The steps, in order (nothing is timed before the first four pass):
 
-1. the table is verified (Theorem 1; the caller loads it) and its lower bound on steps taken;
-2. every message size is checked against the memory it needs (:func:`size_plan`): a run compares
-   every delivered block with what its origin sent when its buffers fit the check budget, and uses
-   SMPI's shared allocations (no payload memory, no content check) otherwise; a size whose address
-   space would not fit at all is refused before anything runs, with the figure;
-3. the **check run** (8-byte blocks, lockstep frames to every neighbour, each hop carrying its origin and
-   destination) runs the table's programs once: a broken program (a hop late, to the wrong neighbour,
-   dropped) ends the study with faults naming rank, message and step;
-4. for each size, the table under each executor (``step``, ``dataflow``, and ``combined`` under each superstep
-   map asked for: :mod:`tesearch.simulate.combine`) and MPI_Alltoall under every
-   algorithm and library selector asked for, each in its own smpirun with its own time budget.  An
-   algorithm that does not apply to the rank count is recorded as "not applicable" with SimGrid's
-   reason, one that crashes as "failed", one that runs out of its budget as "too slow" (and is not
-   tried again at larger sizes, which cost as many simulated events);
-5. per size: the best MPI contender, the best table executor, the ratio, the link-time bound
-   ``L * bytes / bandwidth`` (``L`` the table's lower bound on steps: docs/simulate.md says why no
-   schedule, buffered routings included, can beat it on this platform), every time as a multiple of
-   it, and the crossover: the sizes between which the winner changes, and which MPI algorithm wins
-   below.
+1. the table is verified (the caller loads it) and every schedule of the line-up is built and checked
+   (:mod:`tesearch.simulate.lineup`; each a :class:`~tesearch.execute.hops.HopSchedule` from the contender
+   registry), and written once as a tesearch-hops file;
+2. every message size is checked against the memory it needs (:func:`size_plan`) and against what one MPI message
+   can carry (a combined executor's largest bundle: :func:`message_plan`), before anything runs;
+3. the **check run** of every schedule (8-byte blocks, lockstep frames): a broken program ends the study with
+   faults naming rank, message and step; and one idle run, the simulator's memory without an exchange;
+4. per size, every contender in its own smpirun: the table's, the non-optimal tables' and the table-free schedules
+   under their executors, then MPI_Alltoall under every algorithm and selector, the likely winners first.  A run
+   prints its simulated clock as it goes (while fewer than all ranks have finished, its time is at least that
+   clock less its start), so a run whose lower bound passes the best time of its family so far is stopped: it
+   **cannot be the best** of its family, which the record says with the bound;
+5. per size: the best of each family, **only when the family is complete** (every contender has a time, does not
+   apply, failed in SimGrid, or cannot be best); otherwise the family's comparison is *incomplete* and names what is
+   missing, and no ratio or crossover is printed as fact.  Then what the table itself contributes: its optimality
+   (the optimal table against non-optimal ones under the executors that keep a table's timing) and its words (the
+   table's words against naive words, both in balanced supersteps under the combined executor).
+
+Memory, per run: the most bytes any rank held beyond its send and receive buffers (blocks in transit, bundles:
+counted by the executors) and the simulator's peak resident memory above the idle run, per rank (where SMPI
+allocates a contender's temporary buffers for real, as it does MPI_Alltoall's).
 """
 
 from __future__ import annotations
@@ -35,14 +37,14 @@ from pathlib import Path
 from typing import Callable
 
 from tesearch.errors import OptionError, SizeLimitError
+from tesearch.execute.build import Flavour, build
+from tesearch.execute.faults import by_cause
+from tesearch.execute.hopsfile import programs_bytes, write_routes
 from tesearch.limits import format_bytes
-from tesearch.programs.export import stream_programs
-from tesearch.programs.schedule import CompiledSchedule
 from tesearch.simulate import smpi
-from tesearch.simulate.combine import (BALANCED, SuperstepMap, SuperstepRule, bundle_floor, check_superstep_map,
-                                       write_superstep_map)
-from tesearch.simulate.inputs import write_rank_files
+from tesearch.simulate.lineup import Choice, Contender, ExecutorKind, Family, Lineup, mpi_contenders
 from tesearch.simulate.platform import directed_links, hostfile, platform_xml
+from tesearch.simulate.verdicts import RunStatus, crossover, size_label, summarise_size
 
 #: bytes of each block in the check run
 CHECK_BYTES = 8
@@ -51,13 +53,13 @@ CHECK_BUDGET_BYTES = 1 << 30
 #: a run's address space (all ranks' MPI_Alltoall buffers) must stay under this (x86-64 user space is 128 TiB)
 ADDRESS_LIMIT_BYTES = 1 << 45
 #: memory of the simulator per rank besides payload (SimGrid actor, stack pages touched, program arrays)
-RANK_BASE_BYTES = 1 << 20
-#: MPI_Alltoall choices that are not one algorithm (they pick per size) or that run every algorithm
-SELECTORS = ("ompi", "mpich", "mvapich2", "impi")
-SKIPPED_ALGORITHMS = ("automatic",)
-#: the check run's fault kinds, causes first (as tesearch run --mpi lists them)
-FAULT_ORDER = ("late", "early", "wrong neighbour", "not a neighbour", "link overloaded", "dropped", "not held",
-               "held too long", "duplicate", "block missing", "block differs")
+SIMULATOR_RANK_BYTES = 1 << 20
+#: the most bytes one MPI message carries (an int count of MPI_BYTE)
+MESSAGE_LIMIT_BYTES = (1 << 31) - 1
+#: a run prints its simulated clock every this many milliseconds of CPU (its lower bound while it runs)
+PROGRESS_MS = 5000
+#: seconds between two looks at a running contender's clock (to stop it once it cannot be its family's best)
+WATCH_EVERY_S = 1.0
 
 
 class Model(str, enum.Enum):
@@ -72,39 +74,6 @@ class Model(str, enum.Enum):
         return {"smpi": "SMPI", "cm02": "CM02"}[self.value]
 
 
-class Executor(str, enum.Enum):
-    """How the C program runs the table's schedule."""
-
-    STEP = "step"  # post every hop of a step, wait for all of them
-    DATAFLOW = "dataflow"  # receives posted early, each forward sent when its block has arrived
-    COMBINED = "combined"  # the table's paths in supersteps, one message per link per superstep (combine.py)
-
-
-class Status(str, enum.Enum):
-    """How one contender's run at one size ended."""
-
-    OK = "ok"
-    NOT_APPLICABLE = "not applicable"
-    FAILED = "failed"
-    TOO_SLOW = "too slow"
-    NOT_RUN = "not run"  # the study's --budget was spent before its turn
-
-
-@dataclass(frozen=True)
-class Contender:
-    """One thing timed at every size: the table under an executor, or MPI_Alltoall under a choice."""
-
-    name: str
-    kind: str  # "table" or "mpi"
-    mode: str  # the C program's MODE
-    configuration: tuple[str, ...] = ()  # extra --cfg= values
-    parameter: int | None = None  # the C program's PARAM (combined: the number of its superstep map)
-
-    def to_json(self) -> dict:
-        """Name and kind."""
-        return {"name": self.name, "kind": self.kind}
-
-
 @dataclass(frozen=True)
 class Setup:
     """What a study simulates: sizes, platform, model, contenders, budgets."""
@@ -113,15 +82,21 @@ class Setup:
     bandwidth_bps: float
     latency_s: float
     model: Model = Model.SMPI
-    executors: tuple[Executor, ...] = (Executor.STEP, Executor.DATAFLOW, Executor.COMBINED)
-    combine: tuple[SuperstepRule, ...] = (BALANCED,)  # the combined executor's superstep maps (combine.py)
+    choice: Choice = Choice()
     mpi_algorithms: tuple[str, ...] | None = None  # None: all; () none
-    run_timeout_s: float = 300.0
-    window: int = 1
+    run_timeout_s: float | None = None  # None: sized by run_timeout()
     trace: bool = False
     max_memory: int | None = None
     deadline: float | None = None  # time.monotonic() of the command's --timeout
-    budget_s: float | None = None  # wall-clock seconds for the timed runs after the check run (None: no limit)
+    budget_s: float | None = None  # wall-clock seconds for the timed runs after the check runs (None: no limit)
+
+
+def run_timeout(ranks: int, family: Family) -> float:
+    """Wall-clock seconds one run gets unless --run-timeout says otherwise: grown with the square of the ranks (a
+    contender that sends to every rank at once makes that many flows); an MPI run can be cut long before, as soon
+    as it cannot be the best."""
+    scale = max(1.0, (ranks / 128) ** 2)
+    return (600.0 if family is Family.MPI else 300.0) * scale
 
 
 # ------------------------------------------------------------------ units
@@ -154,9 +129,13 @@ def parse_latency(text: str) -> float:
     return value
 
 
-def size_label(size: int) -> str:
-    """8 B, 4 KiB, 64 KiB, 1 MiB."""
-    return format_bytes(size)
+def seconds_label(seconds: float) -> str:
+    """A duration for people: '0.2 s', '90 s', '1.5 ms' (never '0 s' for a positive one)."""
+    if seconds >= 10:
+        return f"{seconds:.0f} s"
+    if seconds >= 0.01:
+        return f"{seconds:.3g} s"
+    return f"{seconds * 1e3:.3g} ms"
 
 
 # ------------------------------------------------------------------ sizes and memory
@@ -171,99 +150,49 @@ class SizePlan:
     address_bytes: int  # address space of an MPI_Alltoall run (all ranks' send and receive buffers)
 
 
+def simulator_base_bytes(ranks: int) -> int:
+    """Memory the simulator needs for ``ranks`` ranks even with shared allocations (known from the order alone)."""
+    return ranks * SIMULATOR_RANK_BYTES
+
+
 def size_plan(ranks: int, hops_per_rank: int, size: int, *, max_memory: int | None) -> SizePlan:
     """The plan for one size; SizeLimitError (exit 2) when even shared allocations would not fit."""
     alltoall = 2 * ranks * ranks * size
     table = ranks * (2 * ranks + hops_per_rank) * size
-    checked_bytes = max(alltoall, table) + ranks * RANK_BASE_BYTES
+    checked_bytes = max(alltoall, table) + simulator_base_bytes(ranks)
     budget = CHECK_BUDGET_BYTES if max_memory is None else min(CHECK_BUDGET_BYTES, max_memory // 2)
     if alltoall > ADDRESS_LIMIT_BYTES:
         raise SizeLimitError(f"blocks of {size_label(size)} on {ranks} ranks: MPI_Alltoall's buffers span "
                              f"{ranks} x {size_label(size)} x {ranks} x 2 = {format_bytes(alltoall)} of address "
                              f"space in the one simulator process, more than {format_bytes(ADDRESS_LIMIT_BYTES)}")
-    base = ranks * RANK_BASE_BYTES
+    base = simulator_base_bytes(ranks)
     if max_memory is not None and base > max_memory:
         raise SizeLimitError(f"{ranks} ranks need about {format_bytes(base)} in the simulator even with shared "
                              f"allocations, more than --max-memory {format_bytes(max_memory)}")
     return SizePlan(size, checked_bytes <= budget, checked_bytes, alltoall)
 
 
-# ------------------------------------------------------------------ contenders
-
-def mpi_contenders(available: list[str], wanted: tuple[str, ...] | None) -> list[Contender]:
-    """MPI_Alltoall under each algorithm SimGrid lists (and each library selector), or those ``wanted``."""
-    algorithms = [a for a in available if a not in SELECTORS and a not in SKIPPED_ALGORITHMS]
-    everything = [Contender(f"alltoall:{a}", "mpi", "alltoall", (f"smpi/alltoall:{a}",)) for a in algorithms]
-    everything += [Contender(f"selector:{s}", "mpi", "alltoall", (f"smpi/coll-selector:{s}",)) for s in SELECTORS]
-    if wanted is None:
-        return everything
-    by_name = {c.name: c for c in everything}
-    chosen = []
-    for name in wanted:
-        key = name if name in by_name else (f"selector:{name}" if f"selector:{name}" in by_name else f"alltoall:{name}")
-        if key not in by_name:
-            raise OptionError(f"--mpi-algorithms: SimGrid has no alltoall algorithm or selector {name!r}; it has "
-                              f"{', '.join(algorithms + list(SELECTORS))}")
-        chosen.append(by_name[key])
-    return chosen
+def message_plan(lineup: Lineup, sizes: tuple[int, ...]) -> None:
+    """SizeLimitError (exit 2) when a contender's largest message exceeds what one MPI message carries: a combined
+    executor sends a step's hops on one link as one message (its largest bundle times the block), the others one
+    block per message."""
+    for contender in lineup.contenders:
+        executor = contender.executor
+        schedule = lineup.schedules[contender.schedule]
+        blocks = schedule.largest_bundle if executor.kind is ExecutorKind.COMBINED else 1
+        for size in sizes:
+            largest = blocks * size if not executor.pieces else min(executor.pieces, blocks * size)
+            if largest > MESSAGE_LIMIT_BYTES:
+                raise SizeLimitError(f"{contender.name} at {size_label(size)}: its largest message holds {blocks} "
+                                     f"blocks, {format_bytes(blocks * size)}, more than one MPI message carries "
+                                     f"({format_bytes(MESSAGE_LIMIT_BYTES)}); use smaller --bytes")
 
 
-def parse_executors(text: str) -> tuple[Executor, ...]:
-    """``--executor``: a comma list of step, dataflow, combined; ``both`` is step,dataflow and ``all`` all three."""
-    chosen: list[Executor] = []
-    for item in (part.strip() for part in str(text).split(",")):
-        if item == "all":
-            chosen += list(Executor)
-        elif item == "both":
-            chosen += [Executor.STEP, Executor.DATAFLOW]
-        elif item in {e.value for e in Executor}:
-            chosen.append(Executor(item))
-        else:
-            raise OptionError(f"--executor: {item!r} is not one of step, dataflow, combined, both, all")
-    return tuple(dict.fromkeys(chosen))
-
-
-def table_contenders(executors: tuple[Executor, ...],
-                     combine: tuple[SuperstepRule, ...] = (BALANCED,)) -> list[Contender]:
-    """The table under each executor; the combined executor once per superstep map rule (PARAM numbers the
-    maps from 1 in ``combine``'s order, as :func:`prepare` writes them)."""
-    contenders = []
-    for executor in executors:
-        if executor is Executor.COMBINED:
-            contenders += [Contender(f"table (combined: {rule.name})", "table", executor.value, parameter=number)
-                           for number, rule in enumerate(combine, 1)]
-        else:
-            contenders.append(Contender(f"table ({executor.value})", "table", executor.value))
-    return contenders
-
-
-def combined_summary(schedule: CompiledSchedule, setup: Setup, maps: list[SuperstepMap]) -> list[dict]:
-    """The report's ``combined`` list: per superstep map its contender, rule, supersteps and bundles."""
-    floor = bundle_floor(schedule)
-    return [{"contender": c.name, "rule": m.rule, "supersteps": m.supersteps, "bundle_sum": m.bundle_sum,
-             "bundle_floor": floor, "largest_bundle": m.largest_bundle}
-            for c, m in zip(table_contenders((Executor.COMBINED,), setup.combine), maps)]
-
-
-def superstep_maps(schedule: CompiledSchedule, combine: tuple[SuperstepRule, ...]) -> list[SuperstepMap]:
-    """The superstep map of each rule of ``combine``, each checked (along every path the supersteps strictly
-    increase) before anything runs."""
-    maps = []
-    for rule in combine:
-        mapping = rule.make(schedule)
-        try:
-            check_superstep_map(schedule, mapping)
-        except ValueError as exc:  # a bug in combine.py, never the user's input
-            raise smpi.SimulationFailed(f"the combined executor's superstep map is wrong: {exc}") from None
-        maps.append(mapping)
-    return maps
-
-
-# ------------------------------------------------------------------ one study
+# ------------------------------------------------------------------ one study's directory and runs
 
 @dataclass
 class Workspace:
-    """The temporary directory of a study: platform, hostfile, rank files, the binary, smpirun."""
+    """The temporary directory of a study: platform, hostfile, the schedules' files, the binary, smpirun."""
 
     directory: Path
     binary: Path
@@ -271,21 +200,16 @@ class Workspace:
     ranks: int
     model: Model
     shared_blocksize: int = 1 << 20
-    maps: list[SuperstepMap] = field(default_factory=list)  # the combined executor's maps, numbered from 1
+    files: dict[str, Path] = field(default_factory=dict)  # schedule name -> its tesearch-hops file
     runs: int = 0
-    log: list[str] = field(default_factory=list)
 
-    def command(self, contender_mode: str, size: int, *, checked: bool, trace: bool, parameter: int,
-                configuration: tuple[str, ...] = ()) -> list[str]:
-        """The smpirun command line of one run (``parameter``: the C program's PARAM, the dataflow window or the
-        combined executor's map)."""
+    def command(self, arguments: list[str], configuration: tuple[str, ...] = ()) -> list[str]:
+        """The smpirun command line of one run of the executor with ``arguments``."""
         cfg = list(smpi.BASE_CONFIGURATION) + [f"network/model:{self.model.simgrid_name}",
                                                f"smpi/shared-malloc-blocksize:{self.shared_blocksize}"]
         cfg += list(configuration)
         return ([self.smpirun, "-no-privatize", "-platform", "platform.xml", "-hostfile", "hostfile",
-                 "-np", str(self.ranks)] + [f"--cfg={c}" for c in cfg] +
-                [str(self.binary), contender_mode, str(self.directory), str(size), "1" if checked else "0",
-                 "1" if trace else "0", str(parameter)])
+                 "-np", str(self.ranks)] + [f"--cfg={c}" for c in cfg] + [str(self.binary)] + arguments)
 
 
 def _blocksize(largest_buffer: int) -> int:
@@ -296,68 +220,102 @@ def _blocksize(largest_buffer: int) -> int:
     return size
 
 
-def prepare(schedule: CompiledSchedule, setup: Setup, directory: Path,
-            programs_file: Path | None = None) -> Workspace:
-    """Write the platform, hostfile, programs export and rank files into ``directory``; compile the executor."""
+def prepare(lineup: Lineup, setup: Setup, directory: Path, numbering) -> Workspace:
+    """Write the platform, hostfile and every schedule's file into ``directory``; compile the executor."""
     smpirun = smpi.find_tool("smpirun")
-    binary = smpi.executor_binary()
-    numbering = schedule.numbering
+    binary = build(Flavour.SIMGRID)
     (directory / "platform.xml").write_text(platform_xml(numbering, bandwidth_bps=setup.bandwidth_bps,
                                                           latency_s=setup.latency_s))
-    (directory / "hostfile").write_text(hostfile(schedule.ranks))
-    if programs_file is None:
-        programs_file = directory / "programs.jsonl"
-        stream_programs(schedule, programs_file)
-    write_rank_files(programs_file, directory, schedule.neighbours)
-    largest_bundle, maps = 1, []
-    if Executor.COMBINED in setup.executors:
-        maps = superstep_maps(schedule, setup.combine)
-        for number, mapping in enumerate(maps, 1):
-            write_superstep_map(directory, number, mapping)
-            largest_bundle = max(largest_bundle, mapping.largest_bundle * len(schedule.letters))
-    largest = max(setup.sizes) * max(schedule.ranks, largest_bundle)
-    return Workspace(directory, binary, smpirun, schedule.ranks, setup.model, _blocksize(largest), maps)
+    (directory / "hostfile").write_text(hostfile(numbering.size))
+    files = {}
+    for number, (name, schedule) in enumerate(lineup.schedules.items()):
+        files[name] = write_routes(schedule, directory / f"schedule-{number}.hops")
+    if lineup.programs_override is not None:  # the tests' hook: the table's programs as a file gives them
+        files["table"].write_bytes(programs_bytes(lineup.programs_override, numbering))
+    largest_bundle = max((s.largest_bundle for s in lineup.schedules.values()), default=1)
+    largest = max(setup.sizes) * max(numbering.size, largest_bundle)
+    return Workspace(directory, binary, smpirun, numbering.size, setup.model, _blocksize(largest), files)
+
+
+def _arguments(space: Workspace, contender: Contender | None, size: int, *, checked: bool,
+               trace: bool = False, mode: str = "run") -> list[str]:
+    args = [f"mode={mode}", f"bytes={size}", f"check={1 if checked else 0}", "label=run", f"progress={PROGRESS_MS}"]
+    if contender is not None and contender.schedule is not None:
+        args.append(f"schedule={space.files[contender.schedule]}")
+        if mode == "run":
+            args += contender.executor.arguments()
+    if trace:
+        args.append(f"trace={space.directory}")
+    return args
 
 
 def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool, setup: Setup,
-            trace: bool = False, budget_end: float | None = None) -> dict:
-    """One smpirun run of one contender at one size, as a record (status, seconds, reason, wall time).
+            cut_above: float | None = None, budget_end: float | None = None, trace: bool = False) -> dict:
+    """One smpirun run of one contender at one size, as a record: status, simulated seconds, memory, wall time.
 
-    ``budget_end`` (time.monotonic()) cuts the run where the study's --budget ends; the record says so.
+    ``cut_above``: the best time of the contender's family so far; the run is stopped once its simulated lower bound
+    passes it (status "cannot be best").  ``budget_end`` (time.monotonic()) cuts the run where the study's --budget
+    ends; the record says so.
     """
-    parameter = setup.window if contender.parameter is None else contender.parameter
-    command = space.command(contender.mode, size, checked=checked, trace=trace, parameter=parameter,
-                            configuration=contender.configuration)
-    timeout = setup.run_timeout_s
+    mode = "alltoall" if contender.family is Family.MPI else "run"
+    command = space.command(_arguments(space, contender, size, checked=checked, trace=trace, mode=mode),
+                            contender.configuration)
+    timeout = setup.run_timeout_s if setup.run_timeout_s is not None else run_timeout(space.ranks, contender.family)
     if setup.deadline is not None:
         timeout = min(timeout, max(setup.deadline - time.monotonic(), 0.1))
     cut_by_budget = budget_end is not None and budget_end - time.monotonic() < timeout
     if cut_by_budget:
         timeout = max(budget_end - time.monotonic(), 0.1)
+
+    def watch(text: str) -> str | None:
+        if cut_above is None:
+            return None
+        bound = smpi.parse_output(text).at_least_s(space.ranks)
+        if bound is not None and bound > cut_above:
+            return f"{bound:.9e}"
+        return None
+
     finished = smpi.run_smpirun(command, work=space.directory, timeout_s=timeout, max_memory=setup.max_memory,
-                                deadline=setup.deadline)
+                                deadline=setup.deadline, watch=watch, watch_every_s=WATCH_EVERY_S)
     space.runs += 1
     output = smpi.parse_output(finished.stdout)
-    record = {"contender": contender.name, "kind": contender.kind, "bytes": size, "wall_s": round(finished.wall_s, 3),
-              "checked": checked}
-    result = output.results.get((contender.mode, size))
+    record = {"contender": contender.name, "family": contender.family.value, "bytes": size,
+              "wall_s": round(finished.wall_s, 3), "checked": checked, "peak_rss_bytes": finished.peak_rss_bytes}
+    result = output.results.get("run")
     if result is not None and finished.status == 0:
-        record.update(status=Status.OK.value, seconds=result["seconds"], checked=result["checked"],
-                      mismatches=result["mismatches"], faults=output.faults, start_skew_s=result["start_skew_s"])
+        record.update(status=RunStatus.OK.value, seconds=result["seconds"], checked=result["checked"],
+                      mismatches=result["mismatches"], faults=[f.to_json() for f in output.faults],
+                      start_skew_s=result["start_skew_s"])
+        if contender.family is not Family.MPI:
+            record.update(held_bytes=result["held_bytes"], held_blocks=result["held_blocks"],
+                          messages=result["messages"])
+        elif result["mismatches"]:  # SimGrid's own algorithm delivered wrong blocks: no time to compare
+            record.update(status=RunStatus.FAILED.value, wrong_blocks=result["mismatches"], mismatches=0,
+                          reason=f"delivered {result['mismatches']} block(s) that differ from what their origins "
+                                 f"sent (this algorithm is broken in SimGrid {smpi.simgrid_version()})")
+        return record
+    bound = output.at_least_s(space.ranks)
+    if bound is not None:
+        record["at_least_s"] = bound
+    if finished.reason:
+        record.update(status=RunStatus.CANNOT_BE_BEST.value,
+                      reason=f"stopped after {seconds_label(finished.wall_s)} of wall clock: its simulated time was "
+                             f"already at least {bound * 1e3:.4g} ms, above its family's best {cut_above * 1e3:.4g} ms")
         return record
     if finished.timed_out:
         note = "; all that was left of the study's --budget" if cut_by_budget else ""
-        record.update(status=Status.TOO_SLOW.value,
-                      reason=f"no result within {timeout:.0f} s of simulation (wall clock{note})")
+        reach = f"; its simulated time was at least {bound * 1e3:.4g} ms by then" if bound is not None else ""
+        record.update(status=RunStatus.TOO_SLOW.value,
+                      reason=f"no result within {seconds_label(timeout)} of wall clock{note}{reach}")
         return record
     reason = smpi.failure_reason(finished)
     if finished.over_memory:
-        record.update(status=Status.FAILED.value, reason=f"memory: {reason} (SMPI allocates this contender's "
-                                                         f"temporary buffers for real)")
+        record.update(status=RunStatus.FAILED.value, reason=f"memory: {reason} (SMPI allocates this contender's "
+                                                            f"temporary buffers for real)")
         return record
     applicable = not re.search(r"can't be used|cannot be used|power of two|not a power|number of processes"
                                r"|requires|only works|must be", reason, re.IGNORECASE)
-    record.update(status=(Status.FAILED if applicable else Status.NOT_APPLICABLE).value, reason=reason)
+    record.update(status=(RunStatus.FAILED if applicable else RunStatus.NOT_APPLICABLE).value, reason=reason)
     return record
 
 
@@ -366,17 +324,29 @@ def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool,
 CHECK_CONFIGURATION = ("smpi/send-is-detached-thresh:0",)
 
 
-def check_run(space: Workspace, setup: Setup) -> dict:
-    """The lockstep check of the table's programs (8-byte blocks): its faults, none when the schedule is right."""
-    contender = Contender("table (check)", "table", "check", CHECK_CONFIGURATION)
-    record = run_one(space, contender, CHECK_BYTES, checked=True, setup=setup)
-    if record["status"] != Status.OK.value:
-        raise smpi.SimulationFailed(f"the check run of the table's programs did not finish: "
-                                    f"{record.get('reason', record['status'])}")
-    priority = {kind: i for i, kind in enumerate(FAULT_ORDER)}
-    faults = sorted(record["faults"], key=lambda f: (priority.get(f["kind"], len(priority)), f["step"], f["rank"]))
-    return {"bytes": CHECK_BYTES, "fault_count": record["mismatches"], "faults": faults,
-            "ok": record["mismatches"] == 0, "simulated_s": record["seconds"]}
+def check_run(space: Workspace, setup: Setup, schedule: str) -> dict:
+    """The lockstep check of one schedule's programs (8-byte blocks): its faults, none when the schedule is right."""
+    args = ["mode=check", f"bytes={CHECK_BYTES}", "check=1", "label=run", f"schedule={space.files[schedule]}"]
+    command = space.command(args, CHECK_CONFIGURATION)
+    timeout = setup.run_timeout_s if setup.run_timeout_s is not None else run_timeout(space.ranks, Family.TABLE)
+    finished = smpi.run_smpirun(command, work=space.directory, timeout_s=timeout, max_memory=setup.max_memory,
+                                deadline=setup.deadline)
+    space.runs += 1
+    output = smpi.parse_output(finished.stdout)
+    result = output.results.get("run")
+    if result is None or finished.status != 0:
+        raise smpi.SimulationFailed(f"the check run of {schedule} did not finish: {smpi.failure_reason(finished)}")
+    faults = sorted((f.to_json() for f in output.faults), key=by_cause)
+    return {"schedule": schedule, "bytes": CHECK_BYTES, "fault_count": result["mismatches"], "faults": faults,
+            "ok": result["mismatches"] == 0}
+
+
+def idle_run(space: Workspace, setup: Setup) -> int:
+    """The simulator's peak resident memory for the study's ranks without an exchange (bytes; 0 if unknown)."""
+    finished = smpi.run_smpirun(space.command(["mode=idle", "bytes=8", "check=0", "label=run"]),
+                                work=space.directory, timeout_s=600, max_memory=setup.max_memory,
+                                deadline=setup.deadline)
+    return finished.peak_rss_bytes if finished.status == 0 else 0
 
 
 def link_bound_s(bound_steps: float, size: int, bandwidth_bps: float) -> float:
@@ -384,145 +354,118 @@ def link_bound_s(bound_steps: float, size: int, bandwidth_bps: float) -> float:
     return bound_steps * size / bandwidth_bps
 
 
-def summarise_size(size: int, runs: list[dict], bound_s: float) -> dict:
-    """One size's line: best MPI, best table, ratio, multiples of the bound."""
+# ------------------------------------------------------------------ the study
+
+def time_sizes(space: Workspace, contenders: list[Contender], plans: list[SizePlan], setup: Setup,
+               bound_steps: float, counting_steps: float, idle: int, say: Callable[[str], None]) -> list[dict]:
+    """Every contender at every size, in order; a run is cut once it cannot be its family's best so far."""
+    ranks = space.ranks
+    too_slow: dict[str, int] = {}
+    per_size, all_runs = [], []
+    budget_end = None if setup.budget_s is None else time.monotonic() + setup.budget_s
+    for plan in plans:
+        runs: list[dict] = []
+        best: dict[str, float] = {}
+        for contender in contenders:
+            if budget_end is not None and time.monotonic() >= budget_end - 1.0:
+                runs.append({"contender": contender.name, "family": contender.family.value, "bytes": plan.size,
+                             "status": RunStatus.NOT_RUN.value, "checked": False,
+                             "reason": f"the study's --budget of {seconds_label(setup.budget_s)} (wall clock, "
+                                       f"after the check runs) was spent before its turn"})
+                continue
+            if contender.name in too_slow:
+                runs.append({"contender": contender.name, "family": contender.family.value, "bytes": plan.size,
+                             "status": RunStatus.NOT_RUN.value, "checked": False,
+                             "reason": f"too slow already at {size_label(too_slow[contender.name])}"})
+                continue
+            say(f"{size_label(plan.size)}: {contender.name} ...")
+            record = run_one(space, contender, plan.size, checked=plan.checked, setup=setup,
+                             cut_above=best.get(contender.family.value), budget_end=budget_end)
+            if record["status"] == RunStatus.TOO_SLOW.value:
+                too_slow[contender.name] = plan.size
+            if record["status"] == RunStatus.OK.value:
+                family = contender.family.value
+                best[family] = min(best.get(family, math.inf), record["seconds"])
+            runs.append(record)
+        all_runs.append((plan, runs))
+    broken = distrust_broken_algorithms([run for _, runs in all_runs for run in runs])
+    for plan, runs in all_runs:
+        summary = summarise_size(plan.size, runs, link_bound_s(bound_steps, plan.size, setup.bandwidth_bps),
+                                 idle, ranks)
+        summary["counting_bound_s"] = link_bound_s(counting_steps, plan.size, setup.bandwidth_bps)
+        per_size.append(summary)
+    if broken:
+        say(f"not compared (wrong blocks in a checked run): {', '.join(sorted(broken))}")
+    return per_size
+
+
+def distrust_broken_algorithms(runs: list[dict]) -> set[str]:
+    """MPI algorithms that delivered wrong blocks in a checked run are failed at every size of the study, their
+    unchecked times included (SimGrid 3.32's pair_rma delivers nearly every block wrong); returns their names."""
+    broken = {r["contender"]: r["bytes"] for r in runs if r["family"] == Family.MPI.value and r.get("wrong_blocks")}
     for run in runs:
-        if run["status"] == Status.OK.value:
-            run["multiple_of_bound"] = run["seconds"] / bound_s if bound_s > 0 else None
-    done = [r for r in runs if r["status"] == Status.OK.value]
-    mpi = min((r for r in done if r["kind"] == "mpi"), key=lambda r: r["seconds"], default=None)
-    table = min((r for r in done if r["kind"] == "table"), key=lambda r: r["seconds"], default=None)
-    summary = {"bytes": size, "bound_s": bound_s, "runs": runs,
-               "best_mpi": None if mpi is None else {"contender": mpi["contender"], "seconds": mpi["seconds"]},
-               "best_table": None if table is None else {"contender": table["contender"], "seconds": table["seconds"]}}
-    if mpi is not None and table is not None:
-        summary["ratio_best_mpi_to_table"] = mpi["seconds"] / table["seconds"]
-        summary["winner"] = "table" if table["seconds"] < mpi["seconds"] else mpi["contender"]
-    return summary
+        if run["contender"] in broken and run["status"] == RunStatus.OK.value:
+            run.update(status=RunStatus.FAILED.value,
+                       reason=f"not trusted: it delivered wrong blocks in the checked run at "
+                              f"{size_label(broken[run['contender']])}")
+    return set(broken)
 
 
-def crossover(per_size: list[dict]) -> dict:
-    """Where the winner changes: the largest size an MPI algorithm wins and the smallest from which the table
-    wins at every larger size measured."""
-    decided = [s for s in per_size if "winner" in s]
-    if not decided:
-        return {"found": False, "text": "no size had both a table time and an MPI time"}
-    table_from = None
-    for s in reversed(decided):
-        if s["winner"] != "table":
-            break
-        table_from = s
-    mpi_sizes = [s for s in decided if s["winner"] != "table"]
-    if table_from is None:
-        return {"found": False, "mpi_wins_up_to": decided[-1]["bytes"], "mpi_winner": decided[-1]["winner"],
-                "text": f"an MPI algorithm wins at every size measured (up to {size_label(decided[-1]['bytes'])}: "
-                        f"{decided[-1]['winner']})"}
-    below = [s for s in mpi_sizes if s["bytes"] < table_from["bytes"]]
-    if not below:
-        return {"found": False, "table_wins_from": table_from["bytes"],
-                "text": f"the table wins at every size measured (from {size_label(table_from['bytes'])})"}
-    last = below[-1]
-    return {"found": True, "mpi_wins_up_to": last["bytes"], "mpi_winner": last["winner"],
-            "table_wins_from": table_from["bytes"],
-            "text": f"between {size_label(last['bytes'])} and {size_label(table_from['bytes'])}: below, "
-                    f"{last['winner']} wins ({last['ratio_best_mpi_to_table']:.3f}x the table's time at "
-                    f"{size_label(last['bytes'])}); from {size_label(table_from['bytes'])} on, the table wins"}
+def simulate(lineup: Lineup, numbering, *, network: str, steps: int, bound_steps: int, counting_steps: float,
+             setup: Setup, progress: Callable[[str], None] | None = None, trace_schedule: str | None = None) -> dict:
+    """The whole study of a built line-up (see the module doc); returns the JSON-ready report.
 
-
-def regular_over_twisted(regular: dict, twisted: dict) -> dict[int, dict]:
-    """The regular torus's simulated time over the twisted one's, per size both reports measured (in the regular
-    report's order): ``table`` under each side's best table executor, ``mpi`` under each side's best
-    MPI_Alltoall contender (None unless both have one), and those contenders' names (``mpi_regular``,
-    ``mpi_twisted``).  ``regular`` and ``twisted`` are reports of :func:`simulate` (benchmarks/simulate.py's
-    records); the twisted-torus report's time columns and results/simulate.md's twisted section both read this."""
-    gains = {}
-    for sa in regular["sizes"]:
-        sb = next((s for s in twisted["sizes"] if s["bytes"] == sa["bytes"]), None)
-        if sb is None or not sa.get("best_table") or not sb.get("best_table"):
-            continue
-        both = bool(sa.get("best_mpi") and sb.get("best_mpi"))
-        gains[sa["bytes"]] = {
-            "table": sa["best_table"]["seconds"] / sb["best_table"]["seconds"],
-            "mpi": sa["best_mpi"]["seconds"] / sb["best_mpi"]["seconds"] if both else None,
-            "mpi_regular": sa["best_mpi"]["contender"] if both else None,
-            "mpi_twisted": sb["best_mpi"]["contender"] if both else None}
-    return gains
-
-
-def simulate(schedule: CompiledSchedule, *, bound_steps: int, counting_steps: float, setup: Setup,
-             programs_file: Path | None = None, progress: Callable[[str], None] | None = None) -> dict:
-    """The whole study of one verified table (see the module doc); returns the JSON-ready report.
-
-    ``bound_steps`` is the table's lower bound on steps (counting or per-letter, the larger);
-    ``counting_steps`` the counting bound without rounding up (sum of distances / letters), whose time
-    form holds for every schedule in SimGrid's fluid model (docs/simulate.md).
+    ``bound_steps`` is the table's lower bound on steps (counting or per-letter, the larger); ``counting_steps`` the
+    counting bound without rounding up (sum of distances / letters), whose time form holds for every schedule in
+    SimGrid's fluid model (docs/simulate.md).
     """
     say = progress or (lambda message: None)
-    ranks = schedule.ranks
-    plans = [size_plan(ranks, schedule.status, size, max_memory=setup.max_memory) for size in setup.sizes]
-    links = directed_links(schedule.numbering)
+    ranks = numbering.size
+    hops = max((s.hops for s in lineup.schedules.values()), default=0)
+    plans = [size_plan(ranks, hops, size, max_memory=setup.max_memory) for size in setup.sizes]
+    message_plan(lineup, setup.sizes)
+    links = directed_links(numbering)
     report: dict = {
-        "network": schedule.table.network, "ranks": ranks, "T": schedule.steps, "bound_steps": bound_steps,
-        "counting_steps": counting_steps,
-        "links": len(links), "hops_per_rank": schedule.status, "model": setup.model.value,
-        "bandwidth_Bps": setup.bandwidth_bps, "latency_s": setup.latency_s, "window": setup.window,
-        "run_timeout_s": setup.run_timeout_s,
+        "network": network, "ranks": ranks, "T": steps, "bound_steps": bound_steps, "counting_steps": counting_steps,
+        "links": len(links), "hops_per_rank": hops, "model": setup.model.value,
+        "bandwidth_Bps": setup.bandwidth_bps, "latency_s": setup.latency_s,
+        "run_timeout_s": setup.run_timeout_s, "schedules": list(lineup.built.values()),
+        "simgrid": smpi.simgrid_version(),
     }
     with tempfile.TemporaryDirectory(prefix="tesearch-simulate-") as scratch:
-        space = prepare(schedule, setup, Path(scratch), programs_file)
-        if space.maps:
-            report["combined"] = combined_summary(schedule, setup, space.maps)
-        say(f"checking the table's programs on {ranks} simulated ranks ({len(links)} links) ...")
-        report["check"] = check_run(space, setup)
-        if not report["check"]["ok"]:
+        space = prepare(lineup, setup, Path(scratch), numbering)
+        checks = []
+        for name in lineup.schedules:
+            say(f"checking {name} on {ranks} simulated ranks ({len(links)} links) ...")
+            checks.append(check_run(space, setup, name))
+        report["checks"] = checks
+        if not all(c["ok"] for c in checks):
             report["verdict"] = "fault"
             return report
-        available = smpi.alltoall_algorithms(space.smpirun, space.binary, space.directory)
-        contenders = table_contenders(setup.executors, setup.combine) + mpi_contenders(available, setup.mpi_algorithms)
+        idle = idle_run(space, setup)
+        report["idle_rss_bytes"] = idle
+        contenders = list(lineup.contenders)
+        if setup.mpi_algorithms != ():
+            available = smpi.alltoall_algorithms(space.smpirun, space.binary, space.directory)
+            contenders += mpi_contenders(available, setup.mpi_algorithms)
+            report["mpi_available"] = [c.name for c in mpi_contenders(available, None)]
         report["contenders"] = [c.to_json() for c in contenders]
-        report["mpi_available"] = [c.name for c in mpi_contenders(available, None)]  # what --mpi-algorithms all runs
-        too_slow: dict[str, int] = {}
-        per_size = []
-        budget_end = None if setup.budget_s is None else time.monotonic() + setup.budget_s
-        for plan in plans:
-            runs = []
-            for contender in contenders:
-                if budget_end is not None and time.monotonic() >= budget_end - 1.0:
-                    runs.append({"contender": contender.name, "kind": contender.kind, "bytes": plan.size,
-                                 "status": Status.NOT_RUN.value, "checked": False,
-                                 "reason": f"the study's --budget of {setup.budget_s:g} s (wall clock, after the "
-                                           f"check run) was spent before its turn"})
-                    continue
-                if contender.name in too_slow:
-                    runs.append({"contender": contender.name, "kind": contender.kind, "bytes": plan.size,
-                                 "status": Status.TOO_SLOW.value, "checked": False,
-                                 "reason": f"not run: too slow already at {size_label(too_slow[contender.name])}"})
-                    continue
-                say(f"{size_label(plan.size)}: {contender.name} ...")
-                record = run_one(space, contender, plan.size, checked=plan.checked, setup=setup,
-                                 budget_end=budget_end)
-                if record["status"] == Status.TOO_SLOW.value:
-                    too_slow[contender.name] = plan.size
-                runs.append(record)
-            summary = summarise_size(plan.size, runs, link_bound_s(bound_steps, plan.size, setup.bandwidth_bps))
-            summary["counting_bound_s"] = link_bound_s(counting_steps, plan.size, setup.bandwidth_bps)
-            per_size.append(summary)
+        per_size = time_sizes(space, contenders, plans, setup, bound_steps, counting_steps, idle, say)
         report["sizes"] = per_size
         report["crossover"] = crossover(per_size)
-        mismatches = sum(r.get("mismatches", 0) for s in per_size for r in s["runs"])
+        mismatches = sum(r.get("mismatches", 0) for s in per_size for r in s["runs"] if r["family"] != Family.MPI.value)
         report["verdict"] = "fault" if mismatches else "ok"
         if setup.trace:
             from tesearch.simulate.trace import trace_document
 
-            traced = table_contenders(setup.executors, setup.combine)
-            contender = next((c for c in traced if c.mode == Executor.DATAFLOW.value), traced[0])
-            executor = Executor(contender.mode)
+            traced = next((c for c in lineup.contenders if c.schedule == trace_schedule), lineup.contenders[0])
             size = max(setup.sizes)
-            say(f"tracing {contender.name} at {size_label(size)} ...")
-            record = run_one(space, contender, size, checked=False, setup=setup, trace=True)
-            if record["status"] != Status.OK.value:
+            say(f"tracing {traced.name} at {size_label(size)} ...")
+            record = run_one(space, traced, size, checked=False, setup=setup, trace=True)
+            if record["status"] != RunStatus.OK.value:
                 raise smpi.SimulationFailed(f"the traced run failed: {record.get('reason')}")
-            report["trace"] = trace_document(space.directory, schedule, executor=executor.value, size=size,
-                                             seconds=record["seconds"])
+            report["trace"] = trace_document(space.directory, lineup.schedules[traced.schedule], numbering,
+                                             executor=traced.executor.name, size=size, seconds=record["seconds"],
+                                             network=network)
         report["smpirun_runs"] = space.runs
     return report

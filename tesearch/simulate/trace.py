@@ -1,4 +1,4 @@
-"""The simulated run of a table as Chrome trace-event JSON (through :mod:`tesearch.chrome_trace`).
+"""The simulated run of a schedule as Chrome trace-event JSON (through :mod:`tesearch.chrome_trace`).
 
 A traced run makes every rank write ``trace-R.txt``: one ``S`` line per hop it sent (the simulated time it
 posted the send) and one ``R`` line per hop it received (the simulated time the receive completed), each
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tesearch.chrome_trace import HopSlice, chrome_trace
 from tesearch.errors import FormatError
-from tesearch.programs.schedule import CompiledSchedule
+from tesearch.execute.hops import HopSchedule
 
 
 def read_trace_files(directory: Path, ranks: int) -> tuple[dict, dict]:
@@ -73,11 +73,11 @@ def hop_slices(sends: dict, arrivals: dict, letters: tuple[str, ...]) -> list[Ho
     return slices
 
 
-def trace_document(directory: Path, schedule: CompiledSchedule, *, executor: str, size: int,
-                   seconds: float) -> dict:
+def trace_document(directory: Path, schedule: HopSchedule, numbering, *, executor: str, size: int, seconds: float,
+                   network: str) -> dict:
     """The trace-event document of a traced run whose ranks wrote into ``directory``."""
-    sends, arrivals = read_trace_files(directory, schedule.ranks)
+    sends, arrivals = read_trace_files(directory, numbering.size)
     slices = hop_slices(sends, arrivals, schedule.letters)
-    return chrome_trace(slices, metadata={"network": schedule.table.network, "executor": executor, "bytes": size,
-                                          "simulated_s": seconds, "hops": len(slices), "T": schedule.steps,
-                                          "source": "tesearch simulate (SimGrid SMPI)"})
+    return chrome_trace(slices, metadata={"network": network, "schedule": schedule.name, "executor": executor,
+                                          "bytes": size, "simulated_s": seconds, "hops": len(slices),
+                                          "T": schedule.width, "source": "tesearch simulate (SimGrid SMPI)"})

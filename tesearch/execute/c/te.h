@@ -8,7 +8,7 @@
  *   TE_STEP      step by step: post every hop of a step (one message per hop), wait for all of them;
  *   TE_DATAFLOW  out of order: each outgoing link may send any of its next `lookahead` unsent hops whose
  *                block is here, with at most `inflight` hops in flight on it; receives are posted ahead;
- *   TE_BUNDLED   step by step with one message per link per step holding every hop of that step on that
+ *   TE_COMBINED   step by step with one message per link per step holding every hop of that step on that
  *                link (the combined executor of a superstep schedule), optionally sent as pieces of at most
  *                `piece_bytes` bytes.
  *
@@ -70,13 +70,13 @@ const char *te_schedule_name(const te_schedule *s);
 int te_program_of(const te_schedule *s, int rank, te_program *out, char *why, size_t whylen);
 void te_program_free(te_program *p);
 
-typedef enum { TE_STEP = 1, TE_DATAFLOW = 2, TE_BUNDLED = 3 } te_executor_kind;
+typedef enum { TE_STEP = 1, TE_DATAFLOW = 2, TE_COMBINED = 3 } te_executor_kind;
 
 typedef struct {
   te_executor_kind kind;
   int lookahead;      /* TE_DATAFLOW: K >= 1 (1: each link in strict schedule order) */
   int inflight;       /* TE_DATAFLOW: W >= 1 hops in flight per link */
-  size_t piece_bytes; /* TE_BUNDLED: 0 = one message per link per step, else pieces of at most this many bytes */
+  size_t piece_bytes; /* TE_COMBINED: 0 = one message per link per step, else pieces of at most this many bytes */
 } te_executor;
 
 typedef struct {

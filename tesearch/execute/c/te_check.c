@@ -2,9 +2,10 @@
  *
  * At every step every rank sends one frame to every network neighbour (the hops of that link at that step, each
  * with its origin and destination and its block; possibly none) and receives one from each, then compares what
- * arrived with what its program expects.  A frame holds at most `cap` hops, fixed in advance (twice the largest
- * bundle of the program plus twice the letters: room for a late or misrouted hop), so every frame lands in a
- * receive posted at the start of its step (no MPI_Probe, which SMPI implements by polling).
+ * arrived with what its program expects.  A frame holds at most `cap` hops, the same at every rank and fixed in
+ * advance (twice the most hops a link takes in one step, one for a table, plus twice the letters: room for a late
+ * or misrouted hop), so every frame lands in a receive posted at the start of its step (no MPI_Probe, which SMPI
+ * implements by polling).  A program that puts more on one link in one step is a LINK_OVERLOADED fault.
  */
 #include "te.h"
 
@@ -79,7 +80,14 @@ typedef struct {
 int te_check(const te_program *p, size_t bytes, MPI_Comm comm, te_faults *found, double *start, double *end) {
   int me = p->rank, status = 0;
   char detail[400];
-  int nlinks = 0, cap = (int)(2 * te_largest_bundle(p)) + 2 * p->letters + 2;
+  /* the same cap at every rank (frames are received into buffers of that size): a table's program takes one hop per
+   * letter per step, a superstep schedule's at most its largest bundle (the same at every node) */
+  int bundle = 1;
+  if (p->kind != TE_KIND_TABLE) {
+    int mine = (int)te_largest_bundle(p);
+    MPI_Allreduce(&mine, &bundle, 1, MPI_INT, MPI_MAX, comm);
+  }
+  int nlinks = 0, cap = 2 * bundle + 2 * p->letters + 2;
   size_t item = 2 * sizeof(int) + bytes, frame_bytes = sizeof(int) + item * (size_t)cap;
   int hold_cap = p->nrecvs + 1, hold_next = 0, narrived_before = 0, narrived_now = 0;
   int nunexpected = 0, unexpected_cap = p->nrecvs + 64, nmissing = 0;

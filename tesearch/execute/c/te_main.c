@@ -2,8 +2,8 @@
  *
  * Started by `tesearch simulate` (smpirun) and `tesearch run --mpi` (mpiexec) with key=value arguments:
  *   mode=alltoall            MPI_Alltoall (under SimGrid the algorithm is smpirun's --cfg choice)
- *   mode=run                 the schedule under one executor (te.h): executor=step|dataflow|bundled,
- *                            lookahead=K inflight=W (dataflow), pieces=BYTES (bundled)
+ *   mode=run                 the schedule under one executor (te.h): executor=step|dataflow|combined,
+ *                            lookahead=K inflight=W (dataflow), pieces=BYTES (combined)
  *   mode=check               the schedule in lockstep frames: its faults (te_check)
  *   mode=idle                a barrier only (the simulator's memory without an exchange)
  *   mode=routes              every rank sends one byte to every other (the platform test reads the latencies)
@@ -15,6 +15,9 @@
  *   repeat=R                 time the exchange R times (rank 0 prints every time)
  *   trace=DIR                each rank writes DIR/trace-R.txt: when it sent and received each hop
  *   label=NAME               the name printed on RESULT and TIMES lines
+ *   progress=MS              under SimGrid, a CLOCK line every MS milliseconds of CPU (default 5000; 0: none)
+ *   mode=dump rank=R         print rank R's program (HOP send|recv step letter neighbour origin destination cell):
+ *                            how the tests hold the C side's group arithmetic to Python's, on one process
  * Output (stdout, each line whole): RESULT label bytes seconds checked mismatches skew held_bytes held_blocks
  * messages (rank 0; seconds = last end - first start; held = the most any rank held beyond its send and receive
  * buffers; messages = all ranks'), TIMES label s1 s2 ..., FAULT NAME rank step origin destination detail,
@@ -48,7 +51,6 @@ static void die(const char *what, int rank) {
 /* ------------------------------------------------------------------ progress under SimGrid */
 
 #ifdef TE_SIMGRID
-#define PROGRESS_CPU_S 5
 static volatile long finished_ranks = 0; /* shared by the ranks: the program runs unprivatized */
 
 static void put_number(char *buf, int *at, long long v) {
@@ -78,8 +80,8 @@ static void on_progress(int sig) { /* async-signal-safe: digits by hand, one wri
   (void)ignored;
 }
 
-static void start_progress(int me) {
-  if (me != 0) return;
+static void start_progress(int me, long every_ms) {
+  if (me != 0 || every_ms <= 0) return;
   printf("START %lld\n", (long long)(simgrid_get_clock() * 1e9));
   fflush(stdout);
   struct sigaction action;
@@ -87,14 +89,17 @@ static void start_progress(int me) {
   action.sa_handler = on_progress;
   action.sa_flags = SA_RESTART;
   sigaction(SIGVTALRM, &action, NULL);
-  struct itimerval every = {{PROGRESS_CPU_S, 0}, {PROGRESS_CPU_S, 0}};
+  struct itimerval every = {{every_ms / 1000, (every_ms % 1000) * 1000}, {every_ms / 1000, (every_ms % 1000) * 1000}};
   setitimer(ITIMER_VIRTUAL, &every, NULL);
 }
 static void finished(void) { finished_ranks++; }
 #define BUFFER(bytes, check) ((check) ? calloc(1, (bytes) ? (bytes) : 1) : SMPI_SHARED_MALLOC((bytes) ? (bytes) : 1))
 #define RELEASE(pointer, check) ((check) ? free(pointer) : SMPI_SHARED_FREE(pointer))
 #else
-static void start_progress(int me) { (void)me; }
+static void start_progress(int me, long every_ms) {
+  (void)me;
+  (void)every_ms;
+}
 static void finished(void) {}
 #define BUFFER(bytes, check) calloc(1, (bytes) ? (bytes) : 1)
 #define RELEASE(pointer, check) free(pointer)
@@ -105,11 +110,12 @@ static void finished(void) {}
 typedef struct {
   const char *mode, *schedule, *executor, *trace, *label;
   size_t bytes, pieces;
-  int check, repeat, lookahead, inflight, reference;
+  int check, repeat, lookahead, inflight, reference, rank;
+  long progress_ms;
 } arguments;
 
 static void parse(int argc, char **argv, arguments *a, int me) {
-  *a = (arguments){"", NULL, "step", NULL, NULL, 8, 0, 1, 1, 1, 1, 0};
+  *a = (arguments){"", NULL, "step", NULL, NULL, 8, 0, 1, 1, 1, 1, 0, 0, 5000};
   for (int i = 1; i < argc; i++) {
     char *eq = strchr(argv[i], '=');
     if (!eq) die("arguments are key=value", me);
@@ -127,6 +133,8 @@ static void parse(int argc, char **argv, arguments *a, int me) {
     else if (!strcmp(key, "lookahead")) a->lookahead = atoi(value);
     else if (!strcmp(key, "inflight")) a->inflight = atoi(value);
     else if (!strcmp(key, "reference")) a->reference = atoi(value);
+    else if (!strcmp(key, "rank")) a->rank = atoi(value);
+    else if (!strcmp(key, "progress")) a->progress_ms = atol(value);
     else die("an argument te_main does not know", me);
   }
   if (a->bytes < 1 || a->bytes > 0x7fffffffu) die("bytes must be in 1..2^31 - 1", me);
@@ -224,7 +232,7 @@ static void run_alltoall(const arguments *a, int me, int ranks) {
   for (int i = 0; i < a->repeat; i++) {
     MPI_Barrier(MPI_COMM_WORLD);
     start = MPI_Wtime();
-    if (i == 0) start_progress(me);
+    if (i == 0) start_progress(me, a->progress_ms);
     MPI_Alltoall(send, (int)a->bytes, MPI_BYTE, recv, (int)a->bytes, MPI_BYTE, MPI_COMM_WORLD);
     end = MPI_Wtime();
     if (i == 0) finished();
@@ -258,8 +266,8 @@ static void write_trace(const char *dir, const te_program *p, const double *sent
 static void run_schedule(const arguments *a, const te_program *p, int me, int ranks) {
   te_executor e = {TE_STEP, a->lookahead, a->inflight, a->pieces};
   if (!strcmp(a->executor, "dataflow")) e.kind = TE_DATAFLOW;
-  else if (!strcmp(a->executor, "bundled")) e.kind = TE_BUNDLED;
-  else if (strcmp(a->executor, "step") != 0) die("executor is step, dataflow or bundled", me);
+  else if (!strcmp(a->executor, "combined")) e.kind = TE_COMBINED;
+  else if (strcmp(a->executor, "step") != 0) die("executor is step, dataflow or combined", me);
   size_t total = a->bytes * (size_t)ranks;
   unsigned char *send = BUFFER(total, a->check), *recv = BUFFER(total, a->check), *reference = NULL;
   void *shared = NULL;
@@ -294,7 +302,7 @@ static void run_schedule(const arguments *a, const te_program *p, int me, int ra
     }
     if (a->check) memset(recv, 0, total);
     MPI_Barrier(comm);
-    if (i == 0) start_progress(me);
+    if (i == 0) start_progress(me, a->progress_ms);
     if (te_run(p, &e, send, recv, a->bytes, comm, shared, &stats, why, sizeof why) != 0) die(why, me);
     if (i == 0) finished();
     times[i] = slowest(stats.start, stats.end);
@@ -389,6 +397,22 @@ int main(int argc, char **argv) {
   } else if (!strcmp(a.mode, "idle")) {
     MPI_Barrier(MPI_COMM_WORLD);
     report(&a, 0, 0, 0, 0, 0, 0);
+  } else if (!strcmp(a.mode, "dump")) {
+    const te_schedule *s;
+    te_program p;
+    char why[300];
+    if (!a.schedule) die("mode dump needs schedule=FILE", me);
+    if (te_schedule_read(a.schedule, &s, why, sizeof why) != 0) die(why, me);
+    if (me == 0) {
+      if (te_program_of(s, a.rank, &p, why, sizeof why) != 0) die(why, me);
+      for (int side = 0; side < 2; side++)
+        for (int i = 0; i < (side ? p.nrecvs : p.nsends); i++) {
+          const te_hop *h = side ? &p.recvs[i] : &p.sends[i];
+          printf("HOP %s %d %d %d %d %d %d\n", side ? "recv" : "send", h->step, h->letter, h->neighbour, h->origin,
+                 h->destination, h->cell);
+        }
+      te_program_free(&p);
+    }
   } else if (!strcmp(a.mode, "run") || !strcmp(a.mode, "check")) {
     if (!a.schedule) die("mode run and check need schedule=FILE", me);
     const te_schedule *s;
@@ -401,7 +425,7 @@ int main(int argc, char **argv) {
     else run_schedule(&a, &p, me, ranks);
     te_program_free(&p);
   } else {
-    die("mode is alltoall, run, check, idle or routes", me);
+    die("mode is alltoall, run, check, dump, idle or routes", me);
   }
   MPI_Finalize();
   return 0;

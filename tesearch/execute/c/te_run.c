@@ -1,4 +1,4 @@
-/* te_run.c: the executors of te.h (step, dataflow, bundled) over MPI-shaped buffers, with their memory. */
+/* te_run.c: the executors of te.h (step, dataflow, combined) over MPI-shaped buffers, with their memory. */
 #include "te.h"
 
 #include <limits.h>
@@ -401,7 +401,7 @@ done:
   return status;
 }
 
-/* ------------------------------------------------------------------ bundled: one message per link per step */
+/* ------------------------------------------------------------------ combined: one message per link per step */
 
 size_t te_largest_bundle(const te_program *p); /* blocks (te_driver.c sizes SMPI's shared buffer with it) */
 
@@ -422,12 +422,12 @@ size_t te_largest_bundle(const te_program *p) {
   return largest;
 }
 
-static int run_bundled(run *r, size_t piece_bytes, char *why, size_t whylen) {
+static int run_combined(run *r, size_t piece_bytes, char *why, size_t whylen) {
   const te_program *p = r->p;
   int L = p->letters;
   size_t largest = te_largest_bundle(p) * r->bytes;
   if (piece_bytes == 0 || piece_bytes > largest) piece_bytes = largest;
-  if (!count_fits(piece_bytes)) return fail(why, whylen, "bundled: a message of more than 2^31 - 1 bytes");
+  if (!count_fits(piece_bytes)) return fail(why, whylen, "combined: a message of more than 2^31 - 1 bytes");
   size_t pieces_most = (largest + piece_bytes - 1) / piece_bytes;
   int *out_count = calloc((size_t)L, sizeof(int)), *in_count = calloc((size_t)L, sizeof(int));
   unsigned char *out_stage = NULL, *in_stage = NULL;
@@ -438,7 +438,7 @@ static int run_bundled(run *r, size_t piece_bytes, char *why, size_t whylen) {
   MPI_Request *requests = malloc(sizeof(MPI_Request) * (2 * (size_t)L * pieces_most + 1));
   int status = 0;
   if (!out_count || !in_count || !requests || (!r->blocks.shared && (!out_stage || !in_stage))) {
-    status = fail(why, whylen, "out of memory in the bundled executor");
+    status = fail(why, whylen, "out of memory in the combined executor");
     goto done;
   }
   int s = 0, v = 0;
@@ -523,8 +523,8 @@ int te_run(const te_program *p, const te_executor *e, const void *sendbuf, void 
   case TE_DATAFLOW:
     status = run_dataflow(&r, e->lookahead, e->inflight, why, whylen);
     break;
-  case TE_BUNDLED:
-    status = run_bundled(&r, e->piece_bytes, why, whylen);
+  case TE_COMBINED:
+    status = run_combined(&r, e->piece_bytes, why, whylen);
     break;
   default:
     status = fail(why, whylen, "an executor te.h does not know");
