@@ -72,6 +72,13 @@ class LiftError(TesearchError):
     exit_code = ExitCode.UNKNOWN
 
 
+class LiftImpossible(LiftError):
+    """A ring lift of the factor table at hand is proved impossible (narrower than a lower bound, or a counting
+    cut no mode can pass): the request cannot be met, which is bad input (exit 2), not a limit."""
+
+    exit_code = ExitCode.BAD_INPUT
+
+
 class LimitReached(TesearchError):
     """A time or memory limit was reached while running; nothing proved, nothing half-written."""
 
