@@ -24,7 +24,9 @@ def verify(file, partial, kernel, as_json, limits, quiet):
     """Check FILE (tesearch-table JSON, .json.gz or text) against Theorem 1 of the table method (seed 003):
     every word a shortest path to its element, every target placed once, no two words of a row overlapping,
     no letter twice in a column; then T against every lower bound."""
+    from tesearch.groups import cached_cayley_graph
     from tesearch.loading import recorded_bound_faults
+    from tesearch.networks import network_for_table
     from tesearch.segment import segmented
     from tesearch.supervise import supervise
     from tesearch.table import read_table
@@ -33,7 +35,8 @@ def verify(file, partial, kernel, as_json, limits, quiet):
     # reading runs supervised too: unmarked text rows need a solver (tesearch.segment)
     def work():
         table = read_table(file, segmenter=segmented)
-        return table, verify_table(table, complete=not partial)
+        net = network_for_table(table.network, table.generators, where=str(file))  # a wrong label names the file
+        return table, verify_table(table, complete=not partial, cg=cached_cayley_graph(net))
 
     table, result = supervise(work, limits=limits, quiet=quiet)
     if not partial:
