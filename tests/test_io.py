@@ -411,3 +411,17 @@ def test_replay_and_verify_partial_refuse_a_wrong_recorded_lower_bound(tmp_path)
     data["lower_bound"] = 5
     path.write_text(json.dumps(data))
     assert run_cli("replay", path).exit_code == 0
+
+
+@pytest.mark.parametrize("letter_bound", [4, 6, "6"])
+def test_replay_refuses_a_wrong_recorded_letter_bound(tmp_path, letter_bound):
+    """Issue 39: replay refused a tampered lower_bound but took a tampered letter_bound (REPLAY OK, exit 0). ring-6's
+    per-letter bound is 5 and exact, so the kernel's own bounds refute 4 and 6 (and a string) without the prover."""
+    data = json.loads((ROOT / "results" / "ring-6.json").read_text())
+    assert data["letter_bound"] == 5
+    data["letter_bound"] = letter_bound
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data))
+    replayed = run_cli("replay", path)
+    assert replayed.exit_code == 2, replayed.output
+    assert "letter_bound" in one_error_line(replayed) and str(path) in one_error_line(replayed)

@@ -306,8 +306,7 @@ def refuse_recorded_bounds(table_json: dict, *, where: str) -> None:
     letter = table_json.get("letter_bound")
     if letter is None:
         return
-    if not isinstance(letter, int) or isinstance(letter, bool) or letter < kernel.per_letter \
-            or (kernel.per_letter_exact and letter != kernel.per_letter):
+    if kernel.refutes_letter_bound(letter):
         raise OptionError(f"the table records letter_bound {letter!r}, the kernel's per-letter bound is "
                           f"{kernel.per_letter}{' (exact)' if kernel.per_letter_exact else ''}", where=where)
 

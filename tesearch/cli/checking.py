@@ -133,20 +133,29 @@ def replay_label_check(inp) -> None:
 
 
 def replay_bound_check(inp) -> None:
-    """Refuse (exit 2) a table whose recorded ``lower_bound`` is not the counting bound, as the checked loader
-    does, with the kernel's own BFS (ceil of the targets' distances over the letters; no prover module)."""
-    from tesearch.kernel import build_network, target_mask
+    """Refuse (exit 2) a table whose recorded ``lower_bound`` is not the counting bound, or whose recorded
+    ``letter_bound`` the kernel's own per-letter bound refutes (below it, or another value where it is exact), as
+    the checked loader and certify do, with the kernel's own BFS and bounds (no prover module)."""
+    from tesearch.kernel import build_network, kernel_bounds, target_mask
     from tesearch.errors import FormatError
     from tesearch.terms import Exchange
 
-    if getattr(inp, "lower_bound", None) is None:
+    if inp.lower_bound is None and inp.letter_bound is None:
         return
     net = build_network(inp.letters, inp.generators, where=inp.where)
-    total = int(net.depth[target_mask(net, Exchange(inp.exchange))].sum())
+    exchange = Exchange(inp.exchange)
+    total = int(net.depth[target_mask(net, exchange)].sum())
     counting = -(-total // len(inp.letters))
-    if inp.lower_bound != counting:
+    if inp.lower_bound is not None and inp.lower_bound != counting:
         raise FormatError(f"replay refuses this table: its recorded lower_bound is {inp.lower_bound}, but the "
-                                f"counting bound of {inp.network} {Exchange(inp.exchange).value} is {counting}", where=inp.where)
+                          f"counting bound of {inp.network} {exchange.value} is {counting}", where=inp.where)
+    if inp.letter_bound is None:
+        return
+    kernel = kernel_bounds(net, list(inp.generators), target_mask(net, exchange))
+    if kernel.refutes_letter_bound(inp.letter_bound):
+        raise FormatError(f"replay refuses this table: its recorded letter_bound is {inp.letter_bound}, but the "
+                          f"kernel's per-letter bound of {inp.network} {exchange.value} is {kernel.per_letter}"
+                          f"{' (exact)' if kernel.per_letter_exact else ''}", where=inp.where)
 
 
 @click.command("certify")
