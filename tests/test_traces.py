@@ -201,3 +201,20 @@ def test_chakra_without_the_extra_is_one_line(monkeypatch, tmp_path):
     done = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", tmp_path / "r",
                    env={"TESEARCH_INLINE": "1"})
     assert done.exit_code != 0 and "chakra extra" in done.stderr and not list(tmp_path.iterdir())
+
+
+def test_chakra_export_run_twice_replaces_its_own_traces(tmp_path):
+    """Issue 39: the second run was refused, "holds a file tesearch did not write" (sniff_kind did not know the
+    binary traces); another kind of file under a trace's name is still refused without --force."""
+    from tesearch.files import sniff_kind
+
+    chakra_decoder()
+    prefix = tmp_path / "r"
+    for _ in range(2):
+        done = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", prefix, "--quiet")
+        assert done.exit_code == 0, done.output
+    assert sniff_kind(f"{prefix}.0.et") == "chakra"
+    (tmp_path / "r.3.et").write_text('{"note": "made_by tesearch export --format chakra"}')  # JSON, not a trace
+    refused = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", prefix, "--quiet")
+    assert refused.exit_code == 2 and "r.3.et: not replaced" in refused.stderr
+
