@@ -218,3 +218,14 @@ def test_chakra_export_run_twice_replaces_its_own_traces(tmp_path):
     refused = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", prefix, "--quiet")
     assert refused.exit_code == 2 and "r.3.et: not replaced" in refused.stderr
 
+
+@pytest.mark.parametrize("size", [str(2**63), "1" + "0" * 30])
+def test_a_chakra_message_size_over_64_bits_is_bad_input(tmp_path, size):
+    """Issue 39: --bytes 9223372036854775808 was an internal error (exit 70, protobuf's ValueError)."""
+    chakra_decoder()
+    done = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", tmp_path / "r", "--bytes", size)
+    assert done.exit_code == 2 and "--bytes" in done.stderr and done.stderr.count("\n") == 1, done.output
+    assert list(tmp_path.iterdir()) == []
+    top = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", tmp_path / "r", "--bytes",
+                  str(2**63 - 1), "--quiet")
+    assert top.exit_code == 0, top.output  # the largest comm_size a trace holds
