@@ -172,6 +172,7 @@ def certify(table_file, refutations, output, force, name, solver_timeout_s, limi
     """Check TABLE_FILE and the refutations now and write a proof certificate."""
     from tesearch.certificate import (RefutationRequest, make_certificate, read_refutation, repository_root,
                                       write_certificate)
+    from tesearch.certificate.make import check_certificate_output, requested_claims
     from tesearch.files import CERTIFICATE_KIND, check_output
     from tesearch.loading import load_checked_table
     from tesearch.supervise import supervise
@@ -182,9 +183,11 @@ def certify(table_file, refutations, output, force, name, solver_timeout_s, limi
     # refuse, before any work and writing nothing, what certify cannot stand behind: the label,
     # Theorem 1 and the recorded bounds (the checked loader), and each refutation's header
     table = supervise(lambda: load_checked_table(table_file, command="certify"), limits=limits, quiet=quiet)
-    for path in refutations:
-        read_refutation(RefutationRequest(path), network=table.network, exchange=table.exchange, root=root,
-                        T=table.T)
+    headers = [read_refutation(RefutationRequest(path), network=table.network, exchange=table.exchange, root=root,
+                               T=table.T)[2] for path in refutations]
+    # keep-better for certificates: one that claims more is never replaced by one that claims less (--force does)
+    check_certificate_output(output, requested_claims(table, zip(map(RefutationRequest, refutations), headers)),
+                             force=force)
     certificate = supervise(lambda: make_certificate(
         table, name=name or output.stem, table_source=str(table_file),
         refutations=[RefutationRequest(p) for p in refutations], root=root, timeout_s=solver_timeout_s,
