@@ -425,3 +425,30 @@ def test_replay_refuses_a_wrong_recorded_letter_bound(tmp_path, letter_bound):
     replayed = run_cli("replay", path)
     assert replayed.exit_code == 2, replayed.output
     assert "letter_bound" in one_error_line(replayed) and str(path) in one_error_line(replayed)
+
+
+#: a command that makes a table, a network whose table it makes, and a phase of its work (made to hang: a command
+#: that starts its work before checking its output runs into its --timeout instead of refusing at once)
+MAKERS = [
+    (["search", "star-5"], "candidate words"),
+    (["narrow", "star-5"], "candidate words"),
+    (["lift", "torus-4x8"], "solve lift"),
+    (["repack", "star-5"], "greedy first fit"),
+    (["stratify", "star-5"], "solve core"),
+    (["construct", "hypercube-3"], "construct"),
+]
+
+
+@pytest.mark.parametrize("args,work_phase", MAKERS)
+def test_an_output_holding_another_networks_table_is_refused_before_the_work(tmp_path, args, work_phase):
+    """Issue 39: search, narrow, lift, repack and stratify with -o FILE holding another network's table ran the
+    whole search, then exited 2 with the table found neither written nor printed. Now the output is checked first,
+    as the save would check it; the work, made to hang here, never starts."""
+    from tesearch.limits import STALL_PHASE_VARIABLE
+
+    out = star4_copy(tmp_path / "t.json")
+    before = out.read_bytes()
+    result = run_cli(*args, "-o", out, "--timeout", "20", "--quiet", env={STALL_PHASE_VARIABLE: work_phase})
+    assert result.exit_code == 2, result.output
+    assert f"{out}: not replaced: it holds a table of star-4 total, not {args[1]} total" in one_error_line(result)
+    assert result.stdout == "" and out.read_bytes() == before
