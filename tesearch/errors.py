@@ -13,7 +13,7 @@ reaches the user (no traceback).
 
 from __future__ import annotations
 
-from tesearch.terms import ExitCode
+from tesearch.terms import ExitCode, phase_text
 
 
 class TesearchError(Exception):
@@ -88,7 +88,7 @@ class LimitReached(TesearchError):
 
     def __init__(self, message: str, *, phase: str | None = None, where: str | None = None):
         self.phase = phase
-        super().__init__(message + (f" (in phase: {phase})" if phase else ""), where=where)
+        super().__init__(message + (f" ({phase_text(phase)})" if phase else ""), where=where)
 
 
 class Interrupted(TesearchError):

@@ -484,3 +484,41 @@ def test_a_stop_raised_inside_a_finalizer_stops_the_command_without_a_traceback(
     assert hooked.stdout.strip() == "_StopSignal" and "Traceback" not in hooked.stderr, hooked.stderr
     bare = subprocess.run([system.executable, str(script)], capture_output=True, text=True, env=env)
     assert bare.stdout.strip() == "ran on" and "Exception ignored" in bare.stderr  # what the hook prevents
+
+
+# ------------------------------------------------------------------ one word per signal
+
+@pytest.mark.parametrize("signum,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_supervised_command_names_its_signal_as_every_command_does(signum, code):
+    """Issue 41: search and narrow (stopped by the supervisor) said "interrupted (SIGTERM)", run and simulate (the
+    command's own handler) "terminated (SIGTERM)". One wording now: tesearch.terms.stop_text."""
+    from tesearch.limits import STALL_PHASE_VARIABLE
+    from tesearch.terms import ExitCode, stop_text
+
+    proc = _command("search", "star-5", "--quiet", env={STALL_PHASE_VARIABLE: "candidate words"})
+    family = Family(proc.pid)
+    _wait_until(lambda: len(family.members) >= 2, 30, "the supervised worker started")  # the supervisor's path
+    returncode, _, err = _signal_and_measure(proc, family, signum)
+    assert returncode == code, err
+    assert err.startswith(f"tesearch: {stop_text(ExitCode(code))} (") and err.strip().endswith("nothing was written")
+    assert family.left_after(STOP_S) == []
+
+
+def test_no_module_words_a_signal_but_terms():
+    """The command's own handlers say what the supervisor and the sweep say; no other module spells a signal's
+    word (entry.py writes stop_text's words out: it imports nothing while the command line loads)."""
+    import re
+
+    from tesearch.cli import app
+    from tesearch.terms import ExitCode, stop_text
+
+    for handler, code in ((app._interrupt, ExitCode.INTERRUPTED), (app._terminate, ExitCode.TERMINATED)):
+        with pytest.raises(BaseException) as caught:
+            handler(signal.SIGINT, None)
+        assert caught.value.message == f"{stop_text(code)}; nothing was written"
+    assert stop_text(ExitCode.INTERRUPTED) == "interrupted (SIGINT)"
+    assert stop_text(ExitCode.TERMINATED) == "terminated (SIGTERM)"
+    spelled = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tesearch").rglob("*.py")
+                     if path.name != "terms.py" and re.search(r"(interrupted|terminated) \((SIGINT|SIGTERM|\{name\})\)", path.read_text()))
+    assert spelled == ["tesearch/entry.py"], spelled
+    assert f'"tesearch: {stop_text(ExitCode.INTERRUPTED)}; nothing was written' in (ROOT / "tesearch" / "entry.py").read_text()

@@ -49,7 +49,7 @@ from tesearch.search.params import (Attempt, CoreSchedule, SearchOutcome, Search
 from tesearch.search.split import OrbitGroup, group_orbits
 from tesearch.symmetry import CYCLIC
 from tesearch.table import Table
-from tesearch.terms import SolveResult, Status
+from tesearch.terms import SolveResult, Status, phase_text
 
 __all__ = ["Attempt", "CoreSchedule", "SearchOutcome", "SearchParams", "Searcher", "Strategy", "WordSampling",
            "candidate_words", "check_width_range", "search"]
@@ -154,7 +154,7 @@ class Searcher(TableKit):
         """Record why the search stops short (the last solver phase, if any, named), and log it."""
         last = self.attempts[-1] if self.attempts else None
         where = f" (after phase: solve {last.part} T={last.width})" if last is not None else \
-            f" (in phase: {limits.current_phase()})"
+            f" ({phase_text(limits.current_phase())})"
         self.stop_reason = reason + where
         self.log(self.stop_reason)
 
