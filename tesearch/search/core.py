@@ -277,8 +277,8 @@ class Searcher(TableKit):
 
     def greedy_core_table(self, exceptional: list[int], full: list[tuple[int, ...]]) -> Table | None:
         """The fallback of the rotation search: the exceptional elements packed by greedy first fit (blanks
-        allowed) and every full orbit a rotation block; verified, offered to the supervisor (so a timeout or
-        Ctrl-C still keeps it), and None when it is wider than --max-width or there is no exceptional element
+        allowed) and every full orbit a rotation block; verified, offered to the supervisor (so a time or memory
+        limit still writes it; Ctrl-C writes nothing), and None when it is wider than --max-width or there is no exceptional element
         (then the core is empty and the first candidate is the table)."""
         if not exceptional:
             return None
