@@ -454,7 +454,8 @@ HEADER = '''\
 # their run line (command, date, commit) and timings.
 #
 # Writing: `tesearch search/stratify/lift/repack/construct --out F` replace F only with a
-# narrower table (--force: any); `tesearch certify -o F` always writes F. Rerun entries with
+# narrower table (--force: any); `tesearch certify -o F` replaces a certificate only by one that claims
+# as much (the same network, no wider table, every impossibility claim; --force: any). Rerun entries with
 # scripts/reproduce.py, which refuses to overwrite a committed file unless asked (--force), or
 # writes into a scratch directory (--into DIR).
 '''

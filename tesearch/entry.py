@@ -13,7 +13,7 @@ def run() -> None:
         limits.mark_command_start(time.monotonic() - limits.process_age())  # the interpreter's start-up counts too
         os.environ["TESEARCH_ENTRY_PID"] = str(os.getpid())  # tesearch.cli.app.ENTRY_VARIABLE
         from tesearch.cli.app import main
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # nothing more is imported here: tesearch.terms.stop_text's words, written out
         sys.stderr.write("tesearch: interrupted (SIGINT); nothing was written\n")
         sys.exit(130)
     main()

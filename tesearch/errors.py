@@ -13,7 +13,7 @@ reaches the user (no traceback).
 
 from __future__ import annotations
 
-from tesearch.terms import ExitCode
+from tesearch.terms import ExitCode, phase_text
 
 
 class TesearchError(Exception):
@@ -72,6 +72,13 @@ class LiftError(TesearchError):
     exit_code = ExitCode.UNKNOWN
 
 
+class LiftImpossible(LiftError):
+    """A ring lift of the factor table at hand is proved impossible (narrower than a lower bound, or a counting
+    cut no mode can pass): the request cannot be met, which is bad input (exit 2), not a limit."""
+
+    exit_code = ExitCode.BAD_INPUT
+
+
 class LimitReached(TesearchError):
     """A time or memory limit was reached while running; nothing proved, nothing half-written."""
 
@@ -81,7 +88,7 @@ class LimitReached(TesearchError):
 
     def __init__(self, message: str, *, phase: str | None = None, where: str | None = None):
         self.phase = phase
-        super().__init__(message + (f" (in phase: {phase})" if phase else ""), where=where)
+        super().__init__(message + (f" ({phase_text(phase)})" if phase else ""), where=where)
 
 
 class Interrupted(TesearchError):

@@ -281,12 +281,17 @@ MARKDOWN_KIND = FileKind("markdown report", (".md",), frozenset({"other"}))
 #: a plain JSON record of a benchmark or report script (no tesearch format): never over a table or certificate
 RECORD_KIND = FileKind("JSON record", (".json",), frozenset({"json"}))
 
+#: what tesearch's Chakra traces record as ``made_by`` at the start of their global metadata (binary protobuf:
+#: :func:`sniff_kind` recognises them by it; tesearch.programs.traces writes it)
+CHAKRA_MARK = "tesearch export --format chakra"
+
 #: what :func:`sniff_kind`'s tags mean, for messages
 KIND_NAMES = {
     "empty": "an empty file", "tesearch-table": "a tesearch table", "tesearch-schedule": "a tesearch schedule",
     "tesearch-programs": "a tesearch-programs file", "tesearch-certificate": "a proof certificate",
     "tesearch-sweep-runs": "a sweep runs record", "chrome-trace": "a Chrome trace", "png": "a PNG image",
-    "svg": "an SVG image", "html": "an HTML page", "json": "a JSON file tesearch did not write",
+    "svg": "an SVG image", "html": "an HTML page", "chakra": "a Chakra execution trace",
+    "json": "a JSON file tesearch did not write",
     "gzip": "a gzip file tesearch did not write", "other": "a file tesearch did not write",
 }
 #: bytes :func:`sniff_kind` reads from the start of a file
@@ -300,7 +305,7 @@ def sniff_kind(path: str | Path) -> str:
 
     ``tesearch-*`` formats by their ``"format"`` key (a gzip file by what it decompresses to), a
     text table by its ``network:`` header, PNG by its magic bytes, SVG, HTML and Chrome traces by
-    their opening; ``other`` for anything else.
+    their opening, tesearch's Chakra traces by :data:`CHAKRA_MARK`; ``other`` for anything else.
     """
     try:
         with open(path, "rb") as fh:
@@ -311,6 +316,8 @@ def sniff_kind(path: str | Path) -> str:
         return "empty"
     if head.startswith(b"\x89PNG\r\n\x1a\n"):
         return "png"
+    if head[:1] not in (b"{", b"[", b"<") and b"made_by" in head[:128] and CHAKRA_MARK.encode() in head[:128]:
+        return "chakra"  # a protobuf GlobalMetadata whose first attribute is made_by = CHAKRA_MARK
     compressed = head[:2] == GZIP_MAGIC
     if compressed:
         try:

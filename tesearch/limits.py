@@ -29,14 +29,13 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from tesearch.errors import OptionError, SizeLimitError
+from tesearch.terms import AFTER_PHASE, ROOT_PHASE, phase_text
 
 GiB = 1 << 30
 #: default memory limit of a command: below the 24 GB of the machines we run on, with room for the OS
 DEFAULT_MAX_MEMORY = 16 * GiB
 #: tests set this environment variable to a phase name to make that phase hang (the supervisor must stop it)
 STALL_PHASE_VARIABLE = "TESEARCH_STALL_PHASE"
-#: the name of the time outside every named phase (imports, glue between phases)
-ROOT_PHASE = "setup"
 #: default largest group the front end builds (star-10, 3628800 elements, fits; star-11 does not)
 DEFAULT_MAX_ORDER = 4_000_000
 
@@ -158,7 +157,7 @@ class _State:
     limits: Limits
     reporter: Reporter
     deadline: float | None  # time.monotonic() value, or None
-    phase: str = "setup"  # ROOT_PHASE
+    phase: str = ROOT_PHASE
     total: int | None = None
     done: int = 0
 
@@ -208,7 +207,8 @@ def phase(name: str, total: int | None = None) -> Iterator[None]:
     try:
         yield
     finally:
-        outer = previous[0] if not previous[0].startswith(ROOT_PHASE) else f"{ROOT_PHASE} (after {name})"
+        between = previous[0] == ROOT_PHASE or previous[0].startswith(AFTER_PHASE)  # no named phase outside
+        outer = AFTER_PHASE + name if between else previous[0]
         _state.phase, _state.total, _state.done = outer, previous[1], previous[2]
         _state.reporter.phase(outer, previous[1])
 
@@ -247,7 +247,7 @@ def require_memory(estimate: int, what: str) -> None:
     limit = _state.limits.max_memory
     if estimate > limit:
         raise SizeLimitError(f"{what} needs about {format_bytes(estimate)}, more than the memory limit "
-                             f"{format_bytes(limit)} (--max-memory raises it) (phase: {_state.phase})")
+                             f"{format_bytes(limit)} (--max-memory raises it) ({phase_text(_state.phase)})")
 
 
 def require_order(order: int, what: str) -> None:

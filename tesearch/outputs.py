@@ -118,6 +118,22 @@ def _judged(existing: Existing, table: Table) -> tuple[int | None, str | None]:
     return existing.T, None
 
 
+def refuse_unreplaceable(existing: Existing, network: str, exchange: str, generators: Mapping[str, object]) -> None:
+    """Refuse now (OptionError, exit 2), before any work, an output that no table of ``network`` ``exchange``
+    could replace without ``--force``: a file that is not a valid table of that network (another network or
+    exchange, another network under the same label, not a table, a table that does not verify).  A valid table
+    of that network passes: whether the new one is narrower is decided when it is there."""
+    if existing.fingerprint is None or existing.fingerprint[2] == 0:  # no file, or an empty one: nothing to keep
+        return
+    if existing.network is None:
+        why = existing.problem
+    else:
+        why = other_network((existing.network, existing.exchange, existing.generators),
+                            (network, exchange, generators)) or existing.problem
+    if why is not None:
+        raise OptionError(f"not replaced: {why}; it is left as it was (--force replaces it)", where=str(existing.path))
+
+
 def save_table(table: Table, path: str | Path, *, force: bool = False,
                inputs: Iterable[str | Path | None] = (), existing: Existing | None = None) -> Saved:
     """Write a verified ``table`` to ``path`` under the keep-better rule (see the module doc).

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tesearch.errors import SpecError
+from tesearch.errors import SizeLimitError, SpecError
 from tesearch.groups import CayleyGraph, cayley_graph
 from tesearch.networks import Network
 
@@ -279,9 +279,12 @@ class SinglePortRun:
 def run_singleport(network: Network, algorithm: SinglePortAlgorithm | str = SinglePortAlgorithm.FIFO, *,
                    progress: bool = False) -> SinglePortRun:
     """Generate the schedule, replay it in the single-port model, compare with the bounds."""
-    from tesearch.replay import PortModel, replay_data
+    from tesearch.replay import MAX_REPLAY_NODES, PortModel, replay_data
 
     algorithm = SinglePortAlgorithm(algorithm)
+    if network.order is not None and network.order > MAX_REPLAY_NODES:  # known from the spec: refuse before building
+        raise SizeLimitError(f"{algorithm.value} schedule of {network.spec}: the network has {network.order} nodes, "
+                             f"more than the replay's {MAX_REPLAY_NODES}; refused before anything is built")
     cg = cayley_graph(network)
     if algorithm is SinglePortAlgorithm.FIFO:
         schedule, formula = fifo_schedule(cg), None

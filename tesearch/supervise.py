@@ -43,7 +43,7 @@ from tesearch import limits as _limits
 from tesearch.errors import Interrupted, LimitReached, TesearchError
 from tesearch.limits import Limits, format_bytes, peak_resident_bytes
 from tesearch.processes import CLEANUP_SIGNALS, STOP_SIGNALS, TRACK_S, alive, kill_with_parent, process_family, signal_family
-from tesearch.terms import ExitCode
+from tesearch.terms import ROOT_PHASE, ExitCode, phase_text, stop_text
 
 T = TypeVar("T")
 
@@ -137,15 +137,15 @@ def _child_main(conn, work: Callable[[], object], limits: Limits, started: float
     except TesearchError as exc:
         message = ("error", str(exc), int(exc.exit_code), getattr(exc, "phase", None) or _limits.current_phase())
     except MemoryError:
-        message = ("error", f"out of memory in phase {_limits.current_phase()} "
-                            f"(limit {format_bytes(limits.max_memory)})", int(ExitCode.UNKNOWN),
+        message = ("error", f"out of memory ({phase_text(_limits.current_phase())}; "
+                            f"limit {format_bytes(limits.max_memory)})", int(ExitCode.UNKNOWN),
                    _limits.current_phase())
     except BaseException as exc:  # a bug: one line for the user, the traceback in a file
         try:
             path = crash_file(traceback.format_exc())
         except OSError:
             path = "nowhere (the crash directory is not writable)"
-        message = ("error", f"internal error in phase {_limits.current_phase()}: {type(exc).__name__}: "
+        message = ("error", f"internal error ({phase_text(_limits.current_phase())}): {type(exc).__name__}: "
                             f"{str(exc)[:200]} (details in {path}; please report it)",
                    int(ExitCode.INTERNAL), _limits.current_phase())
     try:
@@ -175,7 +175,7 @@ class _ProgressView:
         self.started = started
         self.tty = sys.stderr.isatty()
         self.bar = None
-        self.phase_name = "setup"
+        self.phase_name = ROOT_PHASE
         self.total: int | None = None
         self.done = 0
         self.last_line = time.monotonic()
@@ -214,7 +214,7 @@ class _ProgressView:
         if self.quiet or self.tty or time.monotonic() - self.last_line < HEARTBEAT_S:
             return
         count = f" ({self.done}/{self.total})" if self.total else (f" ({self.done} done)" if self.done else "")
-        self.log(f"{self._elapsed()} still working: phase {self.phase_name}{count}")
+        self.log(f"{self._elapsed()} still working ({phase_text(self.phase_name)}){count}")
 
     def close(self) -> None:
         if self.bar is not None:
@@ -288,7 +288,7 @@ def deadline_alarm(limits: Limits) -> Iterator[None]:
     try:
         with _limits.activated(limits):
             if left <= 0:
-                raise LimitReached(f"time limit of {limits.timeout_s:g} s reached", phase=_limits.ROOT_PHASE)
+                raise LimitReached(f"time limit of {limits.timeout_s:g} s reached", phase=ROOT_PHASE)
             signal.setitimer(signal.ITIMER_REAL, left)
             yield
     finally:
@@ -321,7 +321,7 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False, sto
         with _limits.activated(limits):
             return work()
     if limits.timeout_s is not None and time.monotonic() - started > limits.timeout_s:
-        raise _limit_error("time", f"time limit of {limits.timeout_s:g} s reached", "setup", None)
+        raise _limit_error("time", f"time limit of {limits.timeout_s:g} s reached", ROOT_PHASE, None)
     margin = 0.0 if limits.timeout_s is None else min(2.0, 0.1 * limits.timeout_s)
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
@@ -330,7 +330,7 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False, sto
     view = _ProgressView(quiet, started)
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     candidate = None
-    phase = "setup"
+    phase = ROOT_PHASE
     known: dict[int, int] = {}
     global _supervising
     outer, _supervising = _supervising, True
@@ -353,7 +353,7 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False, sto
                     message = None
                 if message is None:
                     proc.join(5)
-                    raise RemoteError(f"internal error: the worker process ended unexpectedly in phase {phase} "
+                    raise RemoteError(f"internal error: the worker process ended unexpectedly ({phase_text(phase)}) "
                                       f"(exit status {proc.exitcode})", ExitCode.INTERNAL, phase)
                 kind = message[0]
                 if kind == "done":
@@ -397,14 +397,13 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False, sto
                 if not proc.is_alive() and not receiver.poll():
                     status = proc.exitcode
                     how = f"killed by signal {-status}" if status is not None and status < 0 else f"exit {status}"
-                    raise RemoteError(f"internal error: the worker process died in phase {phase} ({how})",
+                    raise RemoteError(f"internal error: the worker process died ({phase_text(phase)}; {how})",
                                       ExitCode.INTERNAL, phase)
                 view.tick()
     except _Signalled as sig:
         _stop(proc, known, stop_grace_s)
         code = ExitCode.INTERRUPTED if sig.signum == signal.SIGINT else ExitCode.TERMINATED
-        name = "SIGINT" if sig.signum == signal.SIGINT else "SIGTERM"
-        raise Interrupted(f"interrupted ({name}) in phase {phase}; {stopped_note}", exit_code=code) from None
+        raise Interrupted(f"{stop_text(code)} ({phase_text(phase)}); {stopped_note}", exit_code=code) from None
     finally:
         _supervising = outer
         for sig, handler in previous.items():

@@ -96,3 +96,29 @@ class ExitCode(enum.IntEnum):
     INTERNAL = 70  # a bug in tesearch (EX_SOFTWARE); never expected
     INTERRUPTED = 130  # SIGINT (Ctrl-C): nothing written
     TERMINATED = 143  # SIGTERM: nothing written
+
+
+def stop_text(code: ExitCode) -> str:
+    """The one wording of a stop by a signal, for every command and every path (the supervisor, the sweep, the
+    command's own process, run and simulate): 'interrupted (SIGINT)' for exit 130, 'terminated (SIGTERM)' for 143.
+
+    >>> stop_text(ExitCode.TERMINATED)
+    'terminated (SIGTERM)'
+    """
+    return {ExitCode.INTERRUPTED: "interrupted (SIGINT)", ExitCode.TERMINATED: "terminated (SIGTERM)"}[code]
+
+
+#: the name of the time before any phase of a command's work (imports, reading the input)
+ROOT_PHASE = "setup"
+#: the time between two phases is named after the one that ended last: 'after phase: verify'
+AFTER_PHASE = "after phase: "
+
+
+def phase_text(phase: str) -> str:
+    """Where the work was, for messages: 'in phase: NAME', or 'after phase: NAME' between two phases (never
+    'setup' once a phase has run).
+
+    >>> phase_text("solve core T=11"), phase_text(AFTER_PHASE + "verify")
+    ('in phase: solve core T=11', 'after phase: verify')
+    """
+    return phase if phase.startswith(AFTER_PHASE) else f"in phase: {phase}"

@@ -16,7 +16,7 @@ from tesearch.certificate import (RefutationRequest, Verdict, check_certificate,
 from tesearch.cli import main
 from tesearch.encode import encode
 from tesearch.terms import SolveResult
-from tesearch.errors import FormatError
+from tesearch.errors import FormatError, OptionError
 from tesearch.networks import network_from_spec
 from tesearch.search import SearchParams, Searcher, Strategy
 from tesearch.table import read_table
@@ -256,6 +256,58 @@ def test_make_and_check_round_trip(tmp_path):
     write_certificate(cert, out)
     report = check_certificate(out)
     assert not report.refuted and verdicts(report)["impossibility[0]"] is Verdict.CONFIRMED
+
+
+# ---------------------------------------------------------------- keep-better for certificates
+
+def test_certify_never_replaces_a_certificate_by_one_that_claims_less(sandbox, monkeypatch):
+    """Issue 41: `certify TABLE -o cert.json` replaced a certificate with an impossibility claim by one with none,
+    exit 0, without --force. Now it is refused before any work, the file left as it was (what may replace it:
+    the next test)."""
+    root, data, save = sandbox
+    monkeypatch.chdir(root)
+    existing = save(data)
+    before = existing.read_bytes()
+    table = root / "t.json"
+    table.write_text(json.dumps(data["table"]["content"]))
+    runner = CliRunner()
+    less = runner.invoke(main, ["certify", str(table), "-o", str(existing), "--quiet"])
+    assert less.exit_code == 2, less.output
+    assert "not replaced" in less.stderr and "'no table of width 5 for ring-6:cyclic total'" in less.stderr
+    assert less.stderr.count("\n") == 1 and existing.read_bytes() == before
+
+
+@pytest.mark.slow  # 6 s: two certify runs (z3, cvc5 and a DRAT proof; the replay and check-proof's whole check)
+def test_certify_replaces_a_certificate_by_one_that_claims_as_much_or_with_force(sandbox, monkeypatch):
+    root, data, save = sandbox
+    monkeypatch.chdir(root)
+    existing = save(data)
+    table = root / "t.json"
+    table.write_text(json.dumps(data["table"]["content"]))
+    runner = CliRunner()
+    encoding = data["impossibility_claims"][0]["encoding"]["path"]
+    same = runner.invoke(main, ["certify", str(table), "--refutation", encoding, "-o", str(existing), "--quiet"])
+    assert same.exit_code == 0, same.output
+    assert json.loads(existing.read_text())["impossibility_claims"][0]["claim"] == data["impossibility_claims"][0]["claim"]
+    forced = runner.invoke(main, ["certify", str(table), "-o", str(existing), "--force", "--quiet"])
+    assert forced.exit_code == 0 and json.loads(existing.read_text())["impossibility_claims"] == []
+
+
+def test_write_certificate_refuses_another_network_and_a_wider_table(sandbox):
+    root, data, save = sandbox
+    existing = save(data)
+    before = existing.read_bytes()
+    other = json.loads(json.dumps(data))
+    other["network"]["spec"] = "ring-6:dihedral"
+    with pytest.raises(OptionError, match="it certifies ring-6:cyclic total, not ring-6:dihedral total"):
+        write_certificate(other, existing)
+    wider = json.loads(json.dumps(data))
+    wider["result"].update({"T": data["result"]["T"] + 1, "optimal": False})
+    with pytest.raises(OptionError, match="a table of width 6 .this one: 7.; optimality"):
+        write_certificate(wider, existing)
+    assert existing.read_bytes() == before
+    write_certificate(wider, existing, force=True)
+    assert json.loads(existing.read_text())["result"]["T"] == 7
 
 
 # ---------------------------------------------------------------- the command line

@@ -48,6 +48,7 @@ def test_verify_refuses_another_networks_generators(mislabelled):
     table_path, _ = mislabelled
     result = run("verify", table_path)
     assert result.exit_code == 2 and "star-5" in one_line(result), result.output
+    assert one_line(result).startswith(f"tesearch: {table_path}: ")  # the file, not "table:" (issue 39 item 8)
 
 
 def test_certify_refuses_another_networks_generators_and_writes_nothing(mislabelled, tmp_path):

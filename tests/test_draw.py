@@ -59,3 +59,14 @@ def test_cli_draw(tmp_path, small_table):
     assert bad.exit_code == 2 and "png or .svg" in bad.stderr
     bad_window = CliRunner().invoke(main, ["draw", str(source), "-o", str(tmp_path / "t.png"), "--window", "9"])
     assert bad_window.exit_code == 2
+
+
+
+def test_draw_help_says_which_columns_it_draws_without_a_window():
+    """Without --window draw showed columns 0-79 only, and its --help did not say so (the drawing itself:
+    test_wide_table_is_cropped_and_says_so)."""
+    from tesearch.cli.tables import DRAW_DEFAULT_COLUMNS
+
+    assert DRAW_DEFAULT_COLUMNS == MAX_DETAIL_COLUMNS  # the help's figure is the drawing's
+    shown = " ".join(CliRunner().invoke(main, ["draw", "--help"]).output.split())
+    assert f"Without it: columns 0-{MAX_DETAIL_COLUMNS - 1} (the first {MAX_DETAIL_COLUMNS}" in shown

@@ -411,3 +411,44 @@ def test_replay_and_verify_partial_refuse_a_wrong_recorded_lower_bound(tmp_path)
     data["lower_bound"] = 5
     path.write_text(json.dumps(data))
     assert run_cli("replay", path).exit_code == 0
+
+
+@pytest.mark.parametrize("letter_bound", [4, 6, "6"])
+def test_replay_refuses_a_wrong_recorded_letter_bound(tmp_path, letter_bound):
+    """Issue 39: replay refused a tampered lower_bound but took a tampered letter_bound (REPLAY OK, exit 0). ring-6's
+    per-letter bound is 5 and exact, so the kernel's own bounds refute 4 and 6 (and a string) without the prover."""
+    data = json.loads((ROOT / "results" / "ring-6.json").read_text())
+    assert data["letter_bound"] == 5
+    data["letter_bound"] = letter_bound
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data))
+    replayed = run_cli("replay", path)
+    assert replayed.exit_code == 2, replayed.output
+    assert "letter_bound" in one_error_line(replayed) and str(path) in one_error_line(replayed)
+
+
+#: a command that makes a table, a network whose table it makes, and a phase of its work (made to hang: a command
+#: that starts its work before checking its output runs into its --timeout instead of refusing at once)
+MAKERS = [
+    (["search", "star-5"], "candidate words"),
+    (["narrow", "star-5"], "candidate words"),
+    (["lift", "torus-4x8"], "solve lift"),
+    (["repack", "star-5"], "greedy first fit"),
+    (["stratify", "star-5"], "solve core"),
+    (["construct", "hypercube-3"], "construct"),
+]
+
+
+@pytest.mark.parametrize("args,work_phase", MAKERS)
+def test_an_output_holding_another_networks_table_is_refused_before_the_work(tmp_path, args, work_phase):
+    """Issue 39: search, narrow, lift, repack and stratify with -o FILE holding another network's table ran the
+    whole search, then exited 2 with the table found neither written nor printed. Now the output is checked first,
+    as the save would check it; the work, made to hang here, never starts."""
+    from tesearch.limits import STALL_PHASE_VARIABLE
+
+    out = star4_copy(tmp_path / "t.json")
+    before = out.read_bytes()
+    result = run_cli(*args, "-o", out, "--timeout", "20", "--quiet", env={STALL_PHASE_VARIABLE: work_phase})
+    assert result.exit_code == 2, result.output
+    assert f"{out}: not replaced: it holds a table of star-4 total, not {args[1]} total" in one_error_line(result)
+    assert result.stdout == "" and out.read_bytes() == before

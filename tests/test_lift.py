@@ -8,12 +8,12 @@ import z3
 
 from conftest import load_script, run_cli
 from tesearch.backends import Backend
-from tesearch.errors import LiftError, SpecError
+from tesearch.errors import LiftError, LiftImpossible, SpecError
 from tesearch.networks import network_from_spec
 from tesearch.search.lift import (AssignMode, HWord, LiftParams, boundary_cut, build_model, factor_table,
                                   factor_words, ring_words, solve_z3, split_off, z3_solver)
 from tesearch.search.lift.solvers import option_var
-from tesearch.terms import SolveResult
+from tesearch.terms import ExitCode, SolveResult
 from tesearch.published.constructions import torus2d_even
 from tesearch.replay import replay_data
 from tesearch.table import read_table, write_table
@@ -138,9 +138,11 @@ def test_cli_ring_chooses_the_side_split_off(tmp_path):
     assert read_table(out).extra["construction"]["ring"].startswith("ring-4")
     assert "ring=0" in result.stderr
     out.unlink()
-    # the 8-ring over ring-4 (T = 2) is 16 wide, below the bound 32: refused without a solver
-    result = run_cli("lift", "torus-4x8", "--ring", "1", "--out", out)
-    assert result.exit_code == 4 and "16 wide, below the lower bound 32" in result.stderr
+    # the 8-ring over ring-4 (T = 2) is 16 wide, below the bound 32: refused without a solver, and a proved
+    # impossibility of what was asked is bad input (exit 2), not a limit (it was exit 4)
+    result = run_cli("lift", "torus-4x8", "--ring", "1", "--out", out, "--quiet")
+    assert result.exit_code == 2 and "16 wide, below the lower bound 32" in result.stderr
+    assert result.stderr.count("\n") == 1
     result = run_cli("lift", "torus-4x8", "--ring", "2", "--out", out)
     assert result.exit_code == 2 and "no side 2" in result.stderr
     assert not out.exists()
@@ -282,8 +284,9 @@ def test_lift_over_seed_003_construction_is_refuted_by_counting():
     hwords = factor_words(factor, letter_map)
     cut = boundary_cut(hwords, factor.T, words)
     assert cut is not None and cut.demand > cut.capacity
-    with pytest.raises(LiftError, match="in any mode"):
+    with pytest.raises(LiftImpossible, match="in any mode") as refused:  # proved: bad input, exit 2
         lifted_table(network.spec, ring_index=0, factor=factor, timeout_s=30)
+    assert refused.value.exit_code == ExitCode.BAD_INPUT
     # the solver agrees on the words the cut names
     model = build_model(LiftParams(network.spec, 0, AssignMode.LATIN, 60), hwords, factor.T, words)
     assert solve_z3(restrict(model, cut.words))[0] is SolveResult.UNSAT

@@ -124,6 +124,29 @@ def test_phases_nest_and_restore():
     assert supervise(work, limits=Limits(timeout_s=10)) == ["outer"]
 
 
+def test_between_two_phases_the_work_is_after_the_last_one_never_in_setup():
+    """Issue 41: a limit in the middle of a search named phase "setup (after solve core T=11)"."""
+    from tesearch.errors import LimitReached
+    from tesearch.limits import Limits, activated, current_phase
+    from tesearch.terms import ROOT_PHASE
+
+    with activated(Limits()):
+        assert current_phase() == ROOT_PHASE == "setup"  # before any phase: the command's setup
+        with phase("solve core T=11"):
+            assert current_phase() == "solve core T=11"
+        assert current_phase() == "after phase: solve core T=11"
+        with phase("verify"):
+            with phase("inner"):
+                pass
+            assert current_phase() == "verify"
+        between = current_phase()
+    assert between == "after phase: verify"
+    assert str(LimitReached("time limit of 4 s reached", phase=between)) == \
+        "time limit of 4 s reached (after phase: verify)"
+    assert str(LimitReached("time limit of 4 s reached", phase="verify")) == \
+        "time limit of 4 s reached (in phase: verify)"
+
+
 def test_errors_in_the_child_come_back_as_one_line_with_their_code():
     from tesearch.errors import OptionError, TesearchError
 

@@ -10,6 +10,7 @@ that six people share: SIGNAL_SLACK_S).
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -485,3 +486,91 @@ def test_a_stop_raised_inside_a_finalizer_stops_the_command_without_a_traceback(
     assert hooked.stdout.strip() == "_StopSignal" and "Traceback" not in hooked.stderr, hooked.stderr
     bare = subprocess.run([system.executable, str(script)], capture_output=True, text=True, env=env)
     assert bare.stdout.strip() == "ran on" and "Exception ignored" in bare.stderr  # what the hook prevents
+
+
+# ------------------------------------------------------------------ one word per signal
+
+@pytest.mark.parametrize("signum,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_supervised_command_names_its_signal_as_every_command_does(signum, code):
+    """Issue 41: search and narrow (stopped by the supervisor) said "interrupted (SIGTERM)", run and simulate (the
+    command's own handler) "terminated (SIGTERM)". One wording now: tesearch.terms.stop_text."""
+    from tesearch.limits import STALL_PHASE_VARIABLE
+    from tesearch.terms import ExitCode, stop_text
+
+    proc = _command("search", "star-5", "--quiet", env={STALL_PHASE_VARIABLE: "candidate words"})
+    family = Family(proc.pid)
+    _wait_until(lambda: len(family.members) >= 2, 30, "the supervised worker started")  # the supervisor's path
+    returncode, _, err = _signal_and_measure(proc, family, signum)
+    assert returncode == code, err
+    assert err.startswith(f"tesearch: {stop_text(ExitCode(code))} (") and err.strip().endswith("nothing was written")
+    assert family.left_after(STOP_S) == []
+
+
+def test_no_module_words_a_signal_but_terms():
+    """The command's own handlers say what the supervisor and the sweep say; no other module spells a signal's
+    word (entry.py writes stop_text's words out: it imports nothing while the command line loads)."""
+    from tesearch.cli import app
+    from tesearch.terms import ExitCode, stop_text
+
+    for handler, code in ((app._interrupt, ExitCode.INTERRUPTED), (app._terminate, ExitCode.TERMINATED)):
+        with pytest.raises(BaseException) as caught:
+            handler(signal.SIGINT, None)
+        assert caught.value.message == f"{stop_text(code)}; nothing was written"
+    assert stop_text(ExitCode.INTERRUPTED) == "interrupted (SIGINT)"
+    assert stop_text(ExitCode.TERMINATED) == "terminated (SIGTERM)"
+    spelled = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tesearch").rglob("*.py")
+                     if path.name != "terms.py" and re.search(r"(interrupted|terminated) \((SIGINT|SIGTERM|\{name\})\)", path.read_text()))
+    assert spelled == ["tesearch/entry.py"], spelled
+    assert f'"tesearch: {stop_text(ExitCode.INTERRUPTED)}; nothing was written' in (ROOT / "tesearch" / "entry.py").read_text()
+
+
+# ------------------------------------------------------------------ what a stop writes, as the docs say
+
+def _sentences_on_ctrl_c(text: str) -> list[str]:
+    flat = " ".join(text.split())
+    return [s for s in re.split(r"(?<=[.;])\s+", flat) if "Ctrl-C" in s]
+
+
+def test_no_doc_says_ctrl_c_writes_or_keeps_a_table():
+    """Issue 41: README's "How it works" said the greedy-core table is written on "a timeout or Ctrl-C"; Ctrl-C
+    writes nothing ("Safe to use", and the test below). Every sentence of the docs that names Ctrl-C and writing
+    or keeping says that nothing is written; the greedy-core sentence says a limit writes the table."""
+    claims = re.compile(r"\b(writes it|keeps it|keep the best|keeps the best|still writes|still keeps)\b")
+    wrong = []
+    for document in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        wrong += [f"{document.name}: {s}" for s in _sentences_on_ctrl_c(document.read_text())
+                  if claims.search(s) and "nothing" not in s]
+    assert wrong == []
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    greedy = next(s for s in re.split(r"(?<=\.)\s+", readme) if "packed by greedy first fit" in s)
+    assert "at a time or memory limit it is written" in greedy and "Ctrl-C writes nothing" in greedy
+
+
+@pytest.mark.slow  # 2 s on a quiet machine, 6 s at a load of 10 (an interpreter with z3 starting)
+def test_ctrl_c_after_the_greedy_core_table_writes_nothing(tmp_path):
+    """The rotation search offers its greedy-core table before any core is solved; a Ctrl-C after that writes
+    nothing (the core search is made to hang, so the signal lands while it runs)."""
+    from tesearch.limits import STALL_PHASE_VARIABLE
+
+    out = tmp_path / "t.json"
+    proc = _command("search", "star-4", "-o", out, env={STALL_PHASE_VARIABLE: "solve core"})
+    family = Family(proc.pid)
+    deadline = time.monotonic() + 60
+    while "greedy-core table: T=" not in (line := proc.stderr.readline()):
+        assert line and time.monotonic() < deadline, "the search ended before its greedy-core table"
+    returncode, _, err = _signal_and_measure(proc, family, signal.SIGINT)
+    assert returncode == 130 and "nothing was written" in err, err
+    assert list(tmp_path.iterdir()) == []
+    assert family.left_after(STOP_S) == []
+
+
+@pytest.mark.slow  # 15 s: the limit is generous, so that a loaded machine reaches the greedy-core table before it
+def test_the_time_limit_after_the_greedy_core_table_writes_it(tmp_path):
+    from tesearch.limits import STALL_PHASE_VARIABLE
+
+    out = tmp_path / "t.json"
+    result = run_cli("search", "star-4", "-o", out, "--timeout", "15", env={STALL_PHASE_VARIABLE: "solve core"})
+    assert result.exit_code == 4, result.output
+    assert "greedy-core table: T=24" in result.stderr and "best verified table before the limit: T = 24" in \
+        result.stderr
+    assert json.loads(out.read_text())["T"] == 24 and run_cli("verify", out).exit_code == 0

@@ -128,3 +128,16 @@ def test_cli_singleport(tmp_path):
     assert text.exit_code == 0 and "status bound 60" in text.output and "REPLAY OK" in text.output
     bad = CliRunner().invoke(main, ["singleport", "star-4", "--algorithm", "a2"])
     assert bad.exit_code == 2
+
+
+def test_a_network_over_the_replay_limit_is_refused_from_its_order_before_anything_is_built():
+    """singleport star-9 built its 362880-element group (14.6 s) before the replay refused it. Now the order the
+    spec gives is checked first: the group's construction is made to hang here, and the refusal comes anyway."""
+    from tesearch.limits import STALL_PHASE_VARIABLE
+    from tesearch.replay import MAX_REPLAY_NODES
+
+    result = CliRunner().invoke(main, ["singleport", "star-9", "--timeout", "30", "--quiet"],
+                                env={STALL_PHASE_VARIABLE: "build group"})
+    assert result.exit_code == 2, result.output
+    assert f"the network has 362880 nodes, more than the replay's {MAX_REPLAY_NODES}" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

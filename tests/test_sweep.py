@@ -247,14 +247,26 @@ def test_ctrl_c_stops_the_sweep_shuts_ray_down_and_writes_nothing(tmp_path):
     assert family.left_after(STOP_S) == [], family.names()
 
 
+#: the sweep's time limit in the time-limit test: room for the tasks' workers to start on a loaded machine
+LIMIT_S = 25
+
+
 @pytest.mark.slow
-def test_the_time_limit_keeps_the_narrowest_table_and_exits_4(tmp_path):
+def test_the_time_limit_keeps_the_narrowest_table_and_exits_4(local_ray, tmp_path):
+    """The sweep joins the module's Ray (--address), started before the command: on a loaded machine starting a
+    local Ray took the whole 25 s (a fresh clone's CI run failed here), and that start is not what this test is
+    about. The command's limit then counts from its own start, as a user's does."""
+    address = local_ray.get_runtime_context().gcs_address
     t0 = time.monotonic()
-    proc = _sweep_process(["pancake-5", "--timeout", "25", "--quiet"], tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "tesearch.entry", "sweep", "pancake-5", "--timeout", str(LIMIT_S),
+                             "--quiet", "--address", address, "--out-dir", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     out, err = proc.communicate(timeout=90)
     wall = time.monotonic() - t0
     assert proc.returncode == 4, out + err
-    assert wall < 27
+    assert wall < LIMIT_S + 2  # the limit holds
+    assert (tmp_path / RUNS_FILE).exists(), out + err
     record = json.loads((tmp_path / RUNS_FILE).read_text())["networks"]["pancake-5 total"]
     table = json.loads((tmp_path / "pancake-5.json").read_text())
     found = [t["T"] for t in record["tasks"] if t["T"] is not None and t.get("verified")]

@@ -201,3 +201,31 @@ def test_chakra_without_the_extra_is_one_line(monkeypatch, tmp_path):
     done = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", tmp_path / "r",
                    env={"TESEARCH_INLINE": "1"})
     assert done.exit_code != 0 and "chakra extra" in done.stderr and not list(tmp_path.iterdir())
+
+
+def test_chakra_export_run_twice_replaces_its_own_traces(tmp_path):
+    """Issue 39: the second run was refused, "holds a file tesearch did not write" (sniff_kind did not know the
+    binary traces); another kind of file under a trace's name is still refused without --force."""
+    from tesearch.files import sniff_kind
+
+    chakra_decoder()
+    prefix = tmp_path / "r"
+    for _ in range(2):
+        done = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", prefix, "--quiet")
+        assert done.exit_code == 0, done.output
+    assert sniff_kind(f"{prefix}.0.et") == "chakra"
+    (tmp_path / "r.3.et").write_text('{"note": "made_by tesearch export --format chakra"}')  # JSON, not a trace
+    refused = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", prefix, "--quiet")
+    assert refused.exit_code == 2 and "r.3.et: not replaced" in refused.stderr
+
+
+@pytest.mark.parametrize("size", [str(2**63), "1" + "0" * 30])
+def test_a_chakra_message_size_over_64_bits_is_bad_input(tmp_path, size):
+    """Issue 39: --bytes 9223372036854775808 was an internal error (exit 70, protobuf's ValueError)."""
+    chakra_decoder()
+    done = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", tmp_path / "r", "--bytes", size)
+    assert done.exit_code == 2 and "--bytes" in done.stderr and done.stderr.count("\n") == 1, done.output
+    assert list(tmp_path.iterdir()) == []
+    top = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", tmp_path / "r", "--bytes",
+                  str(2**63 - 1), "--quiet")
+    assert top.exit_code == 0, top.output  # the largest comm_size a trace holds

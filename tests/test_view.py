@@ -106,6 +106,23 @@ def test_too_many_cells_are_refused_with_the_figure(monkeypatch):
     assert min(unpacked(data["arrays"]["column"]) + unpacked(data["arrays"]["length"])) > 10
 
 
+def test_a_window_numbers_orbits_and_classes_as_the_full_page_does():
+    """Issue 41: `view --window` numbered the orbits within the window ("orbit #0 of 1" where the full page says
+    "#6 of 9"); the numbers, sizes, classes and the count are the whole table's now."""
+    _, (whole,) = built("star-5.json")
+    _, (part,) = built("star-5.json", window="40:60")
+
+    def words(data):
+        arrays = {k: unpacked(data["arrays"][k]) for k in ("row", "column", "orbit", "orbit_size", "word_class")}
+        return {(int(r), int(c)): (int(o), int(n), int(w)) for r, c, o, n, w in
+                zip(arrays["row"], arrays["column"], arrays["orbit"], arrays["orbit_size"], arrays["word_class"])}
+
+    full, window = words(whole), words(part)
+    assert 0 < len(window) < len(full) and part["orbits"] == whole["orbits"] == 33
+    assert {key: full[key] for key in window} == window
+    assert len({orbit for orbit, _, _ in window.values()}) < max(orbit for orbit, _, _ in window.values())
+
+
 def test_cli_writes_a_page_and_refuses_bad_input(tmp_path):
     out = tmp_path / "star-4.html"
     done = cli("view", RESULTS / "star-4.json", "-o", out)

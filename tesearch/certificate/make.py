@@ -23,7 +23,7 @@ from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S
                                          header_problems, optimality, read_encoding_header, repository_root,
                                          table_sha256, tool_version, validate_certificate)
 from tesearch.errors import FormatError, OptionError, TesearchError
-from tesearch.files import CERTIFICATE_KIND, read_text_file, write_output
+from tesearch.files import CERTIFICATE_KIND, read_json_file, read_text_file, write_output
 from tesearch.files import write_atomically as atomic_write
 from tesearch.kernel import MAX_CHECK_NODES, build_network, input_from_json, kernel_bounds, target_mask
 from tesearch.table import Table
@@ -306,8 +306,7 @@ def refuse_recorded_bounds(table_json: dict, *, where: str) -> None:
     letter = table_json.get("letter_bound")
     if letter is None:
         return
-    if not isinstance(letter, int) or isinstance(letter, bool) or letter < kernel.per_letter \
-            or (kernel.per_letter_exact and letter != kernel.per_letter):
+    if kernel.refutes_letter_bound(letter):
         raise OptionError(f"the table records letter_bound {letter!r}, the kernel's per-letter bound is "
                           f"{kernel.per_letter}{' (exact)' if kernel.per_letter_exact else ''}", where=where)
 
@@ -363,9 +362,77 @@ def _verification_text(claims: list[dict], replay: Verdict) -> dict:
                        "encoding and proof files it names", "checks": checks}
 
 
+# ------------------------------------------------------------------ keep-better for certificates
+
+@dataclass(frozen=True)
+class Claims:
+    """What a certificate claims: of which network (spec, exchange, generators), a table of width ``T``
+    (``optimal`` or not; None: not yet known), and its impossibility statements."""
+
+    spec: str
+    exchange: str
+    generators: dict
+    T: int
+    optimal: bool | None
+    statements: frozenset[str]
+
+    @classmethod
+    def of(cls, data: object, *, where: str) -> Claims:
+        """The claims of a certificate object; FormatError (naming ``where``) when it does not hold them."""
+        try:
+            network, result = data["network"], data["result"]
+            claims = frozenset(str(c["claim"]) for c in data["impossibility_claims"])
+            T, optimal = result["T"], result["optimal"]
+            if not isinstance(T, int) or not isinstance(optimal, bool) or not isinstance(network["generators"], dict):
+                raise TypeError
+            return cls(str(network["spec"]), str(network["exchange"]), network["generators"], T, optimal, claims)
+        except (KeyError, TypeError, IndexError):
+            raise FormatError("not a readable certificate (network, result or impossibility_claims missing or "
+                              "malformed)", where=where) from None
+
+    def lost_by(self, new: Claims) -> str | None:
+        """What a certificate with ``new``'s claims would no longer claim if it replaced this one (None: nothing)."""
+        if (self.spec, self.exchange) != (new.spec, new.exchange):
+            return f"it certifies {self.spec} {self.exchange}, not {new.spec} {new.exchange}"
+        if {k: list(v) for k, v in self.generators.items()} != {k: list(v) for k, v in new.generators.items()}:
+            return f"it certifies another network labelled {self.spec} (its generators are not this one's)"
+        lost = [f"a table of width {self.T} (this one: {new.T})"] if new.T > self.T else []
+        if self.optimal and new.optimal is False:
+            lost.append("optimality")
+        lost += [f"'{claim}'" for claim in sorted(self.statements - new.statements)]
+        return None if not lost else "it claims what this certificate would not: " + "; ".join(lost)
+
+
+def requested_claims(table: Table, refutations: Iterable[tuple[RefutationRequest, EncodingHeader | None]]) -> Claims:
+    """The claims a certificate of ``table`` with these refutations (each with its encoding's header) will make,
+    its optimality not yet known: what certify checks an existing certificate against before any work."""
+    statements = frozenset(_describe(request, header, table.network, table.exchange)[0]
+                           for request, header in refutations)
+    return Claims(table.network, table.exchange, dict(table.generators), table.T, None, statements)
+
+
+def check_certificate_output(path: str | Path, claims: Claims, *, force: bool = False) -> None:
+    """Refuse (OptionError, exit 2, the file left as it was) to replace, without ``force``, a certificate at
+    ``path`` that claims something ``claims`` does not: another network, a narrower table, optimality, an
+    impossibility claim.  Equal or more claims replace it; so does anything over an empty file."""
+    path = Path(path)
+    if force or not path.is_file() or path.stat().st_size == 0:
+        return
+    try:
+        old = Claims.of(read_json_file(path), where=str(path))
+    except TesearchError as exc:
+        why = exc.message
+    else:
+        why = old.lost_by(claims)
+    if why is not None:
+        raise OptionError(f"not replaced: {why}; it is left as it was (--force replaces it)", where=str(path))
+
+
 def write_certificate(certificate: dict, path: str | Path, *, inputs: Iterable[str | Path | None] = (),
                       force: bool = False) -> None:
     """Write a certificate (indented JSON) through :func:`tesearch.files.write_output`: atomically, never over
-    one of ``inputs``, a link or a device, nor without ``force`` over a file that is not a certificate."""
+    one of ``inputs``, a link or a device, nor without ``force`` over a file that is not a certificate or over
+    a certificate that claims more (:func:`check_certificate_output`)."""
+    check_certificate_output(path, Claims.of(certificate, where=str(path)), force=force)
     write_output(Path(path), json.dumps(certificate, indent=1) + "\n", kind=CERTIFICATE_KIND, inputs=inputs,
                  force=force)

@@ -27,7 +27,7 @@ import traceback
 import click
 
 from tesearch.errors import TesearchError
-from tesearch.terms import ExitCode
+from tesearch.terms import ExitCode, stop_text
 
 #: set by tesearch.entry to this process's pid: the command's start was marked at the interpreter's start
 ENTRY_VARIABLE = "TESEARCH_ENTRY_PID"
@@ -111,7 +111,7 @@ class LazyGroup(click.Group):
         except click.exceptions.Exit as exc:
             code = exc.exit_code
         except click.exceptions.Abort:
-            code = _fail("interrupted; nothing was written", ExitCode.INTERRUPTED)
+            code = _fail(f"{stop_text(ExitCode.INTERRUPTED)}; nothing was written", ExitCode.INTERRUPTED)
         except click.ClickException as exc:
             code = _fail(_usage_line(exc), ExitCode.BAD_INPUT)
         except TesearchError as exc:
@@ -119,7 +119,7 @@ class LazyGroup(click.Group):
         except _StopSignal as stop:
             code = _fail(stop.message, stop.exit_code)
         except KeyboardInterrupt:
-            code = _fail("interrupted (SIGINT); nothing was written", ExitCode.INTERRUPTED)
+            code = _fail(f"{stop_text(ExitCode.INTERRUPTED)}; nothing was written", ExitCode.INTERRUPTED)
         except BrokenPipeError:
             code = ExitCode.OK  # the reader went away (| head): nothing to report
         except MemoryError:
@@ -188,11 +188,11 @@ def _unraisable(unraisable) -> None:
 
 
 def _interrupt(signum, frame):
-    raise _StopSignal("interrupted (SIGINT); nothing was written", ExitCode.INTERRUPTED)
+    raise _StopSignal(f"{stop_text(ExitCode.INTERRUPTED)}; nothing was written", ExitCode.INTERRUPTED)
 
 
 def _terminate(signum, frame):
-    raise _StopSignal("terminated (SIGTERM); nothing was written", ExitCode.TERMINATED)
+    raise _StopSignal(f"{stop_text(ExitCode.TERMINATED)}; nothing was written", ExitCode.TERMINATED)
 
 
 def _usage_line(exc: click.ClickException) -> str:

@@ -24,7 +24,9 @@ def verify(file, partial, kernel, as_json, limits, quiet):
     """Check FILE (tesearch-table JSON, .json.gz or text) against Theorem 1 of the table method (seed 003):
     every word a shortest path to its element, every target placed once, no two words of a row overlapping,
     no letter twice in a column; then T against every lower bound."""
+    from tesearch.groups import cached_cayley_graph
     from tesearch.loading import recorded_bound_faults
+    from tesearch.networks import network_for_table
     from tesearch.segment import segmented
     from tesearch.supervise import supervise
     from tesearch.table import read_table
@@ -33,7 +35,8 @@ def verify(file, partial, kernel, as_json, limits, quiet):
     # reading runs supervised too: unmarked text rows need a solver (tesearch.segment)
     def work():
         table = read_table(file, segmenter=segmented)
-        return table, verify_table(table, complete=not partial)
+        net = network_for_table(table.network, table.generators, where=str(file))  # a wrong label names the file
+        return table, verify_table(table, complete=not partial, cg=cached_cayley_graph(net))
 
     table, result = supervise(work, limits=limits, quiet=quiet)
     if not partial:
@@ -130,20 +133,29 @@ def replay_label_check(inp) -> None:
 
 
 def replay_bound_check(inp) -> None:
-    """Refuse (exit 2) a table whose recorded ``lower_bound`` is not the counting bound, as the checked loader
-    does, with the kernel's own BFS (ceil of the targets' distances over the letters; no prover module)."""
-    from tesearch.kernel import build_network, target_mask
+    """Refuse (exit 2) a table whose recorded ``lower_bound`` is not the counting bound, or whose recorded
+    ``letter_bound`` the kernel's own per-letter bound refutes (below it, or another value where it is exact), as
+    the checked loader and certify do, with the kernel's own BFS and bounds (no prover module)."""
+    from tesearch.kernel import build_network, kernel_bounds, target_mask
     from tesearch.errors import FormatError
     from tesearch.terms import Exchange
 
-    if getattr(inp, "lower_bound", None) is None:
+    if inp.lower_bound is None and inp.letter_bound is None:
         return
     net = build_network(inp.letters, inp.generators, where=inp.where)
-    total = int(net.depth[target_mask(net, Exchange(inp.exchange))].sum())
+    exchange = Exchange(inp.exchange)
+    total = int(net.depth[target_mask(net, exchange)].sum())
     counting = -(-total // len(inp.letters))
-    if inp.lower_bound != counting:
+    if inp.lower_bound is not None and inp.lower_bound != counting:
         raise FormatError(f"replay refuses this table: its recorded lower_bound is {inp.lower_bound}, but the "
-                                f"counting bound of {inp.network} {Exchange(inp.exchange).value} is {counting}", where=inp.where)
+                          f"counting bound of {inp.network} {exchange.value} is {counting}", where=inp.where)
+    if inp.letter_bound is None:
+        return
+    kernel = kernel_bounds(net, list(inp.generators), target_mask(net, exchange))
+    if kernel.refutes_letter_bound(inp.letter_bound):
+        raise FormatError(f"replay refuses this table: its recorded letter_bound is {inp.letter_bound}, but the "
+                          f"kernel's per-letter bound of {inp.network} {exchange.value} is {kernel.per_letter}"
+                          f"{' (exact)' if kernel.per_letter_exact else ''}", where=inp.where)
 
 
 @click.command("certify")
@@ -160,6 +172,7 @@ def certify(table_file, refutations, output, force, name, solver_timeout_s, limi
     """Check TABLE_FILE and the refutations now and write a proof certificate."""
     from tesearch.certificate import (RefutationRequest, make_certificate, read_refutation, repository_root,
                                       write_certificate)
+    from tesearch.certificate.make import check_certificate_output, requested_claims
     from tesearch.files import CERTIFICATE_KIND, check_output
     from tesearch.loading import load_checked_table
     from tesearch.supervise import supervise
@@ -170,9 +183,11 @@ def certify(table_file, refutations, output, force, name, solver_timeout_s, limi
     # refuse, before any work and writing nothing, what certify cannot stand behind: the label,
     # Theorem 1 and the recorded bounds (the checked loader), and each refutation's header
     table = supervise(lambda: load_checked_table(table_file, command="certify"), limits=limits, quiet=quiet)
-    for path in refutations:
-        read_refutation(RefutationRequest(path), network=table.network, exchange=table.exchange, root=root,
-                        T=table.T)
+    headers = [read_refutation(RefutationRequest(path), network=table.network, exchange=table.exchange, root=root,
+                               T=table.T)[2] for path in refutations]
+    # keep-better for certificates: one that claims more is never replaced by one that claims less (--force does)
+    check_certificate_output(output, requested_claims(table, zip(map(RefutationRequest, refutations), headers)),
+                             force=force)
     certificate = supervise(lambda: make_certificate(
         table, name=name or output.stem, table_source=str(table_file),
         refutations=[RefutationRequest(p) for p in refutations], root=root, timeout_s=solver_timeout_s,

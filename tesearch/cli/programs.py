@@ -20,10 +20,17 @@ class ExportFormat(str, enum.Enum):
     CHAKRA = "chakra"  # one Chakra execution trace per rank, PREFIX.{rank}.et (tesearch/programs/traces.py)
 
 
+#: the largest message size a Chakra trace records: comm_size is a signed 64-bit integer
+CHAKRA_MAX_BYTES = 2**63 - 1
+
+
 class BlockSize(click.ParamType):
-    """A block size in bytes: 8, 64K, 1M, 1MiB (at least 1 byte)."""
+    """A block size in bytes: 8, 64K, 1M, 1MiB (at least 1 byte; at most ``maximum`` when given)."""
 
     name = "SIZE"
+
+    def __init__(self, maximum: int | None = None):
+        self.maximum = maximum
 
     def convert(self, value, param, ctx):
         """The value as a positive number of bytes, or a usage error."""
@@ -32,13 +39,17 @@ class BlockSize(click.ParamType):
 
         if isinstance(value, int):
             number = value
+        elif str(value).strip().isdigit() and len(str(value).strip()) <= 40:
+            number = int(str(value).strip())  # exactly: parse_bytes goes through a float
         else:
             try:
                 number = parse_bytes(value)
             except TesearchError:
                 self.fail(f"must be a size in bytes such as 8, 64K or 1M, got {value!r}", param, ctx)
         if number < 1:
-            self.fail(f"must be at least 1 byte, got {value!r}", param, ctx)
+            self.fail(f"must be a size in bytes such as 8, 64K or 1M (at least 1 byte), got {value!r}", param, ctx)
+        if self.maximum is not None and number > self.maximum:
+            self.fail(f"must be at most {self.maximum} bytes, got {value!r}", param, ctx)
         return number
 
 
@@ -62,8 +73,8 @@ def _schedule_of(table_file: Path, command: str):
 @click.option("--tracks", type=click.Choice(["auto", "links", "letters"]), default="auto", show_default=True,
               help="chrome-trace: one track per (node, letter) link, or per letter (node-invariant); auto: links "
                    "up to 300000 hops.")
-@click.option("--bytes", "block_bytes", type=BlockSize(), default="8", show_default=True,
-              help="chakra: bytes of each message (comm_size).")
+@click.option("--bytes", "block_bytes", type=BlockSize(CHAKRA_MAX_BYTES), default="8", show_default=True,
+              help=f"chakra: bytes of each message (comm_size, at most {CHAKRA_MAX_BYTES}).")
 @OVERWRITE_OPTION
 @limit_options(timeout_default=None)
 def export(table_file, fmt, output, tracks, block_bytes, force, limits, quiet):

@@ -63,23 +63,28 @@ def _inputs(network: str, *files: Path | None) -> list:
     return ([network.removeprefix("file:")] if names_a_file(network) else []) + [f for f in files if f is not None]
 
 
-def _supervised(work, limits, quiet, out: Path | None, force: bool, wanted: tuple[str, str], inputs=()):
+def _supervised(work, limits, quiet, out: Path | None, force: bool, wanted, inputs=()):
     """Run ``work`` supervised; at a limit, save the best verified table offered so far, then re-raise.
 
     ``--out`` is checked first (tesearch.outputs.check_table_output: never an input, a link or a device, an
     extension that fits, not over a file that is no table without --force), before any work starts.
     A table already at ``out`` is read and verified first, supervised too: its time counts against
     ``--timeout`` (star-9's takes longer than a minute), and the save after the work reuses the check.
-    ``wanted`` is the (network spec, exchange) the command was asked for: a table the work offered for
+    A file there that no table of this network could replace (another network's table, an invalid one) is
+    refused then, before the work (tesearch.outputs.refuse_unreplaceable), as the save after it would be.
+    ``wanted`` is the (network, exchange) the command was asked for: a table the work offered for
     another network (a lift's factor, searched on the way) or another exchange is never written or shown.
     """
-    from tesearch.outputs import check_existing, check_table_output, save_table
+    from tesearch.outputs import check_existing, check_table_output, refuse_unreplaceable, save_table
     from tesearch.supervise import supervise
 
+    network, exchange = wanted
+    wanted = (network.spec, exchange)
     if out is not None:
         check_table_output(out, inputs=inputs, force=force)
     if out is not None and not force and out.exists():
         _CHECKED_OUTPUTS[out] = supervise(lambda: check_existing(out), limits=limits, quiet=quiet)
+        refuse_unreplaceable(_CHECKED_OUTPUTS[out], network.spec, exchange, network.generators)
     try:
         return supervise(work, limits=limits, quiet=quiet)
     except LimitReached as exc:
@@ -171,7 +176,7 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
     params = dataclasses.replace(params, network=net.spec)
     searcher = Search(params, progress=log, encodings_dir=keep_encodings)
     made = _supervised(lambda: searcher.run(instance(net, exchange), Budget.current()),
-                       limits, quiet, out, force, (net.spec, exchange), _inputs(network))
+                       limits, quiet, out, force, (net, exchange), _inputs(network))
     outcome = made.detail  # the search's own record: attempts, refuted widths, stop reason
     data = {**made.to_json(), **outcome_json(outcome)}
     if outcome.table is not None:
@@ -209,7 +214,7 @@ def stratify(network, exchange, out, force, attempt_s, seed, solver, as_json, li
     outcome = _supervised(
         lambda: run_stratify(net, exchange, attempt_s=attempt_s, seed=seed, progress=log, backend=backend,
                              cpsat_model=model),
-        limits, quiet, out, force, (net.spec, exchange), _inputs(network))
+        limits, quiet, out, force, (net, exchange), _inputs(network))
     data = {**outcome.to_json(), "network": net.spec, "exchange": exchange}
     if outcome.table is None:
         emit(data, as_json, outcome.summary)
@@ -244,7 +249,7 @@ def lift(network, out, force, ring, modes, factor, solver, solver_s, as_json, li
     chosen = tuple(AssignMode(m) for m in modes) if modes else (AssignMode.FIXED, AssignMode.LATIN)
     outcome = _supervised(
         lambda: lifted_table(net, ring_index=ring, factor=factor_table, timeout_s=solver_s, modes=chosen,
-                             backend=solver_parts(solver)[0], progress=log), limits, quiet, out, force, (net.spec, "total"),
+                             backend=solver_parts(solver)[0], progress=log), limits, quiet, out, force, (net, "total"),
         _inputs(network, factor))
     _finish_table(outcome.table, out, force, outcome.summary, {**outcome.to_json(), "network": net.spec, "exchange": "total"},
                   as_json, _inputs(network, factor))
@@ -384,7 +389,7 @@ def _lane_core(network, out, force, round_s, model, from_width, max_width, excha
 
 def _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, inputs):
     """Run a narrowing supervised and report its table (exit 0) or that none came (exit 4)."""
-    outcome = _supervised(work, limits, quiet, out, force, (net.spec, exchange), inputs)
+    outcome = _supervised(work, limits, quiet, out, force, (net, exchange), inputs)
     data = {**outcome.to_json(), "network": net.spec, "exchange": exchange}
     if outcome.table is None:
         emit(data, as_json, outcome.summary)
@@ -408,7 +413,7 @@ def construct(network, exchange, out, force, as_json, limits, quiet):
 
     net = _network(network, limits)
     outcome = _supervised(lambda: constructed_table(net, exchange), limits, quiet, out, force,
-                          (net.spec, exchange), _inputs(network))
+                          (net, exchange), _inputs(network))
     _finish_table(outcome.table, out, force, outcome.summary,
                   {**outcome.to_json(), "network": net.spec, "exchange": exchange}, as_json, _inputs(network))
     return ExitCode.OK

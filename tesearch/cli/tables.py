@@ -10,11 +10,18 @@ from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file
 from tesearch.terms import ExitCode
 
 
+#: what draw shows without --window: tesearch.draw.MAX_DETAIL_COLUMNS (not imported here: it loads matplotlib)
+DRAW_DEFAULT_COLUMNS = 80
+
+
 @click.command()
 @input_file()
 @out_option("Picture to write: .png or .svg.", dest="output", required=True, old="--output")
 @OVERWRITE_OPTION
-@click.option("--window", default=None, metavar="START:END", help="Columns to draw (END exclusive).")
+@click.option("--window", default=None, metavar="START:END",
+              help=f"Columns to draw cell by cell (END exclusive). Without it: columns 0-{DRAW_DEFAULT_COLUMNS - 1} "
+                   f"(the first {DRAW_DEFAULT_COLUMNS}, or all of a narrower table); a cropped drawing has a strip "
+                   "under the grid showing the whole table with the window outlined.")
 @limit_options(timeout_default=None)
 def draw(file, output, force, window, limits, quiet):
     """Draw the table in FILE as a grid: one colour per letter, word boundaries, blanks, sections."""

@@ -93,6 +93,13 @@ class KernelBounds:
         """Whether the per-letter value is the exact min-max (a choice of words attains it)."""
         return self.achievable_letter is not None and max(self.achievable_letter, self.counting) == self.per_letter
 
+    def refutes_letter_bound(self, recorded: object) -> bool:
+        """Whether a table's recorded per-letter bound is false by this derivation alone: not an integer, below
+        the per-letter bound derived here, or another value where that one is exact."""
+        if not isinstance(recorded, int) or isinstance(recorded, bool):
+            return True
+        return recorded < self.per_letter or (self.per_letter_exact and recorded != self.per_letter)
+
     @property
     def best(self) -> int:
         """The best all-port lower bound the kernel derives."""

@@ -79,6 +79,7 @@ class LoadedInput:
     model_hint: PortModel | None = None
     where: str = "input"
     lower_bound: int | None = None
+    letter_bound: int | None = None
 
     @property
     def horizon(self) -> int:
@@ -215,13 +216,15 @@ def input_from_json(data: object, where: str = "input") -> LoadedInput:
                     raise _bad(f"destination must be a permutation of 0..{points - 1} (a list of images)", at)
                 dest = tuple(d)
             messages.append(LoadedMessage(w, tuple(times), dest))
-    lower = data.get("lower_bound") if fmt == TABLE_FORMAT else None
-    if lower is not None and (not _is_int(lower) or lower < 0):
-        raise _bad(f"'lower_bound' must be an integer >= 0, got {lower!r}", where)
-    if _too_large(lower):
-        raise _bad(f"'lower_bound' is {lower}, larger than {MAX_INTEGER}", where)
+    recorded = {}
+    for key in ("lower_bound", "letter_bound"):
+        value = recorded[key] = data.get(key) if fmt == TABLE_FORMAT else None
+        if value is not None and (not _is_int(value) or value < 0):
+            raise _bad(f"'{key}' must be an integer >= 0, got {value!r}", where)
+        if _too_large(value):
+            raise _bad(f"'{key}' is {value}, larger than {MAX_INTEGER}", where)
     return LoadedInput(InputFormat(fmt), data["network"], exchange, letters, perms, T, tuple(messages), hint, where,
-                       lower)
+                       recorded["lower_bound"], recorded["letter_bound"])
 
 
 def load_input(path: str | Path) -> LoadedInput:

@@ -37,7 +37,7 @@ import numpy as np
 
 from tesearch.chrome_trace import HopSlice, chrome_trace
 from tesearch.errors import SizeLimitError, SolverUnavailable
-from tesearch.files import TRACE_KIND, FileKind, atomic_target, check_output
+from tesearch.files import CHAKRA_MARK, TRACE_KIND, FileKind, atomic_target, check_output
 from tesearch.limits import advance, phase
 from tesearch.programs.schedule import Column, CompiledSchedule, compile_schedule, program
 from tesearch.supervise import supervise
@@ -177,7 +177,7 @@ def chakra_trace(schedule: CompiledSchedule, rank: int, block_bytes: int, index:
     letters = schedule.letters
     buffer = io.BytesIO()
     encode(buffer, et.GlobalMetadata(version="1.0.0", attr=[
-        et.AttributeProto(name="made_by", string_val="tesearch export --format chakra"),
+        et.AttributeProto(name="made_by", string_val=CHAKRA_MARK),  # first: how sniff_kind knows the file
         et.AttributeProto(name="network", string_val=schedule.table.network),
         et.AttributeProto(name="rank", int64_val=rank),
         et.AttributeProto(name="ranks", int64_val=ranks),

@@ -49,7 +49,7 @@ from tesearch.search.params import (Attempt, CoreSchedule, SearchOutcome, Search
 from tesearch.search.split import OrbitGroup, group_orbits
 from tesearch.symmetry import CYCLIC
 from tesearch.table import Table
-from tesearch.terms import SolveResult, Status
+from tesearch.terms import SolveResult, Status, phase_text
 
 __all__ = ["Attempt", "CoreSchedule", "SearchOutcome", "SearchParams", "Searcher", "Strategy", "WordSampling",
            "candidate_words", "check_width_range", "search"]
@@ -154,7 +154,7 @@ class Searcher(TableKit):
         """Record why the search stops short (the last solver phase, if any, named), and log it."""
         last = self.attempts[-1] if self.attempts else None
         where = f" (after phase: solve {last.part} T={last.width})" if last is not None else \
-            f" (in phase: {limits.current_phase()})"
+            f" ({phase_text(limits.current_phase())})"
         self.stop_reason = reason + where
         self.log(self.stop_reason)
 
@@ -277,8 +277,8 @@ class Searcher(TableKit):
 
     def greedy_core_table(self, exceptional: list[int], full: list[tuple[int, ...]]) -> Table | None:
         """The fallback of the rotation search: the exceptional elements packed by greedy first fit (blanks
-        allowed) and every full orbit a rotation block; verified, offered to the supervisor (so a timeout or
-        Ctrl-C still keeps it), and None when it is wider than --max-width or there is no exceptional element
+        allowed) and every full orbit a rotation block; verified, offered to the supervisor (so a time or memory
+        limit still writes it; Ctrl-C writes nothing), and None when it is wider than --max-width or there is no exceptional element
         (then the core is empty and the first candidate is the table)."""
         if not exceptional:
             return None

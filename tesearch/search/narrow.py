@@ -9,7 +9,7 @@ the rotation blocks are full.  :func:`narrowed_core_table` shrinks that excess: 
 placement so far and run with a fresh seed, while time is left and rounds still gain.  Only the core
 is modelled, so this reaches networks whose whole model no solver holds (star-9, star-10,
 torus-12x12x24:twisted).  Every narrower table is assembled, verified and offered to the supervisor,
-so a time limit or Ctrl-C keeps the best one.  CP-SAT's own lower bound is reported, never taken as a
+so a time or memory limit writes the best one (Ctrl-C writes nothing).  CP-SAT's own lower bound is reported, never taken as a
 certificate; a core at its exact width is a table at the bound, and then it is optimal by counting.
 """
 

@@ -62,7 +62,7 @@ from tesearch.outputs import Saved, save_table
 from tesearch.supervise import supervise
 from tesearch.sweep.portfolio import CANCELLED, ERROR, REJECTED, Entry, Prepared, prepare, run_entry  # noqa: F401
 from tesearch.table import Table, table_from_json
-from tesearch.terms import ExitCode
+from tesearch.terms import ExitCode, stop_text
 
 #: the runs record's file name in --out-dir, and its format tag
 RUNS_FILE = "sweep-runs.json"
@@ -434,9 +434,8 @@ def run_sweep(prepared: list[Prepared], *, budget: Budget, out_dir: Path | None,
                 view.event(f"{state.prepared.key}: no verified table")
     except _Signalled as sig:
         code = ExitCode.INTERRUPTED if sig.signum == signal.SIGINT else ExitCode.TERMINATED
-        name = "SIGINT" if sig.signum == signal.SIGINT else "SIGTERM"
         written = [str(out_dir / s.prepared.file_name) for s in states.values() if s.saved and s.saved.written]
-        raise Interrupted(f"interrupted ({name}); Ray tasks cancelled; "
+        raise Interrupted(f"{stop_text(code)}; Ray tasks cancelled; "
                           + (f"tables written before the interrupt: {', '.join(written)}; nothing else was written"
                              if written else "nothing was written"), exit_code=code) from None
     finally:

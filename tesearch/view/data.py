@@ -190,12 +190,22 @@ def view_data(table: Table, verification: Verification, net: Network, cg: Cayley
     """Everything the page needs for one table (a JSON-ready dict; arrays packed)."""
     start, end, cells = window_cells(table, window)
     index = cg.letter_index
-    placements = [p for p in table.placements if p.column < end and p.end > start]
-    lengths = np.fromiter((len(p.word) for p in placements), dtype=np.int64, count=len(placements))
-    letters = np.fromiter((index[s] for p in placements for s in p.word), dtype=np.int64, count=int(lengths.sum()))
-    elements = word_elements(cg, letters, lengths)
+    # every word is classified and its orbit numbered in the whole table, then the window's are kept: a window
+    # shows the same orbit numbers and classes as the full page
+    everything = list(table.placements)
+    all_lengths = np.fromiter((len(p.word) for p in everything), dtype=np.int64, count=len(everything))
+    all_letters = np.fromiter((index[s] for p in everything for s in p.word), dtype=np.int64,
+                              count=int(all_lengths.sum()))
+    all_elements = word_elements(cg, all_letters, all_lengths)
+    all_classes = classify(rotation, everything, all_elements, table.rows)
+    shown = np.fromiter((p.column < end and p.end > start for p in everything), dtype=bool, count=len(everything))
+    placements = [p for p, keep in zip(everything, shown) if keep]
+    lengths = all_lengths[shown]
+    letters = all_letters[np.repeat(shown, all_lengths)]
+    elements = all_elements[shown]
     kind, labels = element_labels(net, cg, elements)
-    classes = classify(rotation, placements, elements, table.rows)
+    classes = Classes(all_classes.word_class[shown], all_classes.orbit[shown], all_classes.orbit_size[shown],
+                      all_classes.orbits)
     arrays = {
         "row": packed(np.fromiter((p.row for p in placements), dtype=np.int64, count=len(placements))),
         "column": packed(np.fromiter((p.column for p in placements), dtype=np.int64, count=len(placements))),

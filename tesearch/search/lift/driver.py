@@ -9,7 +9,7 @@ from tesearch import limits
 from tesearch.backends import Backend
 from tesearch.build import TableBuilder
 from tesearch.instance import Instance, instance
-from tesearch.errors import LiftError, SpecError, TesearchError
+from tesearch.errors import LiftError, LiftImpossible, SpecError, TesearchError
 from tesearch.layout import assign_rows
 from tesearch.limits import Budget
 from tesearch.networks import Network
@@ -83,7 +83,8 @@ def lifted_table(network: Network | Instance, *, ring_index: int | None = None, 
                  timeout_s: float = 120.0, modes: tuple[AssignMode, ...] = (AssignMode.FIXED, AssignMode.LATIN),
                  backend: Backend = Backend.Z3, progress: Progress = _quiet) -> Outcome:
     """A verified table for the torus ``network`` lifted from a table of its other sides (an outcome FOUND;
-    LiftError when no lift is found, with why).  ``timeout_s`` is one solver call's limit.
+    LiftImpossible (exit 2) when no lift of that factor table can exist, LiftError (exit 4) when none was found,
+    with why).  ``timeout_s`` is one solver call's limit.
 
     See the package doc.
 
@@ -109,11 +110,11 @@ def lifted_table(network: Network | Instance, *, ring_index: int | None = None, 
     words = ring_words(ring)
     bounds = facts.bounds
     if len(words) * sub.T < bounds.best:  # no table is narrower than a lower bound: do not ask a solver
-        raise LiftError(f"{spec}: a lift of {ring.spec} over {rest.spec} (T = {sub.T}) is {len(words)} * {sub.T} "
+        raise LiftImpossible(f"{spec}: a lift of {ring.spec} over {rest.spec} (T = {sub.T}) is {len(words)} * {sub.T} "
                         f"= {len(words) * sub.T} wide, below the lower bound {bounds.best}")
     cut = boundary_cut(hwords, sub.T, words)
     if cut is not None:  # no mode can lift this factor table: say why instead of asking a solver
-        raise LiftError(f"{spec}: no lift of {ring.spec} over this {rest.spec} table (T = {sub.T}) exists in any "
+        raise LiftImpossible(f"{spec}: no lift of {ring.spec} over this {rest.spec} table (T = {sub.T}) exists in any "
                         f"mode: {cut.text()}")
     last = "no mode tried"
     for mode in modes:
