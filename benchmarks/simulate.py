@@ -35,9 +35,9 @@ from tesearch.simulate.verdicts import RunStatus, crossover, summarise_size  # n
 
 #: network -> (table, sizes under SMPI, sizes under CM02, extra simulate options)
 PLAN = {
-    "hypercube-7": ("results/hypercube-7.json", "8,4K,64K,1M", "64K,1M", ("--pieces", "8K")),
-    "torus-8x8": ("results/torus-8x8.json", "8,4K,64K,1M", "64K,1M", ("--pieces", "8K")),
-    "torus-4x4x8": ("results/torus-4x4x8.json", "8,4K,64K,1M", "64K,1M", ("--pieces", "8K")),
+    "hypercube-7": ("results/hypercube-7.json", "8,4K,64K,1M", "64K,1M", ()),
+    "torus-8x8": ("results/torus-8x8.json", "8,4K,64K,1M", "64K,1M", ()),
+    "torus-4x4x8": ("results/torus-4x4x8.json", "8,4K,64K,1M", "64K,1M", ()),
     "torus-4x4x8:twisted": ("results/twisted/torus-4x4x8-twisted.json", "8,4K,64K,1M", "64K,1M", ()),
     "star-5": ("results/star-5.json", "8,4K,64K,1M", "64K,1M", ()),
     "torus-4x8x8": ("results/frontier/torus-4x8x8.json", "64K,1M", "64K,1M", ()),

@@ -179,8 +179,13 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                               "every contender of tesearch/contenders/ on the simulate study's nine networks: S, B, "
                               "the floors D, P and F, the largest bundle, the held-blocks peaks, build seconds and "
                               "the standing in the superstep model (docs/notes/superstep-optimum.md)"),
-    "results/simulate.json": (["python benchmarks/simulate.py"], [],
-                              "every tesearch simulate report (SimGrid SMPI and CM02), merged network by network"),
+    "results/simulate.json": (["python benchmarks/simulate.py"], ["results/simulate-mpi.jsonl"],
+                              "every tesearch simulate report (SimGrid SMPI and CM02) of the schedules, merged network "
+                              "by network, with the MPI_Alltoall runs of results/simulate-mpi.jsonl merged in"),
+    "results/simulate-mpi.jsonl": (["python benchmarks/mpi_contenders.py --out results/simulate-mpi.jsonl"], [],
+                                   "every MPI_Alltoall run of the simulate study, one JSON line each (the runs of "
+                                   "the study at 1d87e2a first, then benchmarks/mpi_contenders.py's, each given the "
+                                   "wall clock it needs or stopped once it could not be the best)"),
     "results/simulate.md": (["python benchmarks/simulate.py --report-only"],
                             ["results/simulate.json", "docs/notes/simulate-findings.md"],
                             "generated from results/simulate.json and the findings in docs/notes/simulate-findings.md"),
