@@ -89,7 +89,7 @@ def main() -> int:
     out.line("width: steps from the first to the last (a table's T); S: active supersteps (a table's own timing: its "
              "nonempty steps); B: bundle sum, in blocks; D: diameter; "
              "P: per-letter bound; F: the most-used letter's count in these words. 'optimal in the superstep model' "
-             "is the theorem of docs/notes/superstep-optimum.md (S >= D and B >= F >= P for every schedule of "
+             "is the theorem of docs/simulate.md, 'The superstep model' (S >= D and B >= F >= P for every schedule of "
              "node-invariant shortest words). held peak: the most blocks a node holds between two steps (arrived, "
              "not yet forwarded); waiting peak: of them, the most held through a whole step "
              "(tesearch/contenders/memory.py). Build times: wall clock on a shared 2-core machine.")

@@ -178,7 +178,7 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/contenders.md": (["python benchmarks/contenders.py --report results/contenders.md"], [],
                               "every contender of tesearch/contenders/ on the simulate study's nine networks: S, B, "
                               "the floors D, P and F, the largest bundle, the held-blocks peaks, build seconds and "
-                              "the standing in the superstep model (docs/notes/superstep-optimum.md)"),
+                              "the standing in the superstep model (docs/simulate.md, 'The superstep model')"),
     "results/simulate.json": (["python benchmarks/simulate.py"], ["results/simulate-mpi.jsonl"],
                               "every tesearch simulate report (SimGrid SMPI and CM02) of the schedules, merged network "
                               "by network, with the MPI_Alltoall runs of results/simulate-mpi.jsonl merged in"),

@@ -1,4 +1,4 @@
-"""Time-optimal superstep schedules, with the proof of their optimality (docs/notes/superstep-optimum.md).
+"""Time-optimal superstep schedules, with the proof of their optimality (docs/simulate.md, "The superstep model").
 
 In the superstep model a schedule of node-invariant shortest words costs ``S`` latencies plus ``B`` blocks of
 link time: ``S`` its active supersteps, ``B`` its bundle sum (the sum over supersteps of the most hops one
@@ -53,7 +53,7 @@ class Standing:
 
     @property
     def optimal(self) -> bool:
-        """S = D and B = P: optimal in the superstep model (a theorem: docs/notes/superstep-optimum.md)."""
+        """S = D and B = P: optimal in the superstep model (a theorem: docs/simulate.md, "The superstep model")."""
         return self.supersteps == self.diameter and self.bundle_sum == self.letter_bound
 
     @property

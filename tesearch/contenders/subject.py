@@ -48,7 +48,7 @@ class Subject:
 
     @property
     def letter_bound(self) -> int:
-        """The per-letter bound ``P`` (a lower bound on every schedule's bundle sum; docs/notes/superstep-optimum.md)."""
+        """The per-letter bound ``P`` (a lower bound on every schedule's bundle sum; docs/simulate.md, "The superstep model")."""
         return self.facts.bounds.letter.value
 
     @cached_property

@@ -3,7 +3,7 @@ drawn for a vector.
 
 A shortest word's letter counts (its *vector*) decide what it adds to each letter's total, and the most-used
 letter's total is a floor on the bundle sum of any superstep schedule of the words (docs/notes/
-superstep-optimum.md).  :func:`balanced_vectors` picks one vector per element so that the largest total is as
+docs/simulate.md, "The superstep model").  :func:`balanced_vectors` picks one vector per element so that the largest total is as
 small as it can make it: greedily (longest elements first, each the vector that keeps the largest total and
 then the sorted totals least), then a descent that moves one element at a time to another of its vectors while
 that lowers (largest total, letters at it, sum of squares); where that stays above the ``target`` it is given
