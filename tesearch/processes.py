@@ -259,7 +259,8 @@ def run_watched(argv: list[str], *, cwd: str | os.PathLike | None = None, env: d
     next_memory = next_watch = started
     try:
         while True:
-            status = child.poll_for(0.2)
+            wait = 0.2 if timeout_s is None else min(0.2, max(started + timeout_s - time.monotonic(), 0.001))
+            status = child.poll_for(wait)
             if status is not None:
                 break
             now = time.monotonic()

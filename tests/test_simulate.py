@@ -482,6 +482,20 @@ def test_budget_spent_leaves_the_rest_not_run_and_the_comparison_incomplete(simg
     assert "wins at every size" not in text.output
 
 
+def test_a_run_timeout_shorter_than_a_run_cuts_it_and_no_conclusion_is_drawn(simgrid):
+    """--run-timeout 0.01 cuts every run (smpirun alone takes longer to start): each is too slow, said in ms, and no
+    family has a best, no ratio, no crossover (was: 'an MPI algorithm wins at every size measured')."""
+    result = run_cli("simulate", RESULTS / "ring-6.json", "--bytes", "8", "--mpi-algorithms", "ring", "--executor",
+                     "step", "--no-non-optimal", "--run-timeout", "0.01", "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    size = report["sizes"][0]
+    assert [r["status"] for r in size["runs"]] == ["too slow", "too slow"], size["runs"]
+    assert all("no result within 0.01 s of wall clock" in r["reason"] for r in size["runs"])
+    assert not any(f.get("best") for f in size["families"].values())
+    assert "no size has a complete comparison" in report["crossover"]["text"]
+
+
 def test_a_run_whose_simulated_time_passes_its_familys_best_is_stopped_as_unable_to_be_best(simgrid, tmp_path,
                                                                                           monkeypatch):
     """The progress lines bound a long run's time from below; past the best so far, it cannot be the best."""

@@ -168,8 +168,9 @@ def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table
               help="Also run valid non-optimal tables (naive words by first fit, the table widened) under the same "
                    "executors: what the table's optimality buys.")
 @click.option("--run-timeout", type=SECONDS, default=None,
-              help="Wall-clock seconds for one smpirun run (default: grown with the square of the ranks); a run "
-                   "stopped there without a time leaves its family's comparison incomplete.")
+              help="Wall-clock seconds for one timed smpirun run (default: grown with the square of the ranks; the "
+                   "check runs always get the default); a run stopped there without a time leaves its family's "
+                   "comparison incomplete.")
 @click.option("--budget", type=SECONDS, default=None,
               help="Wall-clock seconds for all timed runs after the check runs: a run is cut where it ends, "
                    "contenders after it are reported as not run (and their family as incomplete).")

@@ -328,7 +328,7 @@ def check_run(space: Workspace, setup: Setup, schedule: str) -> dict:
     """The lockstep check of one schedule's programs (8-byte blocks): its faults, none when the schedule is right."""
     args = ["mode=check", f"bytes={CHECK_BYTES}", "check=1", "label=run", f"schedule={space.files[schedule]}"]
     command = space.command(args, CHECK_CONFIGURATION)
-    timeout = setup.run_timeout_s if setup.run_timeout_s is not None else run_timeout(space.ranks, Family.TABLE)
+    timeout = run_timeout(space.ranks, Family.TABLE)  # --run-timeout is the timed runs'; a check must finish
     finished = smpi.run_smpirun(command, work=space.directory, timeout_s=timeout, max_memory=setup.max_memory,
                                 deadline=setup.deadline)
     space.runs += 1
