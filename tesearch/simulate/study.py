@@ -360,7 +360,6 @@ def time_sizes(space: Workspace, contenders: list[Contender], plans: list[SizePl
                bound_steps: float, counting_steps: float, idle: int, say: Callable[[str], None]) -> list[dict]:
     """Every contender at every size, in order; a run is cut once it cannot be its family's best so far."""
     ranks = space.ranks
-    too_slow: dict[str, int] = {}
     per_size, all_runs = [], []
     budget_end = None if setup.budget_s is None else time.monotonic() + setup.budget_s
     for plan in plans:
@@ -373,16 +372,9 @@ def time_sizes(space: Workspace, contenders: list[Contender], plans: list[SizePl
                              "reason": f"the study's --budget of {seconds_label(setup.budget_s)} (wall clock, "
                                        f"after the check runs) was spent before its turn"})
                 continue
-            if contender.name in too_slow:
-                runs.append({"contender": contender.name, "family": contender.family.value, "bytes": plan.size,
-                             "status": RunStatus.NOT_RUN.value, "checked": False,
-                             "reason": f"too slow already at {size_label(too_slow[contender.name])}"})
-                continue
             say(f"{size_label(plan.size)}: {contender.name} ...")
             record = run_one(space, contender, plan.size, checked=plan.checked, setup=setup,
                              cut_above=best.get(contender.family.value), budget_end=budget_end)
-            if record["status"] == RunStatus.TOO_SLOW.value:
-                too_slow[contender.name] = plan.size
             if record["status"] == RunStatus.OK.value:
                 family = contender.family.value
                 best[family] = min(best.get(family, math.inf), record["seconds"])
