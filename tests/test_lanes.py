@@ -221,6 +221,32 @@ def test_a_short_side_close_to_the_long_one():
 def test_the_shapes_the_greedy_never_built(m, n):
     """m = n - 2, the X lane 92-93 % full: the greedy failed at all 16 seeds; the rule builds them at the bound."""
     table = lanes.mirror_lane_table(network_from_spec(f"torus-{m}x{n}x{n}"))
-    assert table.T == closed_form(m, n)  # Lemma 1's bound (the prover's per-letter bound falls back below it here)
+    assert table.T == closed_form(m, n)  # Lemma 1's bound, which the letter-set bound of the long axes finds
     check = verify_table(table)
-    assert check.ok and check.T == table.T
+    assert check.ok and check.T == table.T and check.optimal
+
+
+def test_the_letter_set_bound_is_lemma_1s_width_where_the_exact_count_does_not_run(monkeypatch):
+    """Issue 39, finding 10: above the exact letter-count DP's order (torus-28x30x30 has 25200 nodes) the prover's
+    per-letter bound fell back to the per-letter minima (94080 there, gap 420), though the two long axes' four
+    letters are needed m n^3 / 2 times, four per column: the width of the lanes. Here the DP is switched off
+    for 4x6x6 and 8x10x10 so the same path runs in a second."""
+    from tesearch import bounds
+    from tesearch.instance import instance
+
+    monkeypatch.setattr(bounds, "PARIKH_LIMIT", 0)
+    for m, n in ((4, 6), (8, 10)):
+        facts = instance(f"torus-{m}x{n}x{n}")
+        assert facts.cg.order > bounds.PARIKH_LIMIT
+        assert facts.bounds.counting < closed_form(m, n) == facts.bounds.letter.value == facts.bounds.best
+        assert "letter-set bound" in facts.bounds.letter.method
+        outcome = constructed_table(facts)
+        assert outcome.table.T == closed_form(m, n) and "OPTIMAL" in outcome.summary
+
+
+@pytest.mark.slow
+def test_construct_prints_torus_28x30x30_optimal():
+    """The command of finding 10, as the user ran it (6 s)."""
+    result = run_cli("construct", "torus-28x30x30")
+    assert result.exit_code == 0, result.output
+    assert "best bound 94500; OPTIMAL" in result.output and "gap" not in result.output
