@@ -214,10 +214,15 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
         ["python scripts/lift_core.py torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
         [],
         "written by the lift-core run that writes results/frontier/lift-cores.json"),
+    "results/frontier/word-choice.json": (
+        ["python scripts/word_choice_runs.py"],
+        [],
+        "one `tesearch bound` run per open frontier case (the word-choice bound, issue 40), with wall seconds and "
+        "peak memory; also writes the proofs/word-choice-*.json certificates. star-10 takes about an hour."),
     "results/frontier.md": (
         ["python scripts/frontier.py --report"],
         ["results/frontier/runs.json", "results/frontier/lifts.json", "results/frontier/lift-cores.json",
-         "docs/notes/frontier.md"],
+         "results/frontier/word-choice.json", "docs/notes/frontier.md"],
         "generated from the run records, the frontier tables' metadata and the notes in docs/notes/frontier.md"),
     "results/regress.md": (
         ["python scripts/regress_report.py"],
@@ -341,6 +346,17 @@ def main() -> None:
         if rel.startswith("proofs/") and rel.endswith(".json") and not rel.startswith("proofs/tables/"):
             cert = json.loads(path.read_text())
             command = cert["created"]["command"]
+            if cert.get("kind") == "word-choice":  # no table: a bound over every word choice (tesearch bound)
+                entries.append({"name": f"certificate:word-choice-{Path(rel).stem}", "path": rel, "kind": "certificate",
+                                "command": command.replace(" --force", ""), "depends_on": [],
+                                "network": cert["network"]["spec"], "exchange": cert["network"]["exchange"],
+                                "note": f"word-choice certificate (docs/certificate-format.md): every word choice "
+                                        f"uses some letter at least {cert['result']['lower']} times"
+                                        + (f", and one uses none more than {cert['result']['upper']}"
+                                           if cert["result"]["upper"] is not None else "")
+                                        + "; recorded in results/frontier/word-choice.json by "
+                                          "scripts/word_choice_runs.py"})
+                continue
             source = cert["table"]["source"]
             refs = [c["encoding"]["path"] for c in cert.get("impossibility_claims", [])]
             for claim in cert.get("impossibility_claims", []):
