@@ -1,12 +1,27 @@
 """Total exchange on star-n for n - 1 = p prime: rotation blocks around a recorded core array.
 
-The rotation sigma of star-n permutes the p letters cyclically (letter i is the transposition (0 i);
-read it as the residue i mod p). For p prime (docs/notes/frontier.md, "star construction: the prime
-case", checked by scripts/star_structure.py):
+**Credit.** The core-array method is Coolsaet and Fack's: "Optimal data exchange algorithms on star
+graphs", Computers Math. Applic. 27(3), 1994 (received August 1993), sections 2.1 and 2.2. Their n = 4
+table combines the exceptional words 1231 and 3213 with the orbits [1, 2, 3], [12, 23, 31] and
+[13, 21, 32] in 8 columns, and their n = 6 table is "built around the exceptional words 123451, 253142,
+352413 and 432154 together with all words of length <= 2" in 14 columns, each then extended "by adding
+the remaining tuples as usual" (rotation blocks): both are core arrays in the sense below, for p = 3 and
+p = 5. What is new here: the statement for every prime p (any core array gives an optimal table) and its
+proof, the structural facts behind it (the core is the powers of the p-cycle, their shortest words are
+the progressions, two progressions clash once in every p columns, a table at the bound has exactly one
+blank; docs/notes/frontier.md, checked by scripts/star_structure.py), and the array for p = 7 (star-8 at
+T = 40135; no published optimum for star-8 or beyond was found).
 
-* the exceptional elements are the p - 1 powers of the p-cycle on points 1..p; each is at distance
-  p + 1 and its shortest words are the progressions (t, t + s, ..., t + ps = t) mod p, one step s per
-  element, the steps 1..p-1;
+The rotation sigma of star-n permutes the p letters cyclically (letter i is the transposition (0 i);
+read it as the residue i mod p, point p being residue 0). For p prime:
+
+* the exceptional elements are the p - 1 powers of the p-cycle c = x -> x + 1 on points 1..p; each is at
+  distance p + 1 and its shortest words are the progressions (t, t + s, ..., t + ps = t) mod p. One line
+  shows which power each names: read left to right (this package's product, p*q = i -> q[p[i]]), the
+  word (0 t)(0 t+s)...(0 t+ps) sends t + js (j = 0..p-1) to 0 at its (j+1)-th letter and on to
+  t + (j+1)s at the next, where it stays, and fixes 0, so it is x -> x + s = c^s (read right to left,
+  x -> x - s). So the word with step s names c^s: one progression per step is one word per power c^k,
+  and the steps 1..p-1 name the p - 1 powers once each;
 * every other element lies in a full orbit of p elements, placed as a rotation block (row r holds
   sigma^r of one word: no blank, no letter twice in a column);
 * the target letters are -1 mod p, so a table at the counting bound has exactly one blank.
@@ -20,16 +35,18 @@ other orbit, is a valid table of star-(p+1) at the counting bound, so optimal.
 
 Proof: Theorem 1 of the table method needs every target once with a shortest word and no column
 holding a letter twice. The core array places each exceptional element once (one progression per
-step = one word per c^k) and the two filler orbits' elements once, with shortest words, and no
-column repeat by definition; each rotation block places its orbit once and holds p distinct letters
-in each column; blocks and core use disjoint columns. The blanks: one in the core, none in the
-blocks, so p T - (letters) = 1 and T = ceil(letters / p), the counting bound.
+step = one word per c^k, by the line above) and the elements of the p filler orbits (the generators'
+orbit and the p - 1 orbits at distance 2) once each, with shortest words, and no column repeat by
+definition; each rotation block places its orbit once and holds p distinct letters in each column;
+blocks and core use disjoint columns. The blanks: one in the core, none in the blocks, so
+p T - (letters) = 1 and T = ceil(letters / p), the counting bound.
 
 What is not here: a rule that writes a core array for every prime p. The arrays below were found by
 CP-SAT in scratch runs (seconds for p <= 5, 82 s for p = 7; rows restricted so that steps k and p - k
-share row k - 1, and step 1 starting at letter 0; for p = 11 that restriction is infeasible and the free
-model was unknown after 1500 s), and are checked again each time a table is built
-(:func:`check_core`, then the TableBuilder verifies the whole table).
+share row k - 1, and step 1 starting at letter 0). For p = 11 that row restriction is infeasible
+(CP-SAT, no certificate) and the free model was unknown after 1500 s; docs/notes/frontier.md records the
+later runs. The arrays are checked again each time a table is built (:func:`check_core`, then the
+TableBuilder verifies the whole table).
 """
 
 from __future__ import annotations
