@@ -219,6 +219,27 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
         [],
         "one `tesearch bound` run per open frontier case (the word-choice bound, issue 40), with wall seconds and "
         "peak memory; also writes the proofs/word-choice-*.json certificates. star-10 takes about an hour."),
+    "results/frontier/star-core-arrays.json": (
+        [f"python scripts/star_core_array.py {p} --timeout 60 --record results/frontier/star-core-arrays.json"
+         for p in (3, 5, 7, 11)],
+        [],
+        "core arrays of the prime-star construction by CP-SAT, one row per start pattern tried (p = 3, 5, 7: the "
+        "first pattern gives one; p = 11: all 66 patterns INFEASIBLE, CP-SAT's word, no certificate); the file "
+        "was removed before the four runs"),
+    "results/frontier/star-core-arrays-extra.json": (
+        ["python scripts/star_core_array.py 11 --extra-orbit --timeout 10 "
+         "--record results/frontier/star-core-arrays-extra.json"],
+        [],
+        "p = 11 with one extra orbit of transpositions in a 35-column core: the 59th start pattern gave the array "
+        "recorded in tesearch/constructions/star_prime.py (about 40 min wall on the loaded machine)"),
+    "results/frontier/star9-core.json": (
+        ["python scripts/star9_balanced_core.py --timeout 1200 --record results/frontier/star9-core.json"],
+        [],
+        "star-9's rotation core at 438 columns with the balanced word choice fixed first (CP-SAT interval model)"),
+    "results/twisted/core-exact.json": (
+        ["python scripts/twisted_core_exact.py --timeout 900 --workers 2 --record results/twisted/core-exact.json"],
+        [],
+        "torus-12x12x24:twisted's rotation core in exactly 60 columns (T = 6036), the exact abelian CP-SAT model"),
     "results/frontier.md": (
         ["python scripts/frontier.py --report"],
         ["results/frontier/runs.json", "results/frontier/lifts.json", "results/frontier/lift-cores.json",
