@@ -191,3 +191,16 @@ def test_committed_word_choice_certificates_are_confirmed():
         if json.loads(path.read_text())["network"]["order"] > 5000:
             continue  # the large ones in the slow sweep of tests/test_certificate.py
         assert check_certificate(path).all_confirmed, path
+
+
+def test_a_word_choice_certificate_checks_without_z3_sympy_or_ortools():
+    """The checking side of the new kind needs neither the prover's solvers nor OR-Tools (docs/trusted-base.md)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfor name in ('z3', 'sympy', 'ortools'):\n    sys.modules[name] = None\n"
+            "from tesearch.certificate.check import check_certificate\n"
+            "report = check_certificate(sys.argv[1])\nprint(report.all_confirmed)")
+    run = subprocess.run([sys.executable, "-c", code, str(ROOT / "proofs" / "word-choice" / "pancake-6.json")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.stdout.strip() == "True", run.stdout + run.stderr
