@@ -1,5 +1,5 @@
 """Write results/compare.md, results/compare.json and results/compare.png: tesearch tables against the schedules
-users would otherwise run (shortest-path FIFO, dimension-ordered FIFO, seed 000 single-port FIFO).
+users would otherwise run (shortest-path FIFO, dimension-ordered FIFO, the node-invariant single-port FIFO FIFO).
 
     python scripts/compare_report.py [--only SPEC ...] [--out-dir results]
 
@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tesearch.baselines import Engine, InjectionOrder, Route, has_axes, run_baseline, schedule_json
-from tesearch.compare import baseline_rows, seed000_row
+from tesearch.compare import SEED000_ROW, baseline_rows, seed000_row
 from tesearch.files import FIGURE_KIND, MARKDOWN_KIND, RECORD_KIND, write_output
 from tesearch.info import network_info
 from tesearch.networks import network_from_spec
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NETWORKS = ([f"star-{n}" for n in range(4, 8)] + [f"hypercube-{d}" for d in range(4, 13)]
             + [f"ring-{n}" for n in range(8, 33)] + [f"torus-{n}x{n}" for n in range(4, 17)]
             + ["torus-4x4x8", "torus-4x8x8", "torus-8x8x16", "pancake-5", "bubblesort-5"])
-SCHEDULES = ("shortest-path FIFO", "dimension-ordered FIFO", "seed 000 FIFO")
+SCHEDULES = ("shortest-path FIFO", "dimension-ordered FIFO", SEED000_ROW)
 
 
 def committed_T(spec: str) -> tuple[int | None, str | None]:
@@ -70,7 +70,7 @@ def replay_all(spec: str) -> dict:
     schedule = fifo_schedule(cayley_graph(net))
     report = replay_data(schedule.to_json(), PortModel.SINGLE_PORT, engine="streaming")
     if not (report.ok and report.completion_time == schedule.time):
-        problems.append(f"seed 000: {report.summary()}")
+        problems.append(f"node-invariant FIFO: {report.summary()}")
     return {"ok": not problems, "problems": problems, "seconds": round(time.perf_counter() - started, 2)}
 
 
@@ -165,7 +165,7 @@ def markdown(results: list[dict], command: str, total_seconds: float, skipped: l
         f"total {total_seconds:.1f} s wall-clock (per-network seconds in the table: bound + all three baselines; "
         f"replay seconds separately) on a shared machine, load average {load[0]:.0f} at the start and "
         f"{load[1]:.0f} at the end, so the seconds are upper bounds",
-        "- model: all-port store-and-forward, a directed link carries one message per step (seed 000 FIFO: "
+        "- model: all-port store-and-forward, a directed link carries one message per step (the node-invariant FIFO: "
         "single-port, a node sends one and receives one message per step; it is shown in the same units, so its "
         "utilisation is at most 1/degree)",
         "- **shortest-path FIFO**: every node injects all its messages at step 0, each along its canonical "
@@ -174,13 +174,13 @@ def markdown(results: list[dict], command: str, total_seconds: float, skipped: l
         "- **dimension-ordered FIFO**: the same, but routes correct the axes one at a time in axis order, the "
         "shorter way round (antipode of an even ring: the first letter's way); hypercubes: e-cube, which is also "
         "the canonical word there, so the two rows coincide; n/a for networks without axes",
-        "- **seed 000 FIFO**: tesearch.singleport's node-invariant algorithm (optimal in the single-port model, "
+        "- **node-invariant FIFO (Dimakopoulos and Dimopoulos 2001)**: tesearch.singleport's node-invariant algorithm (optimal in the single-port model, "
         "time = status)",
         "- each cell: **steps / peak buffer / link utilisation**. Peak buffer: the most messages waiting at one "
         "node between two of their hops in one step (a tesearch table has 0: words take consecutive columns). "
         "Utilisation: transmissions / (directed links x steps)",
         "- bound: the best all-port lower bound (`tesearch info`: counting or per-letter, whichever binds)",
-        "- replayed: every schedule of the row (the two baselines all-port, seed 000 single-port) replayed on the "
+        "- replayed: every schedule of the row (the two baselines all-port, the node-invariant single-port FIFO) replayed on the "
         "whole network by `tesearch.replay` (streaming engine: every node, every message): link or port capacity, "
         "every ordered pair delivered once along shortest paths, completion time, and (baselines) the same peak "
         "buffer and transmissions; the seconds are the replays'",
@@ -190,7 +190,7 @@ def markdown(results: list[dict], command: str, total_seconds: float, skipped: l
         f"{all_nodes_limit} messages (N(N-1)); larger networks rely on the symmetry argument in `tesearch/baselines/fifo.py` "
         "and on the replay",
         "",
-        "| network | nodes | bound | tesearch T | shortest-path FIFO | dimension-ordered FIFO | seed 000 FIFO "
+        "| network | nodes | bound | tesearch T | shortest-path FIFO | dimension-ordered FIFO | node-invariant FIFO "
         "(single-port) | s | replayed | all-node engine | table |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|",
     ]
@@ -208,7 +208,7 @@ def markdown(results: list[dict], command: str, total_seconds: float, skipped: l
 
 
 FAMILY_MARKERS = {"ring": "o", "torus": "s", "hypercube": "D", "star": "^", "pancake": "v", "bubblesort": "P"}
-SCHEDULE_COLOURS = {"shortest-path FIFO": "C0", "dimension-ordered FIFO": "C1", "seed 000 FIFO": "C2",
+SCHEDULE_COLOURS = {"shortest-path FIFO": "C0", "dimension-ordered FIFO": "C1", SEED000_ROW: "C2",
                     "tesearch T": "black"}
 
 
@@ -255,7 +255,7 @@ def plot_overhead(results: list[dict], path: Path) -> None:
     for ax in (left, right):
         ax.set_xlabel("nodes")
         ax.grid(True, which="both", alpha=0.3)
-    handles = [Line2D([], [], color=c, marker="o", linestyle="", label=n + (" (single-port)" if n == "seed 000 FIFO"
+    handles = [Line2D([], [], color=c, marker="o", linestyle="", label=n + (" (single-port)" if n == SEED000_ROW
                                                                             else ""))
                for n, c in SCHEDULE_COLOURS.items()]
     handles += [Line2D([], [], color="grey", marker=m, linestyle="", label=f) for f, m in FAMILY_MARKERS.items()]
@@ -276,7 +276,7 @@ def plot(results: list[dict], path: Path) -> None:
               ("stars (4..7)", lambda r: r["family"] == "star"),
               ("3-D tori (4x4x8, 4x8x8, 8x8x16)", lambda r: r["family"] == "torus" and r["network"].count("x") == 2)]
     styles = {"shortest-path FIFO": dict(color="C0", marker="o"), "dimension-ordered FIFO": dict(color="C1", marker="s"),
-              "seed 000 FIFO": dict(color="C2", marker="^", linestyle="--"),
+              SEED000_ROW: dict(color="C2", marker="^", linestyle="--"),
               "tesearch T": dict(color="black", marker="*", markersize=9),
               "lower bound": dict(color="grey", linestyle=":", linewidth=2)}
     fig, axes = plt.subplots(2, 3, figsize=(15, 9))
@@ -291,7 +291,7 @@ def plot(results: list[dict], path: Path) -> None:
         for name, points in series.items():
             points = [(x, y) for x, y in points if y is not None]
             if points:
-                label = name + (" (single-port)" if name == "seed 000 FIFO" else "")
+                label = name + (" (single-port)" if name == SEED000_ROW else "")
                 ax.plot(*zip(*points), label=label, **styles[name])
         _log_axes(ax)
         ax.set_title(title)

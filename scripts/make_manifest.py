@@ -223,10 +223,36 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
         ["python scripts/lift_core.py torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
         [],
         "written by the lift-core run that writes results/frontier/lift-cores.json"),
+    "results/frontier/word-choice.json": (
+        ["python scripts/word_choice_runs.py"],
+        [],
+        "one `tesearch bound` run per open frontier case (the word-choice bound, issue 40), with wall seconds and "
+        "peak memory; also writes the proofs/word-choice-*.json certificates. star-10 takes about an hour."),
+    "results/frontier/star-core-arrays.json": (
+        [f"python scripts/star_core_array.py {p} --timeout 60 --record results/frontier/star-core-arrays.json"
+         for p in (3, 5, 7, 11)],
+        [],
+        "core arrays of the prime-star construction by CP-SAT, one row per start pattern tried (p = 3, 5, 7: the "
+        "first pattern gives one; p = 11: all 66 patterns INFEASIBLE, CP-SAT's word, no certificate); the file "
+        "was removed before the four runs"),
+    "results/frontier/star-core-arrays-extra.json": (
+        ["python scripts/star_core_array.py 11 --extra-orbit --timeout 10 "
+         "--record results/frontier/star-core-arrays-extra.json"],
+        [],
+        "p = 11 with one extra orbit of transpositions in a 35-column core: the 59th start pattern gave the array "
+        "recorded in tesearch/constructions/star_prime.py (about 13 min wall on the loaded machine, 18:57 to 19:10, most of it building the 59 models)"),
+    "results/frontier/star9-core.json": (
+        ["python scripts/star9_balanced_core.py --timeout 1200 --record results/frontier/star9-core.json"],
+        [],
+        "star-9's rotation core at 438 columns with the balanced word choice fixed first (CP-SAT interval model)"),
+    "results/twisted/core-exact.json": (
+        ["python scripts/twisted_core_exact.py --timeout 900 --workers 2 --record results/twisted/core-exact.json"],
+        [],
+        "torus-12x12x24:twisted's rotation core in exactly 60 columns (T = 6036), the exact abelian CP-SAT model"),
     "results/frontier.md": (
         ["python scripts/frontier.py --report"],
         ["results/frontier/runs.json", "results/frontier/lifts.json", "results/frontier/lift-cores.json",
-         "docs/notes/frontier.md"],
+         "results/frontier/word-choice.json", "docs/notes/frontier.md"],
         "generated from the run records, the frontier tables' metadata and the notes in docs/notes/frontier.md"),
     "results/regress.md": (
         ["python scripts/regress_report.py"],
@@ -350,6 +376,17 @@ def main() -> None:
         if rel.startswith("proofs/") and rel.endswith(".json") and not rel.startswith("proofs/tables/"):
             cert = json.loads(path.read_text())
             command = cert["created"]["command"]
+            if cert.get("kind") == "word-choice":  # no table: a bound over every word choice (tesearch bound)
+                entries.append({"name": f"certificate:word-choice-{Path(rel).stem}", "path": rel, "kind": "certificate",
+                                "command": command.replace(" --force", ""), "depends_on": [],
+                                "network": cert["network"]["spec"], "exchange": cert["network"]["exchange"],
+                                "note": f"word-choice certificate (docs/certificate-format.md): every word choice "
+                                        f"uses some letter at least {cert['result']['lower']} times"
+                                        + (f", and one uses none more than {cert['result']['upper']}"
+                                           if cert["result"]["upper"] is not None else "")
+                                        + "; recorded in results/frontier/word-choice.json by "
+                                          "scripts/word_choice_runs.py"})
+                continue
             source = cert["table"]["source"]
             refs = [c["encoding"]["path"] for c in cert.get("impossibility_claims", [])]
             for claim in cert.get("impossibility_claims", []):

@@ -81,6 +81,9 @@ def check_certificate_file(path: Path, entry: dict) -> str | None:
     from tesearch.table import read_table, table_from_json
 
     data = load_certificate(path)
+    if data.get("kind") == "word-choice":  # no embedded table: the network it is about
+        same = (data["network"]["spec"], data["network"]["exchange"]) == (entry.get("network"), entry.get("exchange"))
+        return None if same else "it is about another network or exchange than the manifest says"
     content = data["table"]["content"]
     if table_sha256(content) != data["table"].get("sha256"):
         return "the embedded table's sha256 differs from the one recorded"

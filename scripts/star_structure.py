@@ -1,6 +1,12 @@
-"""The rotation core of star-n when n - 1 = p is prime, measured on the group and on the committed tables.
+"""The rotation core of star-n when n - 1 = p is prime, measured on the group and on the committed tables;
+and the core of star-9 (n - 1 = 8) under the letter groups C8 and Q8, with its letter counts.
 
-    python scripts/star_structure.py [--report results/star-structure.md]
+    python scripts/star_structure.py [--report results/star-structure.md] [--no-star9]
+
+The core-array method is Coolsaet and Fack's ("Optimal data exchange algorithms on star graphs", Computers
+Math. Applic. 27(3), 1994, sections 2.1-2.2: their n = 4 and n = 6 tables are core arrays); what is new
+here is the statement for every prime with its proof (tesearch/constructions/star_prime.py), the facts
+below, and the p = 7 array.
 
 Facts checked (docs/notes/frontier.md, "star construction: the prime case", states and proves them):
 
@@ -94,9 +100,40 @@ def table_core(n: int, facts: dict) -> dict:
             "clashes": sum(clash(a[2], a[0], a[3], b[2], b[0], b[3], p) for a, b in itertools.combinations(core, 2))}
 
 
+def star9_core(exchange: str) -> dict:
+    """star-9's core under C8 (the rotation) and Q8: the same set (the elements the groups' common involution,
+    sigma^4, fixes), its orbits under each, its letters, and the least possible most-used letter count of its
+    words (the star max flow of tesearch.bounds on the core alone)."""
+    import numpy as np
+
+    from tesearch.bounds import star_cycle_profile, star_letter_balance
+    from tesearch.symmetry import letter_group
+
+    facts = instance("star-9", exchange)
+    cg = facts.cg
+    cores, sizes = {}, {}
+    for name, group in (("C8", facts.rotation), ("Q8", letter_group(cg, "Q8"))):
+        classes = facts.orbit_classes_under(group)
+        cores[name] = sorted(int(g) for orbit in classes.short for g in orbit)
+        counts = {}
+        for orbit in classes.short:
+            counts[len(orbit)] = counts.get(len(orbit), 0) + 1
+        sizes[name] = dict(sorted(counts.items()))
+    assert cores["C8"] == cores["Q8"], "star-9: the C8 and Q8 cores differ"
+    core = np.array(cores["C8"])
+    letters = int(cg.dist[core].sum())
+    fixed, free = star_cycle_profile(cg.elements[core])
+    balance = star_letter_balance(cg.elements[core], 0)
+    return {"exchange": exchange, "elements": len(core), "letters": letters, "width": letters / 8,
+            "sizes": sizes, "forced": sorted(set(fixed.tolist())), "free_cycles": sum(free.values()),
+            "balance": balance.maximum, "loads": sorted(set(balance.loads())),
+            "bound": facts.bounds.best, "blanks": facts.bounds.blanks_at_best}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--report", default=None)
+    parser.add_argument("--no-star9", action="store_true", help="leave out star-9's core (a minute)")
     args = parser.parse_args()
     lines = ["| network | p | core elements | steps (one per element) | letters mod p | blanks at the bound | "
              "committed T | bound | core words: (column, row, step) | largest overlap | core span | "
@@ -112,13 +149,32 @@ def main() -> int:
                      f"{', '.join(f'({c}, {r}, {s})' for c, r, s, _ in seen['core'])} | {seen['max_overlap']} | "
                      f"{seen['span'][0]}..{seen['span'][1]} ({seen['span'][1] - seen['span'][0] + 1} columns) | "
                      f"{3 * p - 3} | {seen['blanks']} |")
+    if not args.no_star9:
+        lines += ["", "star-9 (n - 1 = 8, not prime): the core under the letter groups C8 (the rotation) and Q8 is one "
+                  "set, the elements sigma^4 fixes (checked here); a table at the bound with every free orbit a block "
+                  "needs a core of exactly `letters / 8` columns, every letter used there exactly that often "
+                  "(blocks use each letter once per column). *Forced*: per letter, the core elements that move its "
+                  "point (each such word uses it once); *free cycles*: cycles avoiding 0, each doubling one of its "
+                  "points; *balanced*: the least possible most-used letter count of the core's words (the star max "
+                  "flow).", "",
+                  "| exchange | core elements | orbits under C8 (size: count) | orbits under Q8 | letters | columns "
+                  "at the bound | forced per letter | free cycles | balanced | loads of the balanced choice | "
+                  "bound | blanks at the bound |", "|" + "---|" * 12]
+        for exchange in ("total", "odd-distance"):
+            c = star9_core(exchange)
+            lines.append(f"| {c['exchange']} | {c['elements']} | {c['sizes']['C8']} | {c['sizes']['Q8']} | "
+                         f"{c['letters']} | {c['width']:g} | {c['forced']} | {c['free_cycles']} | {c['balance']} | "
+                         f"{c['loads']} | {c['bound']} | {c['blanks']} |")
     text = "\n".join(lines)
     print(text)
     if args.report:
         from tesearch.files import MARKDOWN_KIND, write_output
 
         head = ("Command: `python scripts/star_structure.py --report results/star-structure.md`. Facts 1-4 of the "
-                "script's docstring hold on every row (the script stops on the first that does not).\n\n")
+                "script's docstring hold on every row (the script stops on the first that does not). The core-array "
+                "method is Coolsaet and Fack's (\"Optimal data exchange algorithms on star graphs\", 1994, "
+                "sections 2.1-2.2: their star-4 and star-6 tables are core arrays); the statement for every prime, "
+                "its proof, these facts and the p = 7 array are new (tesearch/constructions/star_prime.py).\n\n")
         write_output(args.report, head + text + "\n", kind=MARKDOWN_KIND, force=True)
     return 0
 

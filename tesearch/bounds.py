@@ -15,6 +15,13 @@ The per-letter value is computed exactly where it can be: a lower estimate
 balanced choice of words, and, when they differ, the exact integer optimum by
 Z3 over elements grouped by their sets of letter-count vectors.
 
+Where the exact optimum is out of reach, the lower estimate includes the *letter-set bounds*: a
+column holds each letter of a set A at most once, so ``T * |A| >= sum over targets of the fewest
+A-letters on any shortest word`` (:func:`set_bound`; every nonempty subset of the letters up to
+``SET_BOUND_ALL_SUBSETS`` letters, otherwise single letters, inverse pairs, axis groups and their
+complements). On torus-28x30x30 the set {b, B, c, C} of the two long axes gives 94500, the
+width of the mirror-lane table (docs/proofs/lanes.md), where the counting bound is 94080.
+
 Star networks of any size get the exact value by a max flow
 (:func:`star_letter_balance`): a shortest word of a permutation on the
 transpositions ``(0 a)`` uses each moved point ``a != 0`` once, plus one more
@@ -34,6 +41,7 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
+from tesearch import limits
 from tesearch.groups import CayleyGraph
 from tesearch.networks import TRANSPOSITION_STAR, has_trait
 from tesearch.rotation import Rotation
@@ -46,6 +54,10 @@ PARIKH_LIMIT = 20_000
 WORD_CAP = 2_000
 #: Z3 time for the exact min-max (ms)
 LETTER_ILP_TIMEOUT_MS = 20_000
+#: the letter-set bounds try every nonempty subset of the letters up to this degree
+SET_BOUND_ALL_SUBSETS = 6
+#: memory the letter-set bounds' dynamic programme may hold at once (the sets are taken in chunks)
+SET_BOUND_MEMORY = 1 << 28
 
 
 @dataclass(frozen=True)
@@ -119,6 +131,89 @@ def min_letter_counts(cg: CayleyGraph) -> np.ndarray:
             np.minimum(best, cand, out=best)
         m[level] = best
     return m
+
+
+@dataclass(frozen=True)
+class LetterSetBound:
+    """T >= ceil(needed / |letters|): the targets need ``needed`` letters of the set, a column holds each once."""
+    letters: tuple[int, ...]  # letter indices
+    needed: int  # sum over targets of the fewest letters of the set on a shortest word
+    value: int
+
+
+def _commuting(p: tuple[int, ...], q: tuple[int, ...]) -> bool:
+    return all(p[q[i]] == q[p[i]] for i in range(len(p)))
+
+
+def letter_sets(cg: CayleyGraph) -> list[tuple[int, ...]]:
+    """The sets of letters :func:`set_bound` tries: every nonempty subset up to ``SET_BOUND_ALL_SUBSETS``
+    letters; otherwise the single letters, the inverse pairs, the axis groups (letters joined by being
+    inverses or by not commuting) and the complements of all of these."""
+    degree = cg.degree
+    if degree <= SET_BOUND_ALL_SUBSETS:
+        return [tuple(k for k in range(degree) if mask >> k & 1) for mask in range(1, 1 << degree)]
+    inverse = [int(i) for i in cg.inverse_letter]
+    images = [tuple(cg.network.generators[s]) for s in cg.letters]
+    sets = {frozenset([k]) for k in range(degree)} | {frozenset([k, inverse[k]]) for k in range(degree)}
+    group = list(range(degree))  # union-find over "inverse of, or does not commute with"
+
+    def find(k: int) -> int:
+        while group[k] != k:
+            k = group[k]
+        return k
+
+    for a in range(degree):
+        for b in range(a + 1, degree):
+            if inverse[a] == b or not _commuting(images[a], images[b]):
+                group[find(a)] = find(b)
+    axes: dict[int, set[int]] = defaultdict(set)
+    for k in range(degree):
+        axes[find(k)].add(k)
+    sets |= {frozenset(members) for members in axes.values()}
+    everything = frozenset(range(degree))
+    sets |= {everything - s for s in sets if s != everything}
+    return sorted((tuple(sorted(s)) for s in sets), key=lambda s: (len(s), s))
+
+
+def set_needs(cg: CayleyGraph, target_set: np.ndarray, sets: list[tuple[int, ...]]) -> np.ndarray:
+    """For each set of letters, the sum over the targets of the fewest letters of the set on a shortest word.
+
+    One pass over the BFS levels per chunk of sets: the fewest of g is the least, over letters t whose
+    predecessor g*t^-1 is one level closer, of that predecessor's fewest plus [t in the set]."""
+    needs = np.zeros(len(sets), dtype=np.int64)
+    chunk = max(1, SET_BOUND_MEMORY // (3 * 4 * cg.order))
+    limits.require_memory(3 * 4 * cg.order * min(chunk, len(sets)), "the letter-set bounds")
+    starts = cg.level_starts
+    big = np.iinfo(np.int32).max // 2
+    for first in range(0, len(sets), chunk):
+        part = sets[first:first + chunk]
+        member = np.zeros((cg.degree, len(part)), dtype=np.int32)
+        for j, letters in enumerate(part):
+            member[list(letters), j] = 1
+        fewest = np.zeros((cg.order, len(part)), dtype=np.int32)
+        for d in range(1, cg.diameter + 1):
+            level = np.arange(starts[d], starts[d + 1])
+            best = np.full((len(level), len(part)), big, dtype=np.int32)
+            for t in range(cg.degree):
+                pred = cg.right[cg.inverse_letter[t], level]
+                cand = fewest[pred] + member[t]
+                cand[cg.dist[pred] != d - 1] = big
+                np.minimum(best, cand, out=best)
+            fewest[level] = best
+        needs[first:first + len(part)] = fewest[target_set].sum(axis=0, dtype=np.int64)
+        del fewest
+    return needs
+
+
+def set_bound(cg: CayleyGraph, target_set: np.ndarray) -> LetterSetBound:
+    """The best letter-set bound over :func:`letter_sets` (the module doc)."""
+    sets = letter_sets(cg)
+    best = None
+    for letters, needed in zip(sets, set_needs(cg, target_set, sets).tolist()):
+        bound = LetterSetBound(letters, int(needed), -(-int(needed) // len(letters)))
+        if best is None or bound.value > best.value:
+            best = bound
+    return best
 
 
 def letter_vectors(cg: CayleyGraph) -> list[frozenset[tuple[int, ...]]]:
@@ -279,6 +374,12 @@ def letter_bound(cg: CayleyGraph, target_set: np.ndarray, rotation: Rotation | N
     if has_trait(cg.network, TRANSPOSITION_STAR):
         balance = star_letter_balance(cg.elements[target_set], lower)
         return LetterBound(balance.maximum, True, balance.maximum, "cycle-entry max flow (star)")
+    sets = set_bound(cg, target_set)
+    set_note = ""
+    if sets.value > lower:
+        lower = sets.value
+        set_note = (f"; letter-set bound: the letters {{{', '.join(cg.letters[k] for k in sets.letters)}}} are "
+                    f"needed {sets.needed} times")
 
     if cg.order <= PARIKH_LIMIT:
         vecs = letter_vectors(cg)
@@ -302,7 +403,7 @@ def letter_bound(cg: CayleyGraph, target_set: np.ndarray, rotation: Rotation | N
         complete = False  # the full-orbit part was fixed, so the optimum is only an upper bound
         method = "rotation-symmetric word choice"
     else:
-        return LetterBound(lower, False, None, "per-letter minima only")
+        return LetterBound(lower, False, None, "per-letter minima only" + set_note)
 
     fixed = fixed_part.copy()
     choices = []
@@ -313,12 +414,12 @@ def letter_bound(cg: CayleyGraph, target_set: np.ndarray, rotation: Rotation | N
             choices.append(tuple(sorted(opts)))
     upper = _greedy_max(fixed, choices)
     if upper <= lower:
-        return LetterBound(lower, True, upper, method)
+        return LetterBound(lower, True, upper, method + set_note)
     if complete:
         exact = _exact_minmax(fixed, choices, lower, upper)
         if exact is not None:
             return LetterBound(exact, True, exact, method + " + Z3 optimum")
-    return LetterBound(lower, False, upper, method)
+    return LetterBound(lower, False, upper, method + set_note)
 
 
 def compute_bounds(cg: CayleyGraph, exchange: Exchange | str, rotation: Rotation | None = None) -> Bounds:

@@ -23,7 +23,7 @@ from tesearch.networks import Network
 from tesearch.table import Table
 
 TABLE_ROW = "tesearch table"
-SEED000_ROW = "seed 000 FIFO"
+SEED000_ROW = "node-invariant FIFO (Dimakopoulos and Dimopoulos 2001)"
 
 
 def load_target(target: str) -> tuple[Network, Table | None]:
@@ -92,7 +92,7 @@ def compare(network: Network, table: Table | None = None, *, table_path: str | N
         info = network_info(network)
     rows = [table_row(table, info["nodes"])] if table is not None else []
     rows += baseline_rows(network, InjectionOrder(order), Engine(engine))
-    with limits.phase("seed 000 single-port FIFO"):
+    with limits.phase("the node-invariant single-port FIFO"):
         rows.append(seed000_row(network))
     return {"network": network.spec, "nodes": info["nodes"], "degree": info["degree"], "network_status": info["network_status"],
             "lower_bound": info["lower_bound"], "best_bound": info["best_bound"], "binding_bound": info["binding_bound"],

@@ -270,7 +270,7 @@ class SinglePortRun:
         lines = [f"{self.algorithm.value} on {self.network}: time {self.time}, single-port status bound "
                  f"{self.status_bound} (gap {self.time - self.status_bound})"]
         if self.formula_time is not None:
-            lines.append(f"seed 001 Theorem 2: n1*T_B + n2*T_A = {self.formula_time} "
+            lines.append(f"Theorem 2 of Dimakopoulos and Dimopoulos (1998): n1*T_B + n2*T_A = {self.formula_time} "
                          f"({'matches' if self.formula_time == self.time else 'DIFFERS'})")
         lines.append(self.replay.summary())
         return "\n".join(lines)

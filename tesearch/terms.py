@@ -79,6 +79,11 @@ class Verdict(str, enum.Enum):
     UNCHECKED = "unchecked"  # could not be re-derived here (a solver missing, a time limit, too large)
 
 
+#: Theorem 1 of the table method (Coolsaet, Fack and De Meyer, 1994, "A tabular method for verification of data
+#: exchange algorithms on networks of parallel processors"), as one-line verdicts name it
+THEOREM_1 = "Theorem 1 of Coolsaet, Fack and De Meyer (1994)"
+
+
 def optimality_text(T: int, best: int) -> str:
     """The one wording of how a table's width stands to the best lower bound: 'OPTIMAL' when it meets it
     (a theorem: no table is narrower than a lower bound), 'not shown optimal (gap N)' otherwise."""

@@ -25,6 +25,7 @@ from tesearch.groups import CayleyGraph, cached_cayley_graph
 from tesearch.instance import Instance, instance
 from tesearch.networks import network_for_table
 from tesearch.table import Table
+from tesearch.terms import THEOREM_1
 from tesearch.words import canonical_word, to_letters, word_text
 
 
@@ -124,7 +125,7 @@ class Verification:
             f"{'' if b.letter.exact else ' (lower estimate)'}, best {b.best} ({b.binding} binds); gap {self.gap}",
         ]
         if self.ok:
-            lines.append("VALID (seed 003 Theorem 1)" + ("; OPTIMAL: T meets the best lower bound" if self.gap == 0
+            lines.append(f"VALID ({THEOREM_1})" + ("; OPTIMAL: T meets the best lower bound" if self.gap == 0
                                                          else f"; not shown optimal (T exceeds the bound by {self.gap})"))
         else:
             lines.append(f"INVALID: {len(self.violations)} violation(s)")

@@ -1401,6 +1401,8 @@ def _signal_table_case(draw, args: list[str]) -> Case:
 # --- the subcommands (every one of tesearch.cli.app.COMMANDS; tests/test_fuzz.py checks)
 
 register("info", network_command("info", output=None))
+register("bound", network_command("bound", output=("--out", "certificate"),
+                                  extra_choices=[["--lp-only"], ["--no-symmetry"], ["--timeout", "0.5"]]))
 register("search", network_command(
     "search", range_checks=True,
     signal_args=[["search", "star-5", "--timeout", "30"], ["search", "star-6", "--timeout", "30"],

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from tesearch.baselines import Engine, InjectionOrder, Route, run_baseline, schedule_json
 from tesearch.baselines.reference import simulate_reference
 from tesearch.cli import main
+from tesearch.compare import SEED000_ROW
 from tesearch.networks import network_from_spec
 from tesearch.replay import PortModel, replay_data
 
@@ -231,7 +232,7 @@ def test_compare_network_json():
     rows = {r["schedule"]: r for r in data["rows"]}
     assert data["best_bound"] == 6 and data["T"] is None
     assert rows["shortest-path FIFO"]["steps"] == 6
-    assert rows["seed 000 FIFO"]["steps"] == data["network_status"] == 12 and rows["seed 000 FIFO"]["model"] == "single-port"
+    assert rows[SEED000_ROW]["steps"] == data["network_status"] == 12 and rows[SEED000_ROW]["model"] == "single-port"
 
 
 def test_compare_table_text(tmp_path):

@@ -1,5 +1,5 @@
 """Help texts say what a thing is (issue 30): `tesearch --help` explains the NETWORK spec grammar from the
-family registry, and no command's help cites a seed paper by number alone."""
+family registry, and no help cites a seed paper by number: a user has no seeds, so papers are named (issue 40)."""
 
 import re
 
@@ -9,9 +9,9 @@ from conftest import run_cli
 from tesearch.cli.app import COMMANDS
 from tesearch.networks import FAMILIES, network_from_spec
 
-#: a seed cited by number outside parentheses: "seed 003 Theorem 1" says nothing to a user, "Theorem 1 of
-#: the table method (seed 003)" does
-BARE_SEED = re.compile(r"(?<!\()\bseeds? \d{3}")
+#: a seed cited by number: "seed 003 Theorem 1" or "(seed 003)" says nothing to a user, who has no seeds; the
+#: help names the paper (authors, year, title)
+SEED_NUMBER = re.compile(r"\bseeds? 0\d\d", re.IGNORECASE)
 
 
 @pytest.fixture(scope="module")
@@ -39,17 +39,29 @@ def test_the_group_help_explains_generator_files_and_the_group_default(group_hel
     network_from_spec("torus-6x5:dihedral,cyclic")  # the per-side example the help gives
 
 
-@pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_no_command_help_cites_a_seed_by_number_alone(command):
-    result = run_cli(command, "--help")
+@pytest.mark.parametrize("command", [None, *sorted(COMMANDS)])
+def test_no_help_cites_a_seed_by_number(command):
+    result = run_cli(*([command] if command else []), "--help")
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
-    assert not BARE_SEED.findall(text), f"tesearch {command} --help: {BARE_SEED.findall(text)} (say what it is)"
+    assert not SEED_NUMBER.findall(text), f"tesearch {command or ''} --help: {SEED_NUMBER.findall(text)} (name the paper)"
 
 
-@pytest.mark.parametrize("text, bare", [
-    ("against seed 003 Theorem 1", True), ("seeds 003 and 004", True),
-    ("Theorem 1 of the table method (seed 003)", False), ("the papers (seeds 003 and 004)", False),
+@pytest.mark.parametrize("command, paper", [
+    ("verify", "A tabular method for verification of data exchange algorithms on networks of parallel processors"),
+    ("regress", "Optimal data exchange algorithms on star graphs"),
+    ("singleport", "Optimal total exchange in Cayley graphs"),
+    ("singleport", "A theory for total exchange in multidimensional interconnection networks"),
+    ("construct", "Optimal data exchange algorithms on star graphs"),
 ])
-def test_the_bare_citation_rule(text, bare):
-    assert bool(BARE_SEED.search(text)) is bare
+def test_the_help_names_the_paper(command, paper):
+    text = " ".join(run_cli(command, "--help").output.split())
+    assert paper in text
+
+
+@pytest.mark.parametrize("text, cites", [
+    ("against seed 003 Theorem 1", True), ("seeds 003 and 004", True), ("Theorem 1 of the table method (seed 003)", True),
+    ("Theorem 1 of Coolsaet, Fack and De Meyer (1994)", False), ("--seed 3", False),
+])
+def test_the_seed_number_rule(text, cites):
+    assert bool(SEED_NUMBER.search(text)) is cites

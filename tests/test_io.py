@@ -205,6 +205,7 @@ WRITERS = {
     "draw -o": (FIGURE_KIND, lambda src, out: ["draw", src, "-o", out]),
     "export -o": (PROGRAMS_KIND, lambda src, out: ["export", src, "-o", out, "--quiet"]),
     "certify -o": (None, lambda src, out: ["certify", src, "-o", out, "--quiet"]),
+    "bound -o": (None, lambda src, out: ["bound", "ring-6", "-o", out, "--quiet"]),
     "replay --plot": (FIGURE_KIND, lambda src, out: ["replay", src, "--plot", out, "--quiet"]),
     "sweep --runs": (None, lambda src, out: ["sweep", src, "--runs", out, "--quiet", "--timeout", "5"]),
     "export --format chrome-trace -o": (TRACE_KIND, lambda src, out: ["export", src, "--format", "chrome-trace",

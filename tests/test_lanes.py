@@ -171,6 +171,77 @@ def test_the_chain_visits_every_shell_once_from_and_to_demand_zero(spec):
     assert left_demand == 0 and right_demand == 0
 
 
+def _moved_port(shells, kind, port_type, h):
+    return next(p for p, k in kind.items() if k == lanes.UNIVERSAL and port_type[p] == (h, 0))
+
+
+def test_step_4_moves_the_h0_port_of_class_h_minus_1_h():
+    """Lemma 6, step 4: when the zero clique is odd, the port moved to the universal clique is the (h, 0) port of
+    the class {h - 1, h} (on these shapes the zero clique is odd)."""
+    for spec in ("torus-4x6x6", "torus-8x10x10", "torus-12x14x14"):
+        plan = lanes._plan(network_from_spec(spec))
+        x, y, _ = plan.axes
+        q, h = x.side // 2, y.side // 2
+        partner, kind, port_type = lanes._match_ports(plan.shells, lambda g: x.distance(g[0]), q)
+        moved = _moved_port(plan.shells, kind, port_type, h)
+        assert {plan.shells[moved[0]].b, plan.shells[moved[0]].c} == {h - 1, h}, spec
+
+
+def _pairs_of(kind: dict, port_type: dict) -> dict:
+    """The partners a kind assignment makes: a transposed kind pairs its two types in order, a clique in twos."""
+    groups: dict = {}
+    for port in sorted(kind):
+        groups.setdefault(str(kind[port]), []).append(port)
+    partner = {}
+    for what, ports in groups.items():
+        types = sorted({port_type[p] for p in ports})
+        if len(types) == 2 and what not in (lanes.ZERO, lanes.UNIVERSAL):
+            ones = [p for p in ports if port_type[p] == types[0]]
+            others = [p for p in ports if port_type[p] == types[1]]
+            pairs = list(zip(ones, others))
+        else:
+            pairs = list(zip(ports[::2], ports[1::2]))
+        for a, b in pairs:
+            partner[a], partner[b] = b, a
+    return partner
+
+
+def test_other_allowed_choices_isolate_the_zero_clique_on_4x6x6():
+    """Why step 4 names the port. With q = 2, moving the (h, 0) port of class {1, h} instead (universal, demand 0:
+    the old text allowed it), together with two choices steps 2 and 3 allow (the (1, 0) port of class {0, 1}
+    left over, the (2, 0) ports of class {1, 2} against the (0, 2) ports), leaves the zero clique without a
+    shell to any other kind: the chaining step finds two chains. Every facing pair is still compatible."""
+    plan = lanes._plan(network_from_spec("torus-4x6x6"))
+    x, y, _ = plan.axes
+    q, h = x.side // 2, y.side // 2
+    shells = plan.shells
+    partner, kind, port_type = lanes._match_ports(shells, lambda g: x.distance(g[0]), q)
+    lanes._one_cycle(shells, dict(partner), dict(kind), port_type)  # the code's choices: one chain
+    assert (q, h) == (2, 3)
+
+    def of_class(kind_now, what, pair):
+        return [p for p in sorted(kind_now) if p[0] >= 0 and port_type[p] == what
+                and sorted((shells[p[0]].b, shells[p[0]].c)) == list(pair)]
+
+    step2 = next(kind[p] for p in kind if port_type[p] == (1, 0) and kind[p] != lanes.ZERO)
+    step3 = next(kind[p] for p in kind if port_type[p] == (2, 0) and kind[p] not in (lanes.ZERO, lanes.UNIVERSAL))
+    for p in kind:
+        if port_type[p] == (1, 0):
+            kind[p] = step2
+        if port_type[p] == (2, 0) or (port_type[p][1] == 0 and port_type[p][0] >= q):
+            kind[p] = lanes.ZERO
+    kind[of_class(kind, (1, 0), (0, 1))[0]] = lanes.ZERO  # step 2's leftover
+    for p in of_class(kind, (2, 0), (1, 2)):  # step 3's two (q, 0) ports
+        kind[p] = step3
+    kind[of_class(kind, (h, 0), (1, h))[0]] = lanes.UNIVERSAL  # step 4: the port the proof must not move
+    partner = _pairs_of(kind, port_type)
+    assert len(partner) == len(port_type)
+    for port, mate in partner.items():
+        assert port_type[port][1] <= port_type[mate][0] and port_type[mate][1] <= port_type[port][0]
+    with pytest.raises(ConstructionError, match="chains, not one"):
+        lanes._one_cycle(shells, partner, kind, port_type)
+
+
 def test_a_moved_word_is_caught_by_the_verifier(tables):
     """The checks above can fail: shift one braid word by a column and verify names a clash."""
     table = tables["torus-4x8x8"]
@@ -221,6 +292,32 @@ def test_a_short_side_close_to_the_long_one():
 def test_the_shapes_the_greedy_never_built(m, n):
     """m = n - 2, the X lane 92-93 % full: the greedy failed at all 16 seeds; the rule builds them at the bound."""
     table = lanes.mirror_lane_table(network_from_spec(f"torus-{m}x{n}x{n}"))
-    assert table.T == closed_form(m, n)  # Lemma 1's bound (the prover's per-letter bound falls back below it here)
+    assert table.T == closed_form(m, n)  # Lemma 1's bound, which the letter-set bound of the long axes finds
     check = verify_table(table)
-    assert check.ok and check.T == table.T
+    assert check.ok and check.T == table.T and check.optimal
+
+
+def test_the_letter_set_bound_is_lemma_1s_width_where_the_exact_count_does_not_run(monkeypatch):
+    """Issue 39, finding 10: above the exact letter-count DP's order (torus-28x30x30 has 25200 nodes) the prover's
+    per-letter bound fell back to the per-letter minima (94080 there, gap 420), though the two long axes' four
+    letters are needed m n^3 / 2 times, four per column: the width of the lanes. Here the DP is switched off
+    for 4x6x6 and 8x10x10 so the same path runs in a second."""
+    from tesearch import bounds
+    from tesearch.instance import instance
+
+    monkeypatch.setattr(bounds, "PARIKH_LIMIT", 0)
+    for m, n in ((4, 6), (8, 10)):
+        facts = instance(f"torus-{m}x{n}x{n}")
+        assert facts.cg.order > bounds.PARIKH_LIMIT
+        assert facts.bounds.counting < closed_form(m, n) == facts.bounds.letter.value == facts.bounds.best
+        assert "letter-set bound" in facts.bounds.letter.method
+        outcome = constructed_table(facts)
+        assert outcome.table.T == closed_form(m, n) and "OPTIMAL" in outcome.summary
+
+
+@pytest.mark.slow
+def test_construct_prints_torus_28x30x30_optimal():
+    """The command of finding 10, as the user ran it (6 s)."""
+    result = run_cli("construct", "torus-28x30x30")
+    assert result.exit_code == 0, result.output
+    assert "best bound 94500; OPTIMAL" in result.output and "gap" not in result.output

@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from tesearch import proof as proof_tools
-from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, REPLAY_MODEL, Method,
+from tesearch.certificate.choice import check_word_choice
+from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, REPLAY_MODEL, Kind, Method,
                                          header_problems, load_certificate, optimality, read_encoding_header,
                                          repository_root, table_sha256)
 from tesearch.errors import FormatError, GeneratorsError, TesearchError
@@ -29,7 +30,7 @@ from tesearch.files import confined_path, read_bytes, read_text_file
 from tesearch.kernel import (MAX_CHECK_NODES, InputFormat, KernelBounds, LoadedInput, build_network, check_theorem1,
                              input_from_json, kernel_bounds, target_mask)
 from tesearch.kernel.encoding import EncoderTooLarge, compare_with_kernel, kernel_encoding
-from tesearch.terms import SolveResult, Verdict
+from tesearch.terms import THEOREM_1, SolveResult, Verdict
 
 # ---------------------------------------------------------------- verdicts and the report
 
@@ -288,6 +289,9 @@ def check_certificate(path: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S,
     started = time.perf_counter()
     path = Path(path)
     data = load_certificate(path)
+    if data.get("kind") == Kind.WORD_CHOICE.value:
+        verdicts = [ClaimVerdict(*claim) for claim in check_word_choice(data, str(path))]
+        return CertificateReport(str(path), data.get("name"), verdicts, time.perf_counter() - started)
     root = root or repository_root(path.parent)
     return check_certificate_data(data, where=str(path), root=root, timeout_s=timeout_s, started=started)
 
@@ -326,7 +330,7 @@ def check_certificate_data(data: dict, *, where: str, root: Path, timeout_s: flo
     verdict, reason = _verdict(problems, f"{theorem1.words} words for {theorem1.targets} targets, no violation "
                                          "(the kernel's Theorem 1); sha256 matches")
     verdicts.append(ClaimVerdict("table", f"the embedded table (T = {inp.T}) is a valid {inp.exchange.value} "
-                                          "exchange (seed 003 Theorem 1)", verdict, reason))
+                                          f"exchange ({THEOREM_1})", verdict, reason))
 
     # -- impossibility claims (before the bounds: confirmed ones may support a recorded bound)
     claim_verdicts = []

@@ -29,6 +29,17 @@ REPLAY_MODEL = "all-port"
 MAX_CLAIM_WIDTH = 2 ** 31 - 1
 
 
+class Kind(str, enum.Enum):
+    """What a certificate is about (its ``kind`` key; absent means a table)."""
+
+    TABLE = "table"  # a table, its bounds and impossibility claims (the original kind)
+    WORD_CHOICE = "word-choice"  # how often the most-used letter must occur over all word choices
+
+
+#: the version of each kind this checker knows
+KIND_VERSIONS = {Kind.TABLE: 1, Kind.WORD_CHOICE: 1}
+
+
 class Method(str, enum.Enum):
     """Independent ways an impossibility claim is re-established."""
 
@@ -149,16 +160,8 @@ def _huge_number(value: object, at: str) -> str | None:
     return None
 
 
-def load_certificate(path: str | Path) -> dict:
-    """Read a certificate and check its shape (FormatError naming what is wrong)."""
-    path = Path(path)
-    data = read_json_file(path)
-    validate_certificate(data, str(path))
-    return data
-
-
-def validate_certificate(data: object, where: str) -> None:
-    """Check a certificate object's shape (FormatError naming what is wrong, e.g. a number too large)."""
+def certificate_kind(data: object, where: str) -> Kind:
+    """The kind of a certificate object (FormatError for an unknown kind or version, or a wrong format)."""
     if not isinstance(data, dict):
         raise FormatError("a certificate is a JSON object", where=where)
     if data.get("format") != FORMAT:
@@ -166,6 +169,62 @@ def validate_certificate(data: object, where: str) -> None:
     if data.get("format_version") != FORMAT_VERSION:
         raise FormatError(f"unsupported format_version {data.get('format_version')!r} (this checker knows 1)",
                           where=where)
+    try:
+        kind = Kind(data.get("kind", Kind.TABLE.value))
+    except ValueError:
+        raise FormatError(f"unknown certificate kind {data.get('kind')!r} (this checker knows "
+                          f"{', '.join(k.value for k in Kind)})", where=where) from None
+    version = data.get("kind_version", 1)
+    if version != KIND_VERSIONS[kind]:
+        raise FormatError(f"unsupported kind_version {version!r} of kind {kind.value!r} (this checker knows "
+                          f"{KIND_VERSIONS[kind]})", where=where)
+    return kind
+
+
+def load_certificate(path: str | Path) -> dict:
+    """Read a certificate of any kind and check its shape (FormatError naming what is wrong)."""
+    path = Path(path)
+    data = read_json_file(path)
+    if certificate_kind(data, str(path)) is Kind.WORD_CHOICE:
+        validate_word_choice(data, str(path))
+    else:
+        validate_certificate(data, str(path))
+    return data
+
+
+def validate_word_choice(data: dict, where: str) -> None:
+    """Check a word-choice certificate's shape (FormatError naming what is wrong)."""
+    huge = _huge_number(data, "certificate")
+    if huge is not None:
+        raise FormatError(f"the number at {huge} is larger than {MAX_NUMBER} in magnitude", where=where)
+    network = data.get("network")
+    if not isinstance(network, dict) or not isinstance(network.get("generators"), dict) \
+            or not isinstance(network.get("spec"), str) or not isinstance(network.get("exchange"), str):
+        raise FormatError("'network' must be an object with 'spec', 'exchange' and 'generators'", where=where)
+    lower = data.get("lower")
+    if not isinstance(lower, dict) or not isinstance(lower.get("bound"), int):
+        raise FormatError("'lower' must be an object with an integer 'bound'", where=where)
+    weights = lower.get("weights")
+    if weights is not None and (not isinstance(weights, dict) or not isinstance(weights.get("weights"), dict)
+                                or not isinstance(weights.get("denominator"), int)):
+        raise FormatError("'lower.weights' must hold a 'weights' object (letter -> integer) and an integer "
+                          "'denominator'", where=where)
+    parity = lower.get("parity")
+    if parity is not None and (not isinstance(parity, dict) or not isinstance(parity.get("odd_letters"), list)
+                               or not isinstance(parity.get("level"), int)):
+        raise FormatError("'lower.parity' must hold an 'odd_letters' list and an integer 'level'", where=where)
+    upper = data.get("upper")
+    if upper is not None and (not isinstance(upper, dict) or not isinstance(upper.get("bound"), int)
+                              or not isinstance(upper.get("words"), list)
+                              or not all(isinstance(w, str) for w in upper["words"])):
+        raise FormatError("'upper' must be null or an object with an integer 'bound' and 'words' (strings of "
+                          "letters separated by spaces)", where=where)
+
+
+def validate_certificate(data: object, where: str) -> None:
+    """Check a table certificate object's shape (FormatError naming what is wrong, e.g. a number too large)."""
+    if certificate_kind(data, where) is not Kind.TABLE:
+        raise FormatError(f"a {data.get('kind')} certificate, not a table certificate", where=where)
     for key, kind in (("network", dict), ("bounds", dict), ("table", dict), ("result", dict),
                       ("impossibility_claims", list)):
         if not isinstance(data.get(key), kind):

@@ -341,7 +341,7 @@ def _verification_text(claims: list[dict], replay: Verdict) -> dict:
         "bounds: the kernel derives counting, set and (where few elements have a choice) exact per-letter "
         "bounds without a solver and compares them with the ones recorded; a recorded bound stronger than the "
         "kernel derives is confirmed only by confirmed impossibility claims covering the widths in between",
-        "table: sha256 of the embedded table (canonical JSON) is compared; seed 003 Theorem 1 is checked by "
+        "table: sha256 of the embedded table (canonical JSON) is compared; Theorem 1 of Coolsaet, Fack and De Meyer (1994) is checked by "
         "the kernel (tesearch.kernel.theorem1), independently of tesearch.verify",
         f"replay: the table is replayed on the whole network ({REPLAY_MODEL}) by tesearch.replay"
         + ("" if replay is Verdict.CONFIRMED else f" (at creation: {replay.value})"),
@@ -436,3 +436,50 @@ def write_certificate(certificate: dict, path: str | Path, *, inputs: Iterable[s
     check_certificate_output(path, Claims.of(certificate, where=str(path)), force=force)
     write_output(Path(path), json.dumps(certificate, indent=1) + "\n", kind=CERTIFICATE_KIND, inputs=inputs,
                  force=force)
+
+
+def word_choice_certificate(result, *, name: str, command: str, generators: dict[str, list[int]]) -> dict:
+    """The word-choice certificate (kind ``word-choice``) of a :class:`tesearch.wordchoice.WordChoice`.
+
+    The lower side is the LP dual's letter weights (and the parity argument, if it lifts the bound); the
+    upper side the integral choice's words, when the integer model ran.  Refuses (TesearchError, nothing
+    written) a certificate the checker would not confirm whole."""
+    from tesearch.certificate.choice import check_word_choice
+
+    letters = list(result.letters)
+    lower: dict = {"bound": result.lower, "weights": None, "parity": None}
+    if result.weights is not None:
+        lower["weights"] = {"denominator": result.weights.denominator, "need": result.weights.need,
+                            "weights": {s: w for s, w in zip(letters, result.weights.weights) if w}}
+    if result.parity is not None:
+        lower["parity"] = {"odd_letters": [letters[k] for k in result.parity.odd], "level": result.parity.level,
+                           "parity": result.parity.parity, "interval": list(result.parity.interval)}
+    upper = None
+    if result.words is not None:
+        upper = {"bound": max(result.loads), "loads": dict(zip(letters, result.loads)),
+                 "words": [" ".join(letters[k] for k in w) for w in result.words]}
+    record = result.to_json()
+    certificate = {
+        "format": FORMAT, "format_version": FORMAT_VERSION, "kind": "word-choice", "kind_version": 1,
+        "name": name,
+        "created": {"tool": "tesearch", "tool_version": tool_version(), "command": command,
+                    "python": platform.python_version()},
+        "verification": {"summary": (
+            "check-proof rebuilds the network from the generators by the kernel's BFS, recomputes the least "
+            "weighted letters of every target's shortest words with exact integers (the LP dual), checks the "
+            "parity character on every edge, and walks every listed word to its element (shortest, one per "
+            "target), all in tesearch.kernel.wordchoice")},
+        "network": {"spec": result.spec, "exchange": result.exchange, "letters": letters, "generators": generators,
+                    "order": result.order, "targets": result.targets, "target_letters": result.target_letters},
+        "lower": lower,
+        "upper": upper,
+        "result": {"lower": result.lower, "upper": None if upper is None else upper["bound"],
+                   "exact": upper is not None and upper["bound"] == result.lower},
+        "record": {k: record[k] for k in ("lp", "lp_how", "integer", "integer_value", "integer_dual", "integer_how",
+                                          "seconds")},
+    }
+    faults = [f"{claim}: {reason}" for claim, _, verdict, reason in check_word_choice(certificate, name)
+              if verdict is not Verdict.CONFIRMED]
+    if faults:  # pragma: no cover - the prover and the kernel disagree: a bug
+        raise TesearchError(f"the word-choice certificate would not be confirmed: {faults[0]}")
+    return certificate

@@ -35,6 +35,8 @@ ENTRY_VARIABLE = "TESEARCH_ENTRY_PID"
 #: subcommand -> (module, attribute, one-line help); the only list of commands
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "info": ("tesearch.cli.network", "info", "Nodes, distances, status, bounds, rotation and exceptional words."),
+    "bound": ("tesearch.cli.network", "bound",
+              "The exact word-choice bound: the fewest uses of the most-used letter over all word choices."),
     "search": ("tesearch.cli.searching", "search", "Search a network for a table of the smallest width."),
     "stratify": ("tesearch.cli.searching", "stratify",
                  "Symmetry-stratified search for networks with a rotation (how star-7 was settled)."),

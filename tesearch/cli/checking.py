@@ -21,9 +21,10 @@ from tesearch.terms import ExitCode
 @JSON_OPTION
 @limit_options(timeout_default=None)
 def verify(file, partial, kernel, as_json, limits, quiet):
-    """Check FILE (tesearch-table JSON, .json.gz or text) against Theorem 1 of the table method (seed 003):
-    every word a shortest path to its element, every target placed once, no two words of a row overlapping,
-    no letter twice in a column; then T against every lower bound."""
+    """Check FILE (tesearch-table JSON, .json.gz or text) against Theorem 1 of the table method (Coolsaet, Fack
+    and De Meyer, 1994, "A tabular method for verification of data exchange algorithms on networks of parallel
+    processors"): every word a shortest path to its element, every target placed once, no two words of a row
+    overlapping, no letter twice in a column; then T against every lower bound."""
     from tesearch.groups import cached_cayley_graph
     from tesearch.loading import recorded_bound_faults
     from tesearch.networks import network_for_table

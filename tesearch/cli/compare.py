@@ -1,5 +1,5 @@
 """``tesearch compare``: a table or a network against shortest-path, dimension-ordered and the node-invariant
-FIFO schedule of Dimakopoulos and Dimopoulos (seed 000)."""
+FIFO schedule of Dimakopoulos and Dimopoulos (2001, "Optimal total exchange in Cayley graphs")."""
 
 from __future__ import annotations
 

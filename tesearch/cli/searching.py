@@ -407,8 +407,11 @@ def _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, in
 @limit_options(timeout_default=None)  # a construction needs no solver: it runs to its end
 def construct(network, exchange, out, force, as_json, limits, quiet):
     """An optimal table by construction, no solver: hypercube doubling, mirror lanes for the regular
-    torus m x n x n (4 | m < n, n even), the ring and torus tables of the table method's paper (seed 003),
-    and the odd-distance star tables by rotation blocks of the star-graph paper (seed 004)."""
+    torus m x n x n (4 | m < n, n even), star-n for n - 1 prime by rotation blocks around a recorded core
+    array (the method of Coolsaet and Fack, 1994, "Optimal data exchange algorithms on star graphs", made a
+    theorem for every prime), the ring and torus tables of Coolsaet, Fack and De Meyer (1994, "A tabular
+    method for verification of data exchange algorithms on networks of parallel processors"), and the
+    odd-distance star tables by rotation blocks of Coolsaet and Fack (1994)."""
     from tesearch.constructions import constructed_table
 
     net = _network(network, limits)

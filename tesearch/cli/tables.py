@@ -1,4 +1,4 @@
-"""``tesearch draw``, ``regress`` and ``singleport``: pictures, the seeds' tables, single-port schedules."""
+"""``tesearch draw``, ``regress`` and ``singleport``: pictures, the papers' tables, single-port schedules."""
 
 from __future__ import annotations
 
@@ -40,8 +40,9 @@ def draw(file, output, force, window, limits, quiet):
 @click.option("--no-constructions", is_flag=True, help="Only the printed tables, not the general constructions.")
 @limit_options(timeout_default=None)
 def regress(as_json, no_constructions, limits, quiet):
-    """Check every table printed in the table method's paper (seed 003) and the star-graph paper (seed 004),
-    and the papers' general constructions."""
+    """Check every table printed in Coolsaet, Fack and De Meyer (1994), "A tabular method for verification of
+    data exchange algorithms on networks of parallel processors", and Coolsaet and Fack (1994), "Optimal data
+    exchange algorithms on star graphs", and the papers' general constructions."""
     from tesearch.published.regress import Finding, regress_text, run_regress
     from tesearch.supervise import supervise
 
@@ -56,8 +57,9 @@ def regress(as_json, no_constructions, limits, quiet):
 @click.command()
 @click.argument("network")
 @click.option("--algorithm", type=click.Choice(["fifo", "a2"]), default="fifo", show_default=True,
-              help="fifo: the node-invariant FIFO schedule of Dimakopoulos and Dimopoulos (seed 000); a2: their "
-                   "Algorithm A2 for product networks (seed 001).")
+              help="fifo: the node-invariant FIFO schedule of Dimakopoulos and Dimopoulos (2001), \"Optimal total "
+                   "exchange in Cayley graphs\"; a2: Algorithm A2 for product networks of Dimakopoulos and "
+                   "Dimopoulos (1998), \"A theory for total exchange in multidimensional interconnection networks\".")
 @out_option("Write the schedule (tesearch-schedule JSON, .json).")
 @OVERWRITE_OPTION
 @JSON_OPTION

@@ -6,7 +6,8 @@ an exchange: the recursive doubling for hypercubes
 torus m x n x n with 4 | m < n, n even (:mod:`~tesearch.constructions.lanes`),
 total exchange on star-n for n - 1 prime around a recorded core array
 (:mod:`~tesearch.constructions.star_prime`), and the seed papers' general
-constructions for rings and tori (seed 003) and odd-distance stars (seed 004),
+constructions for rings and tori (Coolsaet, Fack and De Meyer 1994) and odd-distance stars
+(Coolsaet and Fack 1994),
 implemented in :mod:`tesearch.published.constructions`.  Every table is
 verified before it is returned.
 """
@@ -62,10 +63,10 @@ def constructed_table(network: Network | Instance, exchange: Exchange | str | No
             table, how = hypercube_table(p.d), CONSTRUCTION_NAME
         elif isinstance(p, SymmetricParams) and has_trait(network, TRANSPOSITION_STAR) and exchange is Exchange.ODD_DISTANCE:
             try:
-                table, how = seeds.star_odd_by_rotation(p.n).table, "seed 004: odd-distance by rotation blocks"
+                table, how = seeds.star_odd_by_rotation(p.n).table, "Coolsaet and Fack (1994): odd-distance by rotation blocks"
             except CompletionError as exc:
                 raise ConstructionError(
-                    f"{network.spec} odd-distance: seed 004's construction needs every odd-distance element in "
+                    f"{network.spec} odd-distance: the construction of Coolsaet and Fack (1994) needs every odd-distance element in "
                     f"a full orbit of the rotation ({network.degree} elements: a rotation block), as when n - 1 is "
                     f"an odd prime (its Theorem 3); for n = {p.n} an odd-distance orbit is short ({exc}); "
                     f"use tesearch search --exchange odd-distance") from None
@@ -89,8 +90,8 @@ def constructed_table(network: Network | Instance, exchange: Exchange | str | No
             builder, _, applies = seeds.CONSTRUCTIONS[name]
             n = p.n if isinstance(p, RingParams) else p.sides[0]
             if not applies(n):
-                raise ConstructionError(f"{network.spec}: seed 003's {name} construction does not apply to n = {n}")
-            table, how = builder(n).table, f"seed 003 construction {name}"
+                raise ConstructionError(f"{network.spec}: the {name} construction of Coolsaet, Fack and De Meyer (1994) does not apply to n = {n}")
+            table, how = builder(n).table, f"Coolsaet, Fack and De Meyer (1994) construction {name}"
     facts = facts or instance(network, exchange)
     builder = TableBuilder(facts, how)
     check = builder.check(table)

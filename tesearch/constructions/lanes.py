@@ -337,10 +337,13 @@ def _match_ports(shells: list[Shell], demand_of, q: int
     universal = [p for p in rest if not (demand[p] == 0)]
     if any(length[p] < q for p in universal):  # pragma: no cover - Lemma 6
         raise ConstructionError("mirror lanes: a small port is left with a demand")
-    if len(zero) % 2:  # move one universal port of demand 0 to the universal clique
-        moved = zero.pop()
-        if length[moved] < q:  # pragma: no cover - there are h - 1 universal ports of demand 0
-            raise ConstructionError("mirror lanes: no universal port of demand 0 to even the cliques")
+    if len(zero) % 2:  # move the (h, 0) port of class {h - 1, h} to the universal clique (Lemma 6, step 4)
+        h = max(length.values())
+        moved = next((p for p in zero if p[0] >= 0 and length[p] == h
+                      and {shells[p[0]].b, shells[p[0]].c} == {h - 1, h}), None)
+        if moved is None:  # pragma: no cover - the class {h - 1, h} has one shell whose jobs have X distance 0
+            raise ConstructionError("mirror lanes: no (h, 0) port of class {h - 1, h} to even the cliques")
+        zero.remove(moved)
         universal.append(moved)
     for group, what in ((zero, ZERO), (universal, UNIVERSAL)):
         for k in range(0, len(group), 2):

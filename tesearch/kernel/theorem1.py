@@ -28,7 +28,7 @@ import numpy as np
 
 from tesearch.kernel.graph import RebuiltNetwork, element_of
 from tesearch.kernel.loader import InputFormat, LoadedInput
-from tesearch.terms import Exchange
+from tesearch.terms import THEOREM_1, Exchange
 
 #: failures of one rule kept in detail (all are counted)
 DETAIL_LIMIT = 20
@@ -90,7 +90,7 @@ class Theorem1Report:
         """One line: valid (how much was placed) or the violations."""
         if self.ok:
             what = "VALID" if self.complete else f"VALID CORE ({self.placed_targets} of {self.targets} targets placed)"
-            return f"{what}: {self.words} words, T = {self.T} (kernel, seed 003 Theorem 1)"
+            return f"{what}: {self.words} words, T = {self.T} (kernel, {THEOREM_1})"
         total = sum(self.counts.values())
         return f"INVALID: {total} violation(s): " + "; ".join(str(v) for v in self.violations[:5])
 

@@ -94,14 +94,19 @@ class PublishedTable:
 
     @property
     def source(self) -> str:
-        """Seed and section."""
+        """The paper (authors and year, as users read it) and the section."""
         seed = self.header.get("source", "?").split("_")[0]
-        return f"seed {seed} §{self.header.get('section', '?').split(' ')[0]}"
+        paper = PAPERS.get(seed, f"seed {seed}")
+        return f"{paper} §{self.header.get('section', '?').split(' ')[0]}"
 
     @property
     def width(self) -> int:
         """Printed columns."""
         return max(len(r) for r in self.cells)
+
+
+#: the transcribed tables' papers by seed number, as user-facing text names them
+PAPERS = {"003": "Coolsaet, Fack and De Meyer (1994)", "004": "Coolsaet and Fack (1994)"}
 
 
 def load_published(path: str | Path) -> PublishedTable:

@@ -99,7 +99,7 @@ def ring_odd(n: int) -> Built:
         placements.append(Placement(0, col, ("a",) * k))
         placements.append(Placement(1, col, ("a'",) * k))
         col += k
-    return Built(_table(cg, "total", placements, col, [], "seed 003 §3.1 ring, n odd"), cg)
+    return Built(_table(cg, "total", placements, col, [], "Coolsaet, Fack and De Meyer (1994) §3.1 ring, n odd"), cg)
 
 
 def _ring_even_cuts(h: int) -> tuple[list[int], list[int]] | None:
@@ -160,7 +160,7 @@ def ring_even(n: int) -> Built:
             placements.append(Placement(r, col, tuple(first if j % 2 == 0 else other for j in range(k))))
             col += k
         T = max(T, col)
-    return Built(_table(cg, "total", placements, T, [], "seed 003 §3.1 ring, n even (derived cut rule)"), cg)
+    return Built(_table(cg, "total", placements, T, [], "Coolsaet, Fack and De Meyer (1994) §3.1 ring, n even (derived cut rule)"), cg)
 
 
 def torus2d_odd(n: int) -> Built:
@@ -170,7 +170,7 @@ def torus2d_odd(n: int) -> Built:
     cg, rotation = _graph(f"torus-{n}x{n}")
     blocks, end = rotation_blocks(cg, rotation, targets(cg, "total"), 0)
     return Built(_table(cg, "total", blocks, end, [{"name": "rotation blocks", "start": 0, "end": end}],
-                        "seed 003 §3.3 torus, n odd"), cg)
+                        "Coolsaet, Fack and De Meyer (1994) §3.3 torus, n odd"), cg)
 
 
 def torus2d_even(n: int) -> Built:
@@ -180,7 +180,7 @@ def torus2d_even(n: int) -> Built:
     _, rows = template_rows("torus-even-11")
     part = expand_blocks(rows, n // 2)
     return _core_then_blocks(f"torus-{n}x{n}", "total", part.cells, part.cuts,
-                             "seed 003 §3.3 torus, n even (11 special messages + rotation)")
+                             "Coolsaet, Fack and De Meyer (1994) §3.3 torus, n even (11 special messages + rotation)")
 
 
 def torus3d_odd(n: int) -> Built:
@@ -190,7 +190,7 @@ def torus3d_odd(n: int) -> Built:
     _, rows = template_rows("torus3d-odd")
     part = join([expand_tokens(rows, i=i) for i in range(1, (n - 1) // 2 + 1)])
     return _core_then_blocks(f"torus-{n}x{n}x{n}", "total", part.cells, part.cuts,
-                             "seed 003 §3.4 torus, n odd (size-2 classes + rotation)")
+                             "Coolsaet, Fack and De Meyer (1994) §3.4 torus, n odd (size-2 classes + rotation)")
 
 
 def torus3d_even(n: int) -> Built:
@@ -205,7 +205,7 @@ def torus3d_even(n: int) -> Built:
     parts += [expand_tokens(rows_c, m=i - 1) for i in range(3, h)]
     part = join(parts)
     return _core_then_blocks(f"torus-{n}x{n}x{n}", "total", part.cells, part.cuts,
-                             "seed 003 §3.4 torus, n even (size-1/3/2 classes + rotation)")
+                             "Coolsaet, Fack and De Meyer (1994) §3.4 torus, n even (size-1/3/2 classes + rotation)")
 
 
 def star_odd_by_rotation(n: int) -> Built:
@@ -213,7 +213,7 @@ def star_odd_by_rotation(n: int) -> Built:
     cg, rotation = _graph(f"star-{n}")
     blocks, end = rotation_blocks(cg, rotation, targets(cg, "odd-distance"), 0)
     return Built(_table(cg, "odd-distance", blocks, end, [{"name": "rotation blocks", "start": 0, "end": end}],
-                        "seed 004 Theorem 3 / §2.2 odd-distance by rotation"), cg)
+                        "Coolsaet and Fack (1994) Theorem 3 / §2.2 odd-distance by rotation"), cg)
 
 
 #: name -> (builder, the paper's T formula, sizes it applies to)

@@ -70,14 +70,14 @@ class RegressRow:
 
 #: construction rows: (construction, sizes, title, source)
 CONSTRUCTION_SIZES: list[tuple[str, list[int], str, str]] = [
-    ("ring-odd", list(range(3, 16, 2)), "ring-n C_n total, n odd (general table)", "seed 003 §3.1"),
-    ("ring-even", list(range(4, 17, 2)), "ring-n D_n total, n even (derived cut rule)", "seed 003 §3.1"),
-    ("torus2d-odd", list(range(3, 16, 2)), "torus-nxn C_n^2 total, n odd (rotation)", "seed 003 §3.3"),
+    ("ring-odd", list(range(3, 16, 2)), "ring-n C_n total, n odd (general table)", "Coolsaet, Fack and De Meyer (1994) §3.1"),
+    ("ring-even", list(range(4, 17, 2)), "ring-n D_n total, n even (derived cut rule)", "Coolsaet, Fack and De Meyer (1994) §3.1"),
+    ("torus2d-odd", list(range(3, 16, 2)), "torus-nxn C_n^2 total, n odd (rotation)", "Coolsaet, Fack and De Meyer (1994) §3.3"),
     ("torus2d-even", list(range(6, 15, 2)), "torus-nxn D_n^2 total, n even (11 messages + rotation)",
-     "seed 003 §3.3"),
-    ("torus3d-odd", [3, 5, 7], "torus-nxnxn C_n^3 total, n odd (size-2 classes + rotation)", "seed 003 §3.4"),
+     "Coolsaet, Fack and De Meyer (1994) §3.3"),
+    ("torus3d-odd", [3, 5, 7], "torus-nxnxn C_n^3 total, n odd (size-2 classes + rotation)", "Coolsaet, Fack and De Meyer (1994) §3.4"),
     ("torus3d-even", [6, 8], "torus-nxnxn D_n^3 total, n > 4 even (size-1/3/2 classes + rotation)",
-     "seed 003 §3.4"),
+     "Coolsaet, Fack and De Meyer (1994) §3.4"),
 ]
 
 
@@ -284,7 +284,7 @@ def regress_star6_odd() -> RegressRow:
     verdict = Finding.CONFIRMED if ok else Finding.CLAIM_DIFFERS if v.ok else Finding.INVALID
     detail = ("no table printed; built as the paper says (every exceptional word has even length, so the odd-distance "
               "targets are whole sigma-orbits): " + (f"valid, T = {built.table.T}" if v.ok else _first_violations(v)))
-    return RegressRow("star-6 odd-distance (rotation only)", "seed 004 §2.2", claimed, built.table.T if v.ok else None,
+    return RegressRow("star-6 odd-distance (rotation only)", "Coolsaet and Fack (1994) §2.2", claimed, built.table.T if v.ok else None,
                       v.bounds.best, verdict, detail, built.table)
 
 

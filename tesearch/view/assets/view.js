@@ -142,7 +142,7 @@
       : v.optimal ? `<span class="badge ok">OPTIMAL: T = ${d.T} = the best lower bound</span>`
         : `<span class="badge gap">gap ${v.gap}: T = ${d.T}, best lower bound ${v.best}</span>`;
     const bound = `<span class="badge">bound ${v.best}: ${esc(v.binding)} binds (counting ${v.counting}, per-letter ${v.letter}${v.letter_exact ? "" : ", lower estimate"})</span>`;
-    const checked = `<span class="badge">${v.valid ? "VALID" : "INVALID"} by seed 003 Theorem 1, checked when the page was made (${esc(d.checked_at)})</span>`;
+    const checked = `<span class="badge">${v.valid ? "VALID" : "INVALID"} by Theorem 1 of Coolsaet, Fack and De Meyer (1994), checked when the page was made (${esc(d.checked_at)})</span>`;
     const shape = `<span class="badge">${d.rows} rows &times; ${d.T} columns${d.window[0] > 0 || d.window[1] < d.T ? `, columns ${d.window[0]}&ndash;${d.window[1] - 1} shown` : ""}; ${d.words} words; ${m.blanks} blanks</span>`;
     const rot = d.rotation ? `<span class="badge">rotation ${esc(d.rotation)}; ${d.orbits} orbits</span>` : '<span class="badge">no rotation</span>';
     const prov = d.provenance.length ? '<p class="provenance">how it was made: ' +
