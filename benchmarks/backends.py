@@ -18,9 +18,8 @@ import time
 
 from tesearch.backends import cpsat
 from tesearch.encode import encode, solve
-from tesearch.networks import network_from_spec
+from tesearch.instance import instance
 from tesearch.search import SearchParams, Searcher
-from tesearch.terms import Exchange
 
 # (network, exchange, width): feasible and infeasible widths, small to large
 SUITE = [
@@ -35,9 +34,9 @@ SUITE = [
 
 
 def problem_for(spec: str, exchange: str, width: int):
-    searcher = Searcher(network_from_spec(spec), SearchParams(spec, Exchange(exchange)))
-    items = [searcher.item(g) for g in searcher.targets]
-    return searcher.problem(f"{spec} {exchange}", width, items)
+    kit = Searcher(instance(spec, exchange), SearchParams())
+    items = [kit.item(g) for g in kit.targets]
+    return kit.problem(f"{spec} {exchange}", width, items)
 
 
 def run_z3(problem, timeout: float):

@@ -12,11 +12,11 @@ import argparse
 import time
 
 from tesearch.encode import EncodingOptions, TableProblem, encode, solve
+from tesearch.instance import instance
 from tesearch.terms import SolveResult
 from tesearch.networks import network_from_spec
 from tesearch.limits import Budget
 from tesearch.search import SearchParams, Strategy, search
-from tesearch.terms import Exchange
 
 DEFAULT = EncodingOptions()
 VARIANTS = {
@@ -39,9 +39,9 @@ SUITE = [
 
 
 def run(spec, exchange, strategy, from_width, options, timeout):
-    params = SearchParams(spec, Exchange(exchange), strategy, options=options, from_width=from_width)
+    params = SearchParams(strategy, options=options, from_width=from_width)
     t0 = time.monotonic()
-    out = search(network_from_spec(spec), params, budget=Budget.seconds(timeout))
+    out = search(instance(spec, exchange), params, budget=Budget.seconds(timeout))
     return time.monotonic() - t0, out
 
 

@@ -23,6 +23,9 @@ import z3
 
 from tesearch.terms import SolveResult
 
+#: a placement of a table problem's items, as every solver answers it: (item, word, first column) per item
+Chosen = list[tuple[int, int, int]]
+
 
 @dataclass(frozen=True)
 class Item:
@@ -272,14 +275,14 @@ def encode(problem: TableProblem) -> Encoding:
     return Encoding(problem, assertions, sections, placements, trivially_unsat, derivations, exported)
 
 
-def decode(encoding: Encoding, model: z3.ModelRef) -> list[tuple[int, int, int]]:
+def decode(encoding: Encoding, model: z3.ModelRef) -> Chosen:
     """(item, word, first column) chosen by the model, one per item."""
     chosen = [key for key, v in encoding.placements.items() if z3.is_true(model.eval(v, model_completion=True))]
     return sorted(chosen)
 
 
 def solve(encoding: Encoding, *, seed: int = 0, timeout_ms: int | None = None
-          ) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
+          ) -> tuple[SolveResult, Chosen | None]:
     """Run Z3 once: (result, chosen placements if sat)."""
     if encoding.trivially_unsat is not None:
         # Z3 would say the same (the counting section refutes it), but at once

@@ -1,10 +1,11 @@
 """One network and exchange with its facts computed once: the :class:`Instance` every strategy, the sweep,
 ``info`` and ``verify`` share.
 
-:func:`instance` is the one way to make one (from a :class:`~tesearch.networks.Network` or a spec).  The
-Cayley graph and the targets are built at once; the rotation, the bounds, the targets' rotation orbits,
-the letter-count vectors and the shortest-word counts each on first use (reported as a
-:mod:`tesearch.limits` phase) and kept.  An instance is picklable: a Ray task receives one, with what
+:func:`instance` is the one way to make one (from a :class:`~tesearch.networks.Network` or a spec).  Every
+fact is computed on first use and kept: the Cayley graph and the targets (so that a strategy can refuse a
+network by its parameters before its group is built, as a construction's size guards do), the rotation,
+the bounds, the targets' rotation orbits, the letter-count vectors and the shortest-word counts (each
+reported as a :mod:`tesearch.limits` phase).  An instance is picklable: a Ray task receives one, with what
 was computed before it was sent, instead of a spec string to parse again.
 
 Rotation flags.  ``rotation_search`` is :func:`tesearch.rotation.find_rotation`'s ``search``: None (the
@@ -51,9 +52,17 @@ class Instance:
 
     network: Network
     exchange: Exchange
-    cg: CayleyGraph
-    targets: np.ndarray
     rotation_search: bool | None = None
+
+    @functools.cached_property
+    def cg(self) -> CayleyGraph:
+        """The Cayley graph (elements, distances, multiplication), built on first use."""
+        return cached_cayley_graph(self.network)
+
+    @functools.cached_property
+    def targets(self) -> np.ndarray:
+        """The elements every node sends a message to, under the exchange."""
+        return targets(self.cg, self.exchange)
 
     @property
     def spec(self) -> str:
@@ -111,7 +120,8 @@ def instance(network_or_spec: Network | str, exchange: Exchange | str = Exchange
     """The instance of a network (or a spec, parsed and checked) and an exchange; ``cg`` reuses a graph
     already built for this network."""
     network = network_from_spec(network_or_spec) if isinstance(network_or_spec, str) else network_or_spec
-    exchange = Exchange(exchange)
-    cg = cg if cg is not None else cached_cayley_graph(network)
-    return Instance(network, exchange, cg, targets(cg, exchange), rotation_search)
+    made = Instance(network, Exchange(exchange), rotation_search)
+    if cg is not None:
+        made.cg = cg  # the cached property's value, set ahead
+    return made
 

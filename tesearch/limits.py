@@ -26,7 +26,7 @@ import contextlib
 import os
 import time
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from tesearch.errors import OptionError, SizeLimitError
 from tesearch.terms import AFTER_PHASE, ROOT_PHASE, phase_text
@@ -222,6 +222,14 @@ def advance(step: int = 1) -> None:
 def log(message: str) -> None:
     """A progress line (shown by the supervisor on stderr unless the command is quiet)."""
     _state.reporter.log(message)
+
+
+#: where working code sends its progress lines: :func:`log` (the supervisor shows them) or :func:`quiet`
+Progress = Callable[[str], None]
+
+
+def quiet(_: str) -> None:
+    """A :data:`Progress` that drops every line (the default where nobody listens)."""
 
 
 def offer(value: object) -> None:

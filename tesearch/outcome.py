@@ -4,6 +4,8 @@
 An outcome is three-valued (:class:`~tesearch.terms.Status`): FOUND (``table`` is a verified table of the
 instance, made by :class:`tesearch.build.TableBuilder`, its provenance in its ``extra``), INFEASIBLE (what
 was refuted is in ``summary``: a theorem) or UNKNOWN (nothing proved; ``summary`` says what stopped it).
+:meth:`Outcome.to_json` is the one JSON of an outcome: the fields every outcome has, then the strategy's
+own (``facts``: a search's run, refuted widths and attempts, stratify's width).
 """
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ class Outcome(AgainstBound):
     summary: str  # one line: the verdict with the table, or what was shown / what stopped it without one
     bounds: Bounds
     seconds: float = 0.0
-    detail: object = None  # the strategy's own record, e.g. a search's SearchOutcome (attempts, refuted widths)
+    #: why the work stopped short of its aim, with the phase (a limit, a solver's unknown); None when it did not
+    #: stop short or says so in its summary alone
+    stop_reason: str | None = None
     facts: dict = field(default_factory=dict)  # strategy-specific JSON fields (e.g. stratify's width)
 
     def __post_init__(self):
@@ -68,4 +72,4 @@ class Outcome(AgainstBound):
                 "lower_bound": self.bounds.counting, "letter_bound": self.bounds.letter.value,
                 "best_bound": self.bounds.best, "binding_bound": self.bounds.binding, "optimal": self.optimal,
                 "summary": self.summary, "seconds": round(self.seconds, 3), "provenance": self.provenance,
-                **self.facts}
+                "stop_reason": self.stop_reason, **self.facts}

@@ -1,35 +1,12 @@
-"""How a search outcome is shown: text for people, JSON for tools."""
+"""How an outcome is shown to people (its JSON is :meth:`tesearch.outcome.Outcome.to_json`): the search's
+report, the table's rows."""
 
 from __future__ import annotations
 
-from tesearch.terms import optimality_text
+from tesearch.terms import Status, optimality_text
 
 #: tables up to this width are printed whole; wider ones in part
 PRINT_WIDTH = 120
-
-
-def outcome_json(outcome) -> dict:
-    """A search outcome as one JSON object (the CLI adds where the table went)."""
-    b = outcome.bounds
-    return {
-        "network": outcome.params.network,
-        "exchange": outcome.params.exchange.value,
-        "status": outcome.status.value,
-        "T": outcome.T,
-        "lower_bound": b.counting,
-        "letter_bound": b.letter.value,
-        "best_bound": b.best,
-        "binding_bound": b.binding,
-        "optimal": outcome.optimal,
-        "strategy": outcome.strategy_used,
-        "seconds": round(outcome.seconds, 3),
-        "run": str(outcome.params),
-        "refuted_widths": outcome.refuted_widths,
-        "infeasible_widths": list(outcome.infeasible_widths) if outcome.infeasible_widths else None,
-        "infeasible_by": outcome.infeasible_by or None,
-        "attempts": [a.to_json() for a in outcome.attempts],
-        "stop_reason": outcome.stop_reason,
-    }
 
 
 def table_text(table, width: int = PRINT_WIDTH) -> list[str]:
@@ -43,23 +20,23 @@ def table_text(table, width: int = PRINT_WIDTH) -> list[str]:
     return lines
 
 
-def outcome_text(outcome) -> str:
-    """A search outcome for people: status, T against the bounds, refuted widths, the table."""
+def search_text(outcome, name: str, solver: str) -> str:
+    """A search's outcome for people (``name``: the instance's, 'star-5 total'; ``solver``: the backend that
+    decided the widths): status, T against the bounds, refuted widths, the table."""
     b = outcome.bounds
-    lines = [f"{outcome.params.network} {outcome.params.exchange.value}: {outcome.status.value} "
-             f"in {outcome.seconds:.2f}s ({outcome.strategy_used} strategy)"]
-    refuted = outcome.refuted_widths
+    facts = outcome.facts
+    lines = [f"{name}: {outcome.status.value} in {outcome.seconds:.2f}s ({outcome.strategy} strategy)"]
+    refuted = facts["refuted_widths"]
     if refuted:
         lines.append(f"refuted widths: {refuted}"
-                     + ("" if outcome.params.backend.value == "z3" else
-                        f" (by {outcome.params.backend.value}: not certified; re-check with z3)"))
+                     + ("" if solver == "z3" else f" (by {solver}: not certified; re-check with z3)"))
     if outcome.stop_reason:
         lines.append(f"stopped: {outcome.stop_reason}")
     if outcome.table is None:
-        if outcome.infeasible_widths is not None:
-            low, high = outcome.infeasible_widths
+        if outcome.status is Status.INFEASIBLE:
+            low, high = facts["infeasible_widths"]
             widths = f"<= {high}" if low is None else (f"{high}" if low == high else f"{low} to {high}")
-            lines.append(f"no table of width {widths} exists: refuted by {outcome.infeasible_by}"
+            lines.append(f"no table of width {widths} exists: refuted by {facts['infeasible_by']}"
                          + ("" if low is None else f"; best lower bound {b.best} ({b.binding})"))
         else:
             lines.append(f"no table; nothing proved; best lower bound {b.best} ({b.binding})")

@@ -20,33 +20,30 @@ strategies:
 ``construct``   a construction without a solver (:mod:`tesearch.constructions`)
 ==============  =====================================================================================
 
-:data:`STRATEGIES` maps each name to its class; :func:`strategy` makes one from a name, a seed and a
-solver, as the sweep's portfolio entries name them.  A strategy that does not apply to the instance
+:data:`STRATEGIES` maps each name to a maker; :func:`strategy` makes one from a name, a seed, a solver and
+the strategy's own options: every command that makes a table (``search``, ``stratify``, ``lift``, ``repack``,
+``narrow``, ``construct``) and every sweep entry makes its strategy there and runs it on an instance.  A strategy that does not apply to the instance
 raises :class:`~tesearch.errors.ConstructionError` or :class:`~tesearch.errors.SpecError` (exit 2);
 every other end is an outcome (a lift the solvers refute or give up on is UNKNOWN).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from dataclasses import dataclass
-from typing import Callable, ClassVar
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Callable, ClassVar
 
 from tesearch.backends import DEFAULT_WORKERS, Backend, CpsatModel
-from tesearch.errors import LiftError
+from tesearch.errors import LiftError, LiftImpossible
 from tesearch.instance import Instance
-from tesearch.limits import Budget
+from tesearch.limits import Budget, Progress, quiet
 from tesearch.outcome import Outcome
 from tesearch.table import Table
-from tesearch.terms import Status, optimality_text
+from tesearch.terms import Status
 from tesearch.words import DEFAULT_WORD_CAP
 
-Progress = Callable[[str], None]
-
-
-def _quiet(_: str) -> None:
-    pass
+if TYPE_CHECKING:  # the search's parameters load the solver models: imported when a search is made
+    from tesearch.search.params import SearchParams
 
 
 class TableStrategy:
@@ -61,27 +58,20 @@ class TableStrategy:
 
 @dataclass(frozen=True)
 class Search(TableStrategy):
-    """The width loop, rotation blocks or full (:func:`tesearch.search.core.search`); ``params`` gives
-    everything but the network and the exchange, which come from the instance."""
+    """The width loop, rotation blocks or full (:func:`tesearch.search.core.search`), with ``params`` (checked
+    when they were made); the network and the exchange are the instance's."""
 
-    params: object = None  # a SearchParams (its network and exchange are replaced); None: the defaults
-    progress: Progress = _quiet
-    encodings_dir: str | None = None
+    params: SearchParams
+    progress: Progress = quiet
+    encodings_dir: str | None = None  # keep the SMT-LIB2 encoding of every refuted width here
     name: ClassVar[str] = "search"
 
     def run(self, facts: Instance, budget: Budget) -> Outcome:
-        """Run the search (module :mod:`tesearch.search.core`)."""
-        from tesearch.search.core import SearchParams, search
+        """Run the search (module :mod:`tesearch.search.core`): its run's outcome."""
+        from tesearch.search.core import search
 
-        template = self.params if self.params is not None else SearchParams(facts.spec)
-        params = dataclasses.replace(template, network=facts.spec, exchange=facts.exchange)
-        found = search(facts, params, budget=budget, progress=self.progress, encodings_dir=self.encodings_dir)
-        if found.table is not None:
-            summary = f"{facts.name}: T = {found.T}, best bound {found.bounds.best}: " \
-                      f"{optimality_text(found.T, found.bounds.best)}; verified"
-        else:
-            summary = found.stop_reason or found.infeasible_by or "no table"
-        return Outcome(found.strategy_used, found.status, found.table, summary, found.bounds, found.seconds, found)
+        return search(facts, self.params, budget=budget, progress=self.progress,
+                      encodings_dir=self.encodings_dir).outcome()
 
 
 @dataclass(frozen=True)
@@ -92,7 +82,7 @@ class Stratification(TableStrategy):
     backend: Backend = Backend.Z3
     cpsat_model: CpsatModel = CpsatModel.PLACEMENTS
     attempt_s: float = 120.0  # one solver call's limit
-    progress: Progress = _quiet
+    progress: Progress = quiet
     name: ClassVar[str] = "stratify"
 
     def run(self, facts: Instance, budget: Budget) -> Outcome:
@@ -106,14 +96,16 @@ class Stratification(TableStrategy):
 @dataclass(frozen=True)
 class RingLift(TableStrategy):
     """The ring lift of a torus (:func:`tesearch.search.lift.lifted_table`); a refuted or unknown lift is an
-    UNKNOWN outcome (nothing is proved about the network)."""
+    UNKNOWN outcome (nothing is proved about the network).  A lift proved impossible for the factor table at
+    hand (:class:`~tesearch.errors.LiftImpossible`, exit 2) does not apply: it is raised, as a strategy that
+    does not apply raises."""
 
     backend: Backend = Backend.Z3
     ring_index: int | None = None
     factor: Table | None = None
     modes: tuple | None = None  # AssignMode values in order; None: fixed, then latin
     timeout_s: float | None = 120.0  # one solver call's limit (None: the budget's time left)
-    progress: Progress = _quiet
+    progress: Progress = quiet
     name: ClassVar[str] = "lift"
 
     def run(self, facts: Instance, budget: Budget) -> Outcome:
@@ -126,6 +118,8 @@ class RingLift(TableStrategy):
             return lifted_table(facts, ring_index=self.ring_index, factor=self.factor,
                                 timeout_s=self._call_seconds(budget), backend=self.backend,
                                 progress=self.progress, **options)
+        except LiftImpossible:
+            raise
         except LiftError as exc:
             return Outcome(self.name, Status.UNKNOWN, None, str(exc), facts.bounds, time.monotonic() - started)
 
@@ -144,7 +138,7 @@ class _CpsatNarrowing(TableStrategy):
     word_cap: int = DEFAULT_WORD_CAP
     round_s: float = 60.0  # one CP-SAT round's limit
     cpsat_model: CpsatModel = CpsatModel.PLACEMENTS
-    progress: Progress = _quiet
+    progress: Progress = quiet
 
 
 @dataclass(frozen=True)
@@ -190,7 +184,7 @@ class MirrorLaneCore(TableStrategy):
     from_width: int = 0  # narrowest core tried
     max_width: int | None = None  # widest core tried (None: the exact core width + 12)
     round_s: float = 40.0  # one CP-SAT call's limit (one part of one split)
-    progress: Progress = _quiet
+    progress: Progress = quiet
     name: ClassVar[str] = "lane-core"
 
     def run(self, facts: Instance, budget: Budget) -> Outcome:
@@ -208,29 +202,30 @@ class Construction(TableStrategy):
     name: ClassVar[str] = "construct"
 
     def run(self, facts: Instance, budget: Budget) -> Outcome:
-        """Build the table the construction that applies gives."""
+        """Build the table the construction that applies gives (the guards read the network's parameters
+        before its group is built)."""
         from tesearch.constructions import constructed_table
 
         return constructed_table(facts)
 
 
 def _search(layout: str) -> Callable[..., TableStrategy]:
-    def make(seed: int = 0, backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS,
-             symmetry: str = "cyclic", **options) -> TableStrategy:
-        from tesearch.search.core import SearchParams, Strategy
+    def make(seed: int = 0, backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS, *,
+             progress: Progress = quiet, encodings_dir: str | None = None, **params) -> TableStrategy:
+        from tesearch.search.params import SearchParams, Strategy
 
-        return Search(SearchParams("", strategy=Strategy(layout), seed=seed, backend=Backend(backend),
-                                   cpsat_model=CpsatModel(cpsat_model), symmetry=symmetry), **options)
+        return Search(SearchParams(Strategy(layout), seed=seed, backend=Backend(backend),
+                                   cpsat_model=CpsatModel(cpsat_model), **params), progress, encodings_dir)
     return make
 
 
 def _with_seed_and_backend(cls) -> Callable[..., TableStrategy]:
-    fields = {f.name for f in dataclasses.fields(cls)}
+    names = {f.name for f in fields(cls)}
 
     def make(seed: int = 0, backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS,
              **options) -> TableStrategy:
-        given = {"seed": seed, "backend": Backend(backend), "cpsat_model": CpsatModel(cpsat_model), **options}
-        return cls(**{k: v for k, v in given.items() if k in fields})
+        common = {"seed": seed, "backend": Backend(backend), "cpsat_model": CpsatModel(cpsat_model)}
+        return cls(**{k: v for k, v in common.items() if k in names}, **options)  # an unknown option: TypeError
     return make
 
 
@@ -251,7 +246,8 @@ STRATEGIES: dict[str, Callable[..., TableStrategy]] = {
 
 def strategy(name: str, *, seed: int = 0, backend: Backend | str = Backend.Z3,
              cpsat_model: CpsatModel | str = CpsatModel.PLACEMENTS, **options) -> TableStrategy:
-    """The strategy ``name`` (a key of :data:`STRATEGIES`) with these options; ValueError for another name."""
+    """The strategy ``name`` (a key of :data:`STRATEGIES`) with these options (a search's are checked here:
+    OptionError, exit 2); ValueError for another name."""
     if name not in STRATEGIES:
         raise ValueError(f"unknown strategy {name!r} (one of {', '.join(STRATEGIES)})")
     return STRATEGIES[name](seed=seed, backend=Backend(backend), cpsat_model=CpsatModel(cpsat_model), **options)

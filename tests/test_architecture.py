@@ -237,6 +237,41 @@ def long_modules(limit: int = MAX_MODULE_LINES) -> dict[str, int]:
     return out
 
 
+def module_state_writes(tree: ast.Module) -> list[str]:
+    """Where a function of a module writes into a dict, list or set the module holds (a subscript stored or
+    deleted, or a mutating call on it): state that one call leaves for another."""
+    held = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+            and isinstance(node.value, (ast.Dict, ast.List, ast.Set, ast.Call))
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
+    mutators = {"append", "extend", "insert", "pop", "popitem", "remove", "clear", "update", "setdefault", "add",
+                "discard"}
+    out = []
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                    and isinstance(node.value, ast.Name) and node.value.id in held:
+                out.append(f"{function.name} writes {node.value.id}[...] (line {node.lineno})")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in mutators \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id in held:
+                out.append(f"{function.name} calls {node.func.value.id}.{node.func.attr} (line {node.lineno})")
+    return out
+
+
+def test_no_command_leaves_state_for_another_in_its_module():
+    """A command's functions hand what they share as arguments and results, never through a dict of the module
+    (cli/searching.py kept the --out checks in one between two functions; issue 39)."""
+    found = {path.name: module_state_writes(ast.parse(path.read_text()))
+             for path in sorted((PACKAGE / "cli").glob("*.py"))}
+    assert {name: writes for name, writes in found.items() if writes} == {}
+
+
+def test_the_module_state_rule_finds_a_dict_written_by_a_function():
+    tree = ast.parse("_CHECKED: dict = {}\nLIMIT = 3\ndef f(out):\n    _CHECKED[out] = 1\n    LIMIT + 1\n")
+    assert module_state_writes(tree) == ["f writes _CHECKED[...] (line 4)"]
+
+
 def test_no_module_is_over_600_lines():
     found = long_modules()
     unexplained = sorted(f"{name} ({lines} lines)" for name, lines in found.items() if name not in LONG_MODULES)

@@ -4,12 +4,12 @@ import builtins
 
 import pytest
 
+from tesearch.instance import instance
 from tesearch.limits import Budget
 from tesearch.backends import Backend
 from tesearch.encode import TableProblem, encode, solve
 from tesearch.terms import SolveResult
 from tesearch.errors import SolverUnavailable
-from tesearch.networks import network_from_spec
 from tesearch.layout import assign_rows
 from tesearch.search import SearchParams, Status, Strategy, candidate_words, search
 from tesearch.verify import verify_table
@@ -28,8 +28,7 @@ def full_problem(cg, spec, width):
 def test_cpsat_meets_the_bound_and_verifies(spec, T):
     """A full search with the cpsat backend from the bound finds a table of width T (below the
     greedy width, so CP-SAT decided it) that verifies."""
-    outcome = search(network_from_spec(spec), SearchParams(spec, strategy=Strategy.FULL,
-                                                          backend=Backend.CPSAT), budget=Budget.seconds(30))
+    outcome = search(instance(spec), SearchParams(Strategy.FULL, backend=Backend.CPSAT), budget=Budget.seconds(30))
     assert outcome.status is Status.FOUND and outcome.optimal and outcome.T == T
     assert outcome.attempts and all("cpsat" in a.detail for a in outcome.attempts)
     assert outcome.table.extra["search"]["solver"].startswith("cpsat")

@@ -7,11 +7,11 @@ import sys
 
 import pytest
 
+from tesearch.instance import instance
 from tesearch.limits import Budget
 from tesearch.backends import Backend, CpsatModel
 from tesearch.encode import TableProblem
 from tesearch.layout import assign_rows
-from tesearch.networks import network_from_spec
 from tesearch.search import SearchParams, Status, Strategy, candidate_words, search
 from tesearch.terms import SolveResult
 from tesearch.verify import verify_table
@@ -117,9 +117,7 @@ def test_decide_timeout_is_unknown_not_unsat(graph):
 
 @pytest.mark.parametrize("spec,T", [("pancake-4", 20), ("star-4", 21)])
 def test_search_with_intervals_meets_the_bound(spec, T):
-    outcome = search(network_from_spec(spec), SearchParams(spec, strategy=Strategy.FULL,
-                                                          backend=Backend.CPSAT,
-                                                          cpsat_model=CpsatModel.INTERVALS),
+    outcome = search(instance(spec), SearchParams(Strategy.FULL, backend=Backend.CPSAT, cpsat_model=CpsatModel.INTERVALS),
                      budget=Budget.seconds(60))
     assert outcome.status is Status.FOUND and outcome.optimal and outcome.T == T
     assert all("intervals" in a.detail for a in outcome.attempts)

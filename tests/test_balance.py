@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from tesearch.bounds import letter_vectors
+from tesearch.instance import instance
 from tesearch.search import SearchParams, Status, Strategy, WordSampling, search
 from tesearch.search.balance import balancing_orbits, core_balanceable
-from tesearch.networks import network_from_spec
-from tesearch.terms import Exchange, SolveResult
+from tesearch.terms import SolveResult
 from tesearch.words import shortest_words, uniform_words, word_counts, word_for_vector
 
 
@@ -111,8 +111,7 @@ def test_uniform_words_are_shortest_distinct_deterministic_and_uniform(graph):
 
 
 def test_search_with_uniform_sampling_finds_an_optimal_table():
-    net = network_from_spec("star-5")
-    params = SearchParams(net.spec, Exchange.TOTAL, Strategy.ROTATION, 0, 2, sampling=WordSampling.UNIFORM)
+    params = SearchParams(Strategy.ROTATION, 0, 2, sampling=WordSampling.UNIFORM)
     assert "sampling=uniform" in str(params)
-    outcome = search(net, params)
+    outcome = search(instance("star-5"), params)
     assert outcome.status is Status.FOUND and outcome.optimal and outcome.T == 111

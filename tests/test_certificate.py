@@ -15,12 +15,11 @@ from tesearch.certificate import (RefutationRequest, Verdict, check_certificate,
                                   write_certificate)
 from tesearch.cli import main
 from tesearch.encode import encode
+from tesearch.instance import instance
 from tesearch.terms import SolveResult
 from tesearch.errors import FormatError, OptionError
-from tesearch.networks import network_from_spec
 from tesearch.search import SearchParams, Searcher, Strategy
 from tesearch.table import read_table
-from tesearch.terms import Exchange
 
 ROOT = Path(__file__).resolve().parent.parent
 CERTIFICATES = sorted((ROOT / "proofs").glob("*.json"))
@@ -210,10 +209,9 @@ def test_missing_encoding_is_unchecked_not_confirmed(sandbox):
 # ---------------------------------------------------------------- a satisfiable encoding
 
 def ring6_cyclic_encoding(width: int) -> str:
-    net = network_from_spec("ring-6:cyclic")
-    searcher = Searcher(net, SearchParams(net.spec, Exchange.TOTAL, Strategy.FULL))
-    items = [searcher.item(g) for g in searcher.targets]
-    return encode(searcher.problem(f"{net.spec} total", width, items)).to_smtlib2()
+    kit = Searcher(instance("ring-6:cyclic"), SearchParams(Strategy.FULL))
+    items = [kit.item(g) for g in kit.targets]
+    return encode(kit.problem(f"{kit.network.spec} total", width, items)).to_smtlib2()
 
 
 def test_claim_whose_encoding_is_satisfiable_is_refuted(sandbox):

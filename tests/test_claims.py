@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import ROOT, run_cli
+from tesearch.instance import instance
 from tesearch.limits import Budget
 from tesearch.errors import OptionError
 from tesearch.networks import network_from_spec
@@ -64,10 +65,10 @@ def check_outcome(name: str, strategy: Strategy, low: int | None, high: int | No
     optimal = known_optimal(name)
     spec, exchange = network_of(name)
     net = network_from_spec(spec)
-    params = SearchParams(spec, exchange, strategy, max_width=high, from_width=low)
     where = f"{name} {strategy.value} [{low}, {high}]"
     try:
-        outcome = search(net, params, budget=Budget.seconds(30))
+        params = SearchParams(strategy, max_width=high, from_width=low)
+        outcome = search(instance(net, exchange), params, budget=Budget.seconds(30))
     except OptionError as exc:  # exit 2: only an empty range, or --from-width where no width loop runs
         message = str(exc)
         greedy = re.search(r"greedy table's width (\d+)", message)
@@ -167,8 +168,8 @@ def test_an_infeasible_range_names_its_widths_and_its_proof():
 
 def test_unsat_over_capped_words_is_not_infeasible():
     """--word-cap 1 offers one word per element: an unsat then refutes only those words (exit 4, not 3)."""
-    params = SearchParams("ring-8:cyclic", Exchange.TOTAL, Strategy.FULL, from_width=8, max_width=9, word_cap=1)
-    outcome = search(network_from_spec("ring-8:cyclic"), params)
+    params = SearchParams(Strategy.FULL, from_width=8, max_width=9, word_cap=1)
+    outcome = search(instance("ring-8:cyclic"), params)
     assert outcome.status is Status.UNKNOWN and outcome.infeasible_widths is None
     assert all(a.result is SolveResult.UNSAT and not a.complete_words for a in outcome.attempts)
     assert "--word-cap" in outcome.stop_reason and outcome.refuted_widths == []
@@ -182,8 +183,8 @@ def test_a_timeout_is_never_infeasible(monkeypatch):
 
     monkeypatch.setattr(core.Searcher, "run_problem", lambda self, part, problem, timeout_s:
                         (SolveResult.UNKNOWN, None))
-    params = SearchParams("ring-8:cyclic", Exchange.TOTAL, Strategy.FULL, from_width=8, max_width=9)
-    outcome = search(network_from_spec("ring-8:cyclic"), params)
+    params = SearchParams(Strategy.FULL, from_width=8, max_width=9)
+    outcome = search(instance("ring-8:cyclic"), params)
     assert outcome.status is Status.UNKNOWN and outcome.infeasible_widths is None
 
 

@@ -34,10 +34,13 @@ def test_an_instance_is_computed_once_and_survives_pickling():
     copy = pickle.loads(pickle.dumps(facts))
     assert copy.bounds == bounds and copy.rotation.cycle == rotation.cycle and copy.spec == "star-5"
     # a searcher given the instance uses its facts instead of building its own
-    searcher = Searcher(copy, SearchParams("star-5"))
+    searcher = Searcher(copy, SearchParams())
     assert searcher.cg is copy.cg and searcher.bounds is copy.bounds
 
 
-def test_a_searcher_refuses_an_instance_of_another_exchange():
-    with pytest.raises(AssertionError):
-        Searcher(instance("star-5", "odd-distance"), SearchParams("star-5"))
+def test_a_search_run_is_named_by_its_instance():
+    """The network and the exchange come from the instance alone (the params name neither): the run's record
+    says the instance's exchange."""
+    searcher = Searcher(instance("star-5", "odd-distance"), SearchParams(seed=3))
+    assert searcher.provenance.run.startswith("star-5 odd-distance auto cap=")
+    assert searcher.provenance.seed == 3 and searcher.provenance.solver.startswith("z3 ")

@@ -20,6 +20,7 @@ from tesearch.certificate import Verdict, check_certificate, make_certificate, w
 from tesearch.cli import main
 from tesearch.encode import encode
 from tesearch.errors import OptionError
+from tesearch.instance import instance
 from tesearch.kernel import build_network, input_from_json, target_mask
 from tesearch.kernel.encoding import compare_with_kernel, kernel_encoding
 from tesearch.networks import network_from_spec
@@ -34,10 +35,9 @@ ENCODING_T5 = "encodings/ring-6_cyclic-total-full-T5.smt2"
 
 def prover_encoding(spec: str, exchange: str, width: int, **params) -> str:
     """The prover's own file (tesearch.encode) for a full search at one width."""
-    net = network_from_spec(spec)
-    searcher = Searcher(net, SearchParams(net.spec, Exchange(exchange), Strategy.FULL, **params))
-    items = [searcher.item(g) for g in searcher.targets]
-    return encode(searcher.problem(f"{net.spec} {exchange}", width, items)).to_smtlib2()
+    kit = Searcher(instance(spec, exchange), SearchParams(Strategy.FULL, **params))
+    items = [kit.item(g) for g in kit.targets]
+    return encode(kit.problem(f"{kit.network.spec} {exchange}", width, items)).to_smtlib2()
 
 
 def kernel_for(spec: str, exchange: str, width: int):

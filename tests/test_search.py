@@ -7,7 +7,9 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
+from tesearch.errors import OptionError
+from tesearch.instance import instance
 from tesearch.limits import Budget
 from tesearch.encode import EncodingOptions, Item, TableProblem, encode, solve
 from tesearch.terms import SolveResult
@@ -16,9 +18,9 @@ from tesearch.networks import network_from_spec
 from tesearch.rotation import find_rotation
 from tesearch.layout import assign_rows, first_fit as greedy_placement
 from tesearch.search import SearchParams, Status, Strategy, candidate_words, search
+from tesearch.strategies import strategy
 from tesearch.verify import verify_table
 from tesearch.words import shortest_words, targets
-from tesearch.terms import Exchange
 
 
 def items_for(cg, elements, cap=1000):
@@ -169,7 +171,7 @@ def test_greedy_is_valid_upper_bound(graph):
                                            ("torus-6x6", "total"), ("ring-10", "total"), ("torus-3x3x3", "total"),
                                            ("ring-7", "total"), ("bubblesort-4", "total")])
 def test_search_returns_verified_optimal_tables(spec, exchange):
-    outcome = search(network_from_spec(spec), SearchParams(spec, Exchange(exchange)), budget=Budget.seconds(60))
+    outcome = search(instance(spec, exchange), SearchParams(), budget=Budget.seconds(60))
     assert outcome.status is Status.FOUND
     check = verify_table(outcome.table)
     assert check.ok, check.summary()
@@ -177,15 +179,15 @@ def test_search_returns_verified_optimal_tables(spec, exchange):
 
 
 def test_search_refutes_counting_bound_of_even_cyclic_ring(tmp_path):
-    params = SearchParams("ring-6:cyclic", Exchange.TOTAL, Strategy.FULL, from_width=5)
-    outcome = search(network_from_spec("ring-6:cyclic"), params, encodings_dir=tmp_path)
+    params = SearchParams(Strategy.FULL, from_width=5)
+    outcome = search(instance("ring-6:cyclic"), params, encodings_dir=tmp_path)
     assert outcome.T == 6 and outcome.refuted_widths == [5]
     assert len(list(tmp_path.glob("*.smt2"))) == 1
 
 
 def test_search_infeasible_when_width_capped():
-    params = SearchParams("ring-8:cyclic", Exchange.TOTAL, Strategy.FULL, from_width=8, max_width=9)
-    outcome = search(network_from_spec("ring-8:cyclic"), params)
+    params = SearchParams(Strategy.FULL, from_width=8, max_width=9)
+    outcome = search(instance("ring-8:cyclic"), params)
     assert outcome.status is Status.INFEASIBLE and outcome.table is None
     assert outcome.refuted_widths == [8, 9]
 
@@ -206,7 +208,7 @@ def test_rotation_core_schedule_escalates_and_never_retries_a_refuted_core(monke
         return real(self, part, problem, 60.0)  # decided whatever the machine's load
 
     monkeypatch.setattr(core_module.Searcher, "run_problem", scripted)
-    outcome = search(network_from_spec("star-5"), SearchParams("star-5"), budget=Budget.seconds(120))
+    outcome = search(instance("star-5"), SearchParams(), budget=Budget.seconds(120))
     assert outcome.status is Status.FOUND and outcome.T == 111
     first = [c for c in calls if c[2] <= core_module.FIRST_CORE_BUDGET_S]
     again = [c for c in calls if c[2] > core_module.FIRST_CORE_BUDGET_S]
@@ -226,9 +228,23 @@ def test_rotation_search_keeps_its_greedy_core_table_when_no_core_is_found(monke
 
     monkeypatch.setattr(core_module.Searcher, "run_problem", lambda self, part, problem, timeout_s:
                         (SolveResult.UNKNOWN, None))
-    outcome = search(network_from_spec("star-5"), SearchParams("star-5"), budget=Budget.seconds(2))
+    outcome = search(instance("star-5"), SearchParams(), budget=Budget.seconds(2))
     assert outcome.status is Status.FOUND and outcome.T > 111 and not outcome.optimal
     assert outcome.table.extra["search"]["method"] == "greedy first-fit core + rotation blocks"
     check = verify_table(outcome.table)
     assert check.ok and not check.optimal, check.summary()
     assert outcome.stop_reason  # why no core was found is still said
+
+
+def test_search_params_are_checked_once_when_made_before_any_network():
+    """The width options' rules hold when the params are made (the registry makes them), so a command refuses
+    them before it reads the network: star-11's group (over --max-order) is never the first complaint."""
+    with pytest.raises(OptionError, match="above --max-width 8"):
+        SearchParams(Strategy.FULL, from_width=9, max_width=8)
+    with pytest.raises(OptionError, match="the rotation strategy has none"):
+        strategy("rotation", from_width=5)
+    with pytest.raises(OptionError, match="uses no symmetry"):
+        SearchParams(Strategy.FULL, symmetry="C2xC2")
+    result = run_cli("search", "star-11", "--strategy", "split", "--from-width", "5")
+    assert result.exit_code == 2 and "the split strategy has none" in result.stderr
+    assert result.stderr.count("\n") == 1

@@ -3,8 +3,8 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from tesearch.instance import instance
 from tesearch.limits import Budget
-from tesearch.networks import network_from_spec
 from tesearch.search import SearchParams, Status, Strategy, search
 from tesearch.search.split import group_orbits
 from tesearch.backends import Backend
@@ -41,8 +41,7 @@ def test_profiles_level_each_group():
 def test_split_search_meets_the_bound_with_sections_that_tile_the_core(spec, backend):
     if backend is Backend.CPSAT:
         pytest.importorskip("ortools")
-    net = network_from_spec(spec)
-    outcome = search(net, SearchParams(spec, strategy=Strategy.SPLIT, backend=backend), budget=Budget.seconds(120))
+    outcome = search(instance(spec), SearchParams(Strategy.SPLIT, backend=backend), budget=Budget.seconds(120))
     assert outcome.status is Status.FOUND and outcome.optimal
     table = outcome.table
     assert verify_table(table).ok
@@ -57,9 +56,8 @@ def test_split_search_meets_the_bound_with_sections_that_tile_the_core(spec, bac
 def test_one_group_is_the_rotation_search_core(spec):
     """star-4's two and star-6's four short orbits make one group: the split search is then the rotation
     search (which adds the flexible fillers the letter balance needs)."""
-    net = network_from_spec(spec)
     lines = []
-    outcome = search(net, SearchParams(spec, strategy=Strategy.SPLIT), budget=Budget.seconds(120), progress=lines.append)
+    outcome = search(instance(spec), SearchParams(Strategy.SPLIT), budget=Budget.seconds(120), progress=lines.append)
     assert any("one group holds every short orbit" in line for line in lines)
     assert outcome.status is Status.FOUND and outcome.optimal
     assert outcome.table.extra["search"]["strategy"] == "rotation"

@@ -1,7 +1,12 @@
-"""The one contract for making tables: every registered strategy's run(instance, budget) gives an Outcome."""
+"""The one contract for making tables: every registered strategy's run(instance, budget) gives an Outcome, and
+every table says truthfully how it was made."""
+
+import json
 
 import pytest
 
+from conftest import run_cli
+from tesearch.constructions import star_prime
 from tesearch.errors import ConstructionError
 from tesearch.instance import instance
 from tesearch.limits import Budget
@@ -37,6 +42,27 @@ def test_every_strategy_returns_a_verified_outcome(name, spec, solver):
     data = outcome.to_json()
     assert data["status"] == "found" and data["T"] == outcome.table.T and data["best_bound"] == facts.bounds.best
     assert data["optimal"] == (outcome.table.T == facts.bounds.best) and outcome.verdict in outcome.summary
+    record = outcome.table.extra.get("search")
+    if name in ("repack", "narrow", "lane-core"):  # CP-SAT made these, whatever the kit's defaults
+        assert record["strategy"] == name and record["solver"].startswith("cpsat"), record
+        assert record["run"].startswith(f"{facts.name} {name}"), record
+    if name in ("auto", "rotation", "split", "full"):
+        assert record["solver"].startswith("z3") and record["run"].startswith(facts.name), record
+
+
+def test_a_construction_says_construction_and_names_no_solver(tmp_path):
+    """`construct star-4` lays rotation blocks around a recorded core array, with no solver: its table's record
+    is a construction's, naming no solver, run or seed (it said "search" with a z3 solver; issue 39)."""
+    out = tmp_path / "t.json"
+    result = run_cli("construct", "star-4", "-o", out, "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    written = json.loads(out.read_text())
+    assert "search" not in written
+    record = written["construction"]
+    assert record["strategy"] == "construct" and record["method"] == star_prime.CONSTRUCTION_NAME
+    assert not {"solver", "run", "seed"} & set(record), record
+    assert record["rotation"] and len(record["filler_orbits"]) == 3
+    assert json.loads(result.stdout)["provenance"] == record
 
 
 def test_a_lift_that_finds_nothing_is_unknown_not_an_error():

@@ -17,12 +17,12 @@ from conftest import run_cli
 from tesearch.instance import instance
 from tesearch.loading import load_checked_table
 from tesearch.search.core import Searcher, SearchParams, Strategy
-from tesearch.terms import Exchange, Status
+from tesearch.terms import Status
 from tesearch.verify import verify_table
 
 
 def _searcher(spec: str, exchange: str, symmetry: str, strategy: Strategy = Strategy.ROTATION) -> Searcher:
-    return Searcher(instance(spec, exchange), SearchParams(spec, Exchange(exchange), strategy, symmetry=symmetry))
+    return Searcher(instance(spec, exchange), SearchParams(strategy, symmetry=symmetry))
 
 
 def _greedy_core_table(spec: str, exchange: str, symmetry: str):

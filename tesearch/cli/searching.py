@@ -9,8 +9,8 @@ table offered so far is written (same rule) before the command exits 4.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
+from typing import Callable
 
 import click
 
@@ -18,7 +18,7 @@ from tesearch.cli.app import NON_NEGATIVE, POSITIVE, SECONDS, SEED, WORKERS
 from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, SEARCH_TIMEOUT_S, emit,
                                   limit_options, out_option, renamed_option, solver_option, solver_parts)
 from tesearch.errors import LimitReached, OptionError, TesearchError
-from tesearch.terms import CoreModel, ExitCode
+from tesearch.terms import CoreModel, ExitCode, Status
 from tesearch.words import DEFAULT_WORD_CAP
 
 OUT_OPTION = out_option("Write the table to this file (JSON, or text for .txt). "
@@ -52,10 +52,6 @@ def _network(spec: str, limits):
         return network_from_spec(spec)
 
 
-#: output path -> its keep-better check, made under the command's limits before the work (tesearch.outputs)
-_CHECKED_OUTPUTS: dict = {}
-
-
 def _inputs(network: str, *files: Path | None) -> list:
     """The command's input files, never written: NETWORK when it names a file, and the table options given."""
     from tesearch.loading import names_a_file
@@ -63,8 +59,14 @@ def _inputs(network: str, *files: Path | None) -> list:
     return ([network.removeprefix("file:")] if names_a_file(network) else []) + [f for f in files if f is not None]
 
 
-def _supervised(work, limits, quiet, out: Path | None, force: bool, wanted, inputs=()):
-    """Run ``work`` supervised; at a limit, save the best verified table offered so far, then re-raise.
+#: a table-making command's exit code by its outcome's status
+EXIT_CODES = {Status.FOUND: ExitCode.OK, Status.INFEASIBLE: ExitCode.INFEASIBLE, Status.UNKNOWN: ExitCode.UNKNOWN}
+
+
+def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inputs, limits, quiet: bool,
+                as_json: bool, text: Callable | None = None):
+    """Run the registry's strategy ``made`` on the instance of ``net`` and ``exchange``, supervised, and report
+    its outcome (``text`` words it for people; default: its summary): the outcome.
 
     ``--out`` is checked first (tesearch.outputs.check_table_output: never an input, a link or a device, an
     extension that fits, not over a file that is no table without --force), before any work starts.
@@ -72,52 +74,49 @@ def _supervised(work, limits, quiet, out: Path | None, force: bool, wanted, inpu
     ``--timeout`` (star-9's takes longer than a minute), and the save after the work reuses the check.
     A file there that no table of this network could replace (another network's table, an invalid one) is
     refused then, before the work (tesearch.outputs.refuse_unreplaceable), as the save after it would be.
-    ``wanted`` is the (network, exchange) the command was asked for: a table the work offered for
-    another network (a lift's factor, searched on the way) or another exchange is never written or shown.
+    At a time or memory limit the best verified table offered so far is saved, then the limit is re-raised;
+    a table offered for another network (a lift's factor, searched on the way) or another exchange is never
+    written or shown.  A verified table comes back with the outcome and is saved (with --out) and printed.
     """
+    from tesearch.instance import instance
+    from tesearch.limits import Budget
     from tesearch.outputs import check_existing, check_table_output, refuse_unreplaceable, save_table
     from tesearch.supervise import supervise
 
-    network, exchange = wanted
-    wanted = (network.spec, exchange)
+    existing = None
     if out is not None:
         check_table_output(out, inputs=inputs, force=force)
-    if out is not None and not force and out.exists():
-        _CHECKED_OUTPUTS[out] = supervise(lambda: check_existing(out), limits=limits, quiet=quiet)
-        refuse_unreplaceable(_CHECKED_OUTPUTS[out], network.spec, exchange, network.generators)
+        if not force and out.exists():
+            existing = supervise(lambda: check_existing(out), limits=limits, quiet=quiet)
+            refuse_unreplaceable(existing, net.spec, exchange, net.generators)
     try:
-        return supervise(work, limits=limits, quiet=quiet)
+        outcome = supervise(lambda: made.run(instance(net, exchange), Budget.current()), limits=limits, quiet=quiet)
     except LimitReached as exc:
         best = exc.stopped.candidate if exc.stopped is not None else None
-        if best is not None and (best.network, best.exchange) != wanted:
+        if best is not None and (best.network, best.exchange) != (net.spec, exchange):
             best = None  # e.g. the factor table a lift was building on: not a table of this network
         if best is not None:
             line = f"best verified table before the limit: T = {best.T}"
             if out is not None:
                 try:
-                    line += "; " + save_table(best, out, force=force, inputs=inputs,
-                                              existing=_CHECKED_OUTPUTS.get(out)).text(best.T)
+                    line += "; " + save_table(best, out, force=force, inputs=inputs, existing=existing).text(best.T)
                 except TesearchError as refused:  # the limit stays the outcome (exit 4); say why nothing was written
                     line += f"; {refused}"
             click.echo(line, err=True)
         raise
-
-
-def _finish_table(table, out: Path | None, force: bool, text: str, data: dict, as_json: bool, inputs=()) -> None:
-    """Save (with --out) and print a verified table and what was said about it."""
-    from tesearch.outputs import save_table
-
-    if (table.network, table.exchange) != (data["network"], data.get("exchange", "total")):
-        raise AssertionError(f"a {table.exchange} table of {table.network} came back for {data['network']}")
-
-    saved = save_table(table, out, force=force, inputs=inputs, existing=_CHECKED_OUTPUTS.get(out)) \
-        if out is not None else None
+    data = {**outcome.to_json(), "network": net.spec, "exchange": exchange}
+    shown = text(outcome) if text is not None else outcome.summary
+    if outcome.table is None:
+        emit(data, as_json, shown)
+        return outcome
+    table = outcome.table
+    if (table.network, table.exchange) != (net.spec, exchange):
+        raise AssertionError(f"a {table.exchange} table of {table.network} came back for {net.spec} {exchange}")
+    saved = save_table(table, out, force=force, inputs=inputs, existing=existing) if out is not None else None
     data["table"] = str(out) if saved is not None and saved.written else None
     data["kept_existing_T"] = saved.kept_T if saved is not None else None
-    lines = [text]
-    if saved is not None:
-        lines.append(saved.text(table.T))
-    emit(data, as_json, "\n".join(lines))
+    emit(data, as_json, shown if saved is None else f"{shown}\n{saved.text(table.T)}")
+    return outcome
 
 
 @click.command()
@@ -157,36 +156,23 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
     """Search NETWORK for a valid table of the smallest width (exit 0 found; 3 every width asked for refuted,
     by the bound or a solver's unsat over all shortest words; 4 unknown)."""
     from tesearch.limits import log
-    from tesearch.report import outcome_json, outcome_text
-    from tesearch.instance import instance
-    from tesearch.limits import Budget
-    from tesearch.search import CoreSchedule, SearchParams, Status, Strategy, WordSampling
-    from tesearch.strategies import Search
-    from tesearch.search.core import check_width_range
-    from tesearch.terms import Exchange
+    from tesearch.report import search_text
+    from tesearch.search import CoreSchedule, WordSampling
+    from tesearch.strategies import strategy as make_strategy
 
     backend, model = solver_parts(solver)
-    params = SearchParams(network, Exchange(exchange), Strategy(strategy), seed=seed,
-                          word_cap=word_cap, max_width=max_width, from_width=from_width,
-                          backend=backend, sampling=WordSampling(sampling),
-                          core_schedule=CoreSchedule(core_schedule), cpsat_model=model, symmetry=symmetry)
-    check_width_range(params)  # before any group is built
+    made = make_strategy(strategy, seed=seed, backend=backend, cpsat_model=model, word_cap=word_cap,
+                         max_width=max_width, from_width=from_width, sampling=WordSampling(sampling),
+                         core_schedule=CoreSchedule(core_schedule), symmetry=symmetry, progress=log,
+                         encodings_dir=keep_encodings)  # the options checked here, before any group is built
     net = _network(network, limits)
     check_symmetry_name(symmetry, len(net.letters))
-    params = dataclasses.replace(params, network=net.spec)
-    searcher = Search(params, progress=log, encodings_dir=keep_encodings)
-    made = _supervised(lambda: searcher.run(instance(net, exchange), Budget.current()),
-                       limits, quiet, out, force, (net, exchange), _inputs(network))
-    outcome = made.detail  # the search's own record: attempts, refuted widths, stop reason
-    data = {**made.to_json(), **outcome_json(outcome)}
-    if outcome.table is not None:
-        _finish_table(outcome.table, out, force, outcome_text(outcome), data, as_json, _inputs(network))
-    else:
-        emit(data, as_json, outcome_text(outcome))
-        if outcome.status is Status.UNKNOWN:
-            click.echo(f"tesearch: no table: {outcome.stop_reason or 'the search stopped'}", err=True)
-    return {Status.FOUND: ExitCode.OK, Status.INFEASIBLE: ExitCode.INFEASIBLE,
-            Status.UNKNOWN: ExitCode.UNKNOWN}[outcome.status]
+    outcome = _make_table(made, net, exchange, out=out, force=force, inputs=_inputs(network), limits=limits,
+                          quiet=quiet, as_json=as_json,
+                          text=lambda made: search_text(made, f"{net.spec} {exchange}", backend.value))
+    if outcome.status is Status.UNKNOWN:
+        click.echo(f"tesearch: no table: {outcome.stop_reason or 'the search stopped'}", err=True)
+    return EXIT_CODES[outcome.status]
 
 
 @click.command()
@@ -206,21 +192,14 @@ def stratify(network, exchange, out, force, attempt_s, seed, solver, as_json, li
     table is as wide as the counting bound (exit 0 found; 3 no table of that width exists, by the best lower
     bound; 4 none found, with what was shown)."""
     from tesearch.limits import log
-    from tesearch.search.stratify import stratify as run_stratify
-    from tesearch.terms import Status
+    from tesearch.strategies import strategy
 
     backend, model = solver_parts(solver)
+    made = strategy("stratify", seed=seed, backend=backend, cpsat_model=model, attempt_s=attempt_s, progress=log)
     net = _network(network, limits)
-    outcome = _supervised(
-        lambda: run_stratify(net, exchange, attempt_s=attempt_s, seed=seed, progress=log, backend=backend,
-                             cpsat_model=model),
-        limits, quiet, out, force, (net, exchange), _inputs(network))
-    data = {**outcome.to_json(), "network": net.spec, "exchange": exchange}
-    if outcome.table is None:
-        emit(data, as_json, outcome.summary)
-        return ExitCode.INFEASIBLE if outcome.status is Status.INFEASIBLE else ExitCode.UNKNOWN
-    _finish_table(outcome.table, out, force, outcome.summary, data, as_json, _inputs(network))
-    return ExitCode.OK
+    outcome = _make_table(made, net, exchange, out=out, force=force, inputs=_inputs(network), limits=limits,
+                          quiet=quiet, as_json=as_json)
+    return EXIT_CODES[outcome.status]
 
 
 @click.command()
@@ -242,18 +221,17 @@ def lift(network, out, force, ring, modes, factor, solver, solver_s, as_json, li
     """A table for the torus NETWORK from m copies of a table of its other sides (the ring lift)."""
     from tesearch.limits import log
     from tesearch.loading import load_checked_table
-    from tesearch.search.lift import AssignMode, lifted_table
+    from tesearch.search.lift import AssignMode
+    from tesearch.strategies import strategy
 
     net = _network(network, limits)
     factor_table = load_checked_table(factor, command="lift") if factor is not None else None
     chosen = tuple(AssignMode(m) for m in modes) if modes else (AssignMode.FIXED, AssignMode.LATIN)
-    outcome = _supervised(
-        lambda: lifted_table(net, ring_index=ring, factor=factor_table, timeout_s=solver_s, modes=chosen,
-                             backend=solver_parts(solver)[0], progress=log), limits, quiet, out, force, (net, "total"),
-        _inputs(network, factor))
-    _finish_table(outcome.table, out, force, outcome.summary, {**outcome.to_json(), "network": net.spec, "exchange": "total"},
-                  as_json, _inputs(network, factor))
-    return ExitCode.OK
+    made = strategy("lift", backend=solver_parts(solver)[0], ring_index=ring, factor=factor_table, modes=chosen,
+                    timeout_s=solver_s, progress=log)
+    outcome = _make_table(made, net, "total", out=out, force=force, inputs=_inputs(network, factor), limits=limits,
+                          quiet=quiet, as_json=as_json)
+    return EXIT_CODES[outcome.status]
 
 
 ROUND_OPTION = click.option("--solver-timeout", "round_s", type=SECONDS, default=60.0, show_default=True,
@@ -289,7 +267,7 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, 
     """The greedy table of NETWORK (total exchange) narrowed by CP-SAT (needs the cpsat extra; its bound is no
     certificate).  To narrow the rotation search's core instead: `tesearch narrow`."""
     from tesearch.limits import log
-    from tesearch.search.improve import improve_greedy
+    from tesearch.strategies import strategy
 
     if rotation_core:
         click.echo("warning: repack --rotation-core is deprecated and goes in the next release; use "
@@ -313,11 +291,11 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, 
         if first.network != net.spec or first.exchange != "total":
             raise OptionError(f"{start}: a {first.exchange} table of {first.network}, not a total table of "
                               f"{net.spec}")
-    model = solver_parts(solver)[1]
-    work = lambda: improve_greedy(net, word_cap=word_cap, seed=seed,  # noqa: E731
-                                  workers=workers, tail=tail, round_s=round_s, progress=log, cpsat_model=model,
-                                  start=first)
-    return _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, _inputs(network, start))
+    made = strategy("repack", seed=seed, cpsat_model=solver_parts(solver)[1], word_cap=word_cap, workers=workers,
+                    tail=tail, round_s=round_s, start=first, progress=log)
+    outcome = _make_table(made, net, exchange, out=out, force=force, inputs=_inputs(network, start), limits=limits,
+                          quiet=quiet, as_json=as_json)
+    return EXIT_CODES[outcome.status]
 
 
 @click.command()
@@ -364,38 +342,27 @@ def narrow(network, out, force, round_s, workers, word_cap, seed, solver, core_m
 def _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet,
             symmetry: str = "cyclic"):
     from tesearch.limits import log
-    from tesearch.search.narrow import narrowed_core_table
+    from tesearch.strategies import strategy
 
     net = _network(network, limits)
     check_symmetry_name(symmetry, len(net.letters))
-    model = solver_parts(solver)[1]
-    work = lambda: narrowed_core_table(net, exchange, round_s=round_s,  # noqa: E731
-                                       word_cap=word_cap, seed=seed, workers=workers, progress=log,
-                                       cpsat_model=model, symmetry=symmetry)
-    return _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, _inputs(network))
+    made = strategy("narrow", seed=seed, cpsat_model=solver_parts(solver)[1], word_cap=word_cap, workers=workers,
+                    round_s=round_s, symmetry=symmetry, progress=log)
+    outcome = _make_table(made, net, exchange, out=out, force=force, inputs=_inputs(network), limits=limits,
+                          quiet=quiet, as_json=as_json)
+    return EXIT_CODES[outcome.status]
 
 
 def _lane_core(network, out, force, round_s, model, from_width, max_width, exchange, as_json, limits, quiet):
-    from tesearch.instance import instance
-    from tesearch.limits import Budget, log
-    from tesearch.search.lanecore import lane_core_table
+    from tesearch.limits import log
+    from tesearch.strategies import strategy
 
     net = _network(network, limits)
-    work = lambda: lane_core_table(instance(net, exchange), Budget.current(),  # noqa: E731
-                                   joint=model is CoreModel.JOINT_LANES, from_width=from_width or 0,
-                                   max_width=max_width, part_s=round_s, progress=log)
-    return _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, _inputs(network))
-
-
-def _report_narrowed(net, exchange, work, out, force, as_json, limits, quiet, inputs):
-    """Run a narrowing supervised and report its table (exit 0) or that none came (exit 4)."""
-    outcome = _supervised(work, limits, quiet, out, force, (net, exchange), inputs)
-    data = {**outcome.to_json(), "network": net.spec, "exchange": exchange}
-    if outcome.table is None:
-        emit(data, as_json, outcome.summary)
-        return ExitCode.UNKNOWN
-    _finish_table(outcome.table, out, force, outcome.summary, data, as_json, inputs)
-    return ExitCode.OK
+    made = strategy("lane-core", joint=model is CoreModel.JOINT_LANES, from_width=from_width or 0,
+                    max_width=max_width, round_s=round_s, progress=log)
+    outcome = _make_table(made, net, exchange, out=out, force=force, inputs=_inputs(network), limits=limits,
+                          quiet=quiet, as_json=as_json)
+    return EXIT_CODES[outcome.status]
 
 
 @click.command()
@@ -412,11 +379,9 @@ def construct(network, exchange, out, force, as_json, limits, quiet):
     theorem for every prime), the ring and torus tables of Coolsaet, Fack and De Meyer (1994, "A tabular
     method for verification of data exchange algorithms on networks of parallel processors"), and the
     odd-distance star tables by rotation blocks of Coolsaet and Fack (1994)."""
-    from tesearch.constructions import constructed_table
+    from tesearch.strategies import strategy
 
     net = _network(network, limits)
-    outcome = _supervised(lambda: constructed_table(net, exchange), limits, quiet, out, force,
-                          (net, exchange), _inputs(network))
-    _finish_table(outcome.table, out, force, outcome.summary,
-                  {**outcome.to_json(), "network": net.spec, "exchange": exchange}, as_json, _inputs(network))
-    return ExitCode.OK
+    outcome = _make_table(strategy("construct"), net, exchange, out=out, force=force, inputs=_inputs(network),
+                          limits=limits, quiet=quiet, as_json=as_json)
+    return EXIT_CODES[outcome.status]

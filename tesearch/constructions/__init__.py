@@ -52,8 +52,9 @@ def constructed_table(network: Network | Instance, exchange: Exchange | str | No
     """A verified table for ``network`` (an instance, or a network and ``exchange``, default total) by
     construction, as an outcome FOUND; ConstructionError if none applies."""
     started = time.monotonic()
-    facts = network if isinstance(network, Instance) else None  # a network's group is built after the guards
-    network, exchange = (facts.network, facts.exchange) if facts else (network, Exchange(exchange or Exchange.TOTAL))
+    # the instance builds its group on first use: after the guards below, which read the parameters only
+    facts = network if isinstance(network, Instance) else instance(network, exchange or Exchange.TOTAL)
+    network, exchange = facts.network, facts.exchange
     p = network.params
     with limits.phase("construct"):
         if isinstance(p, HypercubeParams) and exchange is Exchange.TOTAL:
@@ -75,7 +76,6 @@ def constructed_table(network: Network | Instance, exchange: Exchange | str | No
             if why is not None:
                 raise ConstructionError(f"{network.spec} total: no construction applies: {why}; use tesearch search "
                                         f"or narrow")
-            facts = facts or instance(network, exchange)
             table, how = star_prime.star_prime_table(facts), star_prime.CONSTRUCTION_NAME
         elif exchange is Exchange.TOTAL and lanes.applies(network) is None:
             table, how = lanes.mirror_lane_table(network), lanes.CONSTRUCTION_NAME
@@ -92,7 +92,6 @@ def constructed_table(network: Network | Instance, exchange: Exchange | str | No
             if not applies(n):
                 raise ConstructionError(f"{network.spec}: the {name} construction of Coolsaet, Fack and De Meyer (1994) does not apply to n = {n}")
             table, how = builder(n).table, f"Coolsaet, Fack and De Meyer (1994) construction {name}"
-    facts = facts or instance(network, exchange)
     builder = TableBuilder(facts, how)
     check = builder.check(table)
     return Outcome("construct", Status.FOUND, table, f"{network.spec} {exchange.value}: T = {table.T} by {how}; "

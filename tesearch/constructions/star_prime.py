@@ -60,10 +60,11 @@ then the TableBuilder verifies the whole table).
 
 from __future__ import annotations
 
+import time
+
+from tesearch.build import CONSTRUCTION, core_and_blocks
 from tesearch.errors import ConstructionError
 from tesearch.instance import Instance
-from tesearch.search.kit import TableKit
-from tesearch.search.params import SearchParams, Strategy
 from tesearch.table import Table
 from tesearch.terms import Exchange
 
@@ -188,7 +189,8 @@ def applies(p: int) -> str | None:
 
 def star_prime_table(facts: Instance) -> Table:
     """The table of the module doc for ``facts`` (star-n total exchange, n - 1 prime with a recorded core
-    array), verified by the TableBuilder; ConstructionError otherwise."""
+    array), verified by the TableBuilder, its record a construction's; ConstructionError otherwise."""
+    started = time.monotonic()
     network = facts.network
     p = network.degree
     why = applies(p) if facts.exchange is Exchange.TOTAL else "it builds total exchange"
@@ -197,23 +199,23 @@ def star_prime_table(facts: Instance) -> Table:
     faults = check_core(p, CORE_ARRAYS[p])
     if faults:
         raise ConstructionError(f"{network.spec}: the recorded core array for p = {p} is not one: {faults[0]}")
-    kit = TableKit(facts, SearchParams(network.spec, Exchange.TOTAL, Strategy.ROTATION))
-    cg = kit.cg
+    cg = facts.cg
     # residue r <-> the letter whose transposition moves point r (point p for residue 0)
     letter_of = {r: cg.letter_index[str(r if r else p)] for r in range(p)}
     core = []
     for column, residues in CORE_ARRAYS[p]:
         word = tuple(letter_of[x] for x in residues)
         core.append((cg.element_of(tuple(cg.letters[i] for i in word)), column, word))
-    full = kit.orbit_classes.full
+    full = facts.orbit_classes.full
     in_core = {g for g, _, _ in core}
     plan = [j for j, orbit in enumerate(full) if int(orbit[0]) in in_core]
     if any(not set(int(g) for g in full[j]) <= in_core for j in plan) or \
             len(in_core) != p - 1 + p * len(plan):
         raise ConstructionError(f"{network.spec}: the core array's words are not the exceptional elements and "
                                 f"whole orbits")
-    return kit.assemble(core, core_width(p, CORE_ARRAYS[p]), full, plan, strategy="construct",
-                        method=CONSTRUCTION_NAME)
+    return core_and_blocks(facts, core, core_width(p, CORE_ARRAYS[p]), full, plan, facts.rotation,
+                           CONSTRUCTION.record("construct", CONSTRUCTION_NAME, time.monotonic() - started),
+                           what="the prime-star construction")
 
 
 # ---------------------------------------------------------------- checking a core array without the group

@@ -4,9 +4,9 @@ ring lifts for tori (:mod:`~tesearch.search.lift`) and CP-SAT improvement of a t
 (:mod:`~tesearch.search.improve`).
 """
 
-from tesearch.search.core import (Attempt, CoreSchedule, SearchOutcome, SearchParams, Searcher, Strategy, WordSampling,
+from tesearch.search.core import (Attempt, CoreSchedule, SearchParams, SearchRun, Searcher, Strategy, WordSampling,
                                   candidate_words, search)
 from tesearch.terms import Status
 
-__all__ = ["Attempt", "CoreSchedule", "SearchOutcome", "SearchParams", "Searcher", "Status", "Strategy", "WordSampling", "candidate_words",
-           "search"]
+__all__ = ["Attempt", "CoreSchedule", "SearchParams", "SearchRun", "Searcher", "Status", "Strategy", "WordSampling",
+           "candidate_words", "search"]

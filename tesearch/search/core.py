@@ -35,24 +35,22 @@ from pathlib import Path
 from tesearch import limits
 from tesearch.backends import Backend
 from tesearch.backends.decide import decide, solver_name
-from tesearch.build import relabelled
+from tesearch.build import Provenance, relabelled
 from tesearch.encode import TableProblem, encode
 from tesearch.errors import ConstructionError, OptionError
 from tesearch.files import safe_name, write_atomically
 from tesearch.instance import Instance
 from tesearch.layout import assign_rows, filler_plans, first_fit
-from tesearch.limits import Budget
-from tesearch.networks import Network
-from tesearch.search.kit import Progress, TableKit, _quiet, candidate_words, shortest_fillers_first
-from tesearch.search.params import (Attempt, CoreSchedule, SearchOutcome, SearchParams, Strategy, WordSampling,
-                                    check_width_range)
+from tesearch.limits import Budget, Progress, quiet
+from tesearch.search.kit import TableKit, candidate_words, shortest_fillers_first
+from tesearch.search.params import Attempt, CoreSchedule, SearchParams, SearchRun, Strategy, WordSampling
 from tesearch.search.split import OrbitGroup, group_orbits
 from tesearch.symmetry import CYCLIC
 from tesearch.table import Table
 from tesearch.terms import SolveResult, Status, phase_text
 
-__all__ = ["Attempt", "CoreSchedule", "SearchOutcome", "SearchParams", "Searcher", "Strategy", "WordSampling",
-           "candidate_words", "check_width_range", "search"]
+__all__ = ["Attempt", "CoreSchedule", "SearchParams", "SearchRun", "Searcher", "Strategy", "WordSampling",
+           "candidate_words", "search"]
 
 #: how many further core widths and filler plans the rotation strategy tries
 MAX_EXTRA_CORE_COLUMNS = 30
@@ -83,10 +81,12 @@ class Searcher(TableKit):
     offered as the best table so far.
     """
 
-    def __init__(self, network: Network | Instance, params: SearchParams, *, budget: Budget | None = None,
-                 progress: Progress = _quiet, encodings_dir: str | Path | None = None):
-        check_width_range(params)  # before any group is built
-        super().__init__(network, params, budget=budget, progress=progress)
+    def __init__(self, facts: Instance, params: SearchParams, *, budget: Budget | None = None,
+                 progress: Progress = quiet, encodings_dir: str | Path | None = None):
+        provenance = Provenance(solver_name(params.backend, params.cpsat_model), f"{facts.name} {params}", params.seed)
+        super().__init__(facts, provenance, word_cap=params.word_cap, sampling=params.sampling, seed=params.seed,
+                         options=params.options, symmetry=params.symmetry, budget=budget, progress=progress)
+        self.params = params
         self.encodings_dir = Path(encodings_dir) if encodings_dir is not None else None
         self.attempts: list[Attempt] = []
         self.stop_reason: str | None = None
@@ -112,7 +112,7 @@ class Searcher(TableKit):
     def keep_encoding(self, part: str, problem: TableProblem, enc) -> Path:
         """Write the SMT-LIB2 encoding of a refuted width; an existing different file is never replaced."""
         text = (enc or encode(problem)).to_smtlib2()
-        stem = safe_name(f"{self.network.spec}-{self.params.exchange.value}-{part}-T{problem.width}")
+        stem = safe_name(f"{self.network.spec}-{self.instance.exchange.value}-{part}-T{problem.width}")
         path = self.encodings_dir / f"{stem}.smt2"
         n = 1
         while path.exists() and path.read_text() != text:
@@ -122,7 +122,7 @@ class Searcher(TableKit):
             write_atomically(path, text)
         return path
 
-    def run(self) -> SearchOutcome:
+    def run(self) -> SearchRun:
         """Pick the strategy (auto: rotation where it can meet the bound, else full; with --from-width the
         full strategy's width loop) and run it."""
         strategy = self.params.strategy
@@ -133,7 +133,7 @@ class Searcher(TableKit):
                 raise OptionError(f"--symmetry {self.params.symmetry}: {self.network.spec} has no rotation that can "
                                   f"meet its bound, so auto runs the full strategy, which uses no symmetry (give "
                                   f"--strategy rotation to use the group anyway, or leave out --symmetry)")
-        self.log(f"{self.network.spec} {self.params.exchange.value}: {self.cg.order} nodes, "
+        self.log(f"{self.instance.name}: {self.cg.order} nodes, "
                  f"{len(self.targets)} targets, best bound {self.bounds.best} ({self.bounds.binding}); "
                  f"strategy {strategy.value}")
         if self.params.max_width is not None and self.params.max_width < self.bounds.best \
@@ -147,8 +147,8 @@ class Searcher(TableKit):
             status, table = self.full_search()
         if status is Status.INFEASIBLE and self.infeasible_widths is None:
             raise AssertionError("an infeasible outcome must name the widths it refuted")
-        return SearchOutcome(self.params, status, self.bounds, table, self.clock.elapsed, self.attempts, strategy.value,
-                             self.stop_reason, self.infeasible_widths, self.infeasible_by)
+        return SearchRun(self.instance.name, self.params, status, self.bounds, table, self.clock.elapsed, self.attempts,
+                         strategy.value, self.stop_reason, self.infeasible_widths, self.infeasible_by)
 
     def stop(self, reason: str) -> None:
         """Record why the search stops short (the last solver phase, if any, named), and log it."""
@@ -179,8 +179,8 @@ class Searcher(TableKit):
         top = min(upper, self.params.max_width) if self.params.max_width else upper
         fallback = None
         if upper <= top:
-            fallback = self.make_table(assign_rows(greedy, self.cg.degree), upper,
-                                       self.meta("full", "greedy first-fit (solver unknown below)"))
+            fallback = self.make_table(assign_rows(greedy, self.cg.degree), upper, "full",
+                                       "greedy first-fit (solver unknown below)")
             limits.offer(fallback)
         start = self.params.from_width if self.params.from_width is not None else self.bounds.best
         if start > upper:
@@ -192,12 +192,12 @@ class Searcher(TableKit):
         capped: list[int] = []  # widths refuted only over capped candidate words: no proof
         while width <= top:
             if width == upper:
-                return Status.FOUND, relabelled(fallback, "search", **self.meta("full", "greedy first-fit")["search"])
+                return Status.FOUND, relabelled(fallback, "search", **self.record("full", "greedy first-fit")["search"])
             if self.clock.left <= 0:
                 self.stop(f"the time limit was reached before width {width} was decided")
                 saw_unknown = True
                 break
-            problem = self.problem(f"{self.network.spec} {self.params.exchange.value}", width, items)
+            problem = self.problem(self.instance.name, width, items)
             size = sum(len(it.words) * max(0, width - it.length + 1) for it in items)
             if self.params.backend is Backend.Z3 and size > MAX_PLACEMENT_VARIABLES:
                 self.stop(f"width {width}: {size} placement variables exceed the Z3 encoding cap "
@@ -207,7 +207,7 @@ class Searcher(TableKit):
             result, chosen = self.run_problem("full", problem, self.clock.left)
             if result is SolveResult.SAT:
                 rows = assign_rows(self.placed(problem, chosen), self.cg.degree)
-                return Status.FOUND, self.make_table(rows, width, self.meta("full", self.params.backend.value))
+                return Status.FOUND, self.make_table(rows, width, "full", self.params.backend.value)
             if result is SolveResult.UNKNOWN:
                 self.stop(f"the solver answered unknown at width {width}")
                 saw_unknown = True
@@ -273,7 +273,8 @@ class Searcher(TableKit):
             self.log(f"no core at the bound; keeping the greedy-core table T={fallback.T} (not shown optimal)")
             return Status.FOUND, relabelled(fallback, "search", seconds=round(self.clock.elapsed, 3))
         core_width, plan, placed = found
-        return Status.FOUND, self.assemble(placed, core_width, full, plan)
+        return Status.FOUND, self.assemble(placed, core_width, full, plan, strategy="rotation",
+                                           method=f"{self.params.backend.value} core + {self.blocks_name} blocks")
 
     def greedy_core_table(self, exceptional: list[int], full: list[tuple[int, ...]]) -> Table | None:
         """The fallback of the rotation search: the exceptional elements packed by greedy first fit (blanks
@@ -286,7 +287,8 @@ class Searcher(TableKit):
         total = width + sum(int(self.cg.dist[o[0]]) for o in full)
         if self.params.max_width is not None and total > self.params.max_width:
             return None
-        table = self.assemble(placed, width, full, [], method=f"greedy first-fit core + {self.blocks_name} blocks")
+        table = self.assemble(placed, width, full, [], strategy="rotation",
+                              method=f"greedy first-fit core + {self.blocks_name} blocks")
         self.log(f"greedy-core table: T={table.T} (core width {width}, bound {self.bounds.best})")
         limits.offer(table)
         return table
@@ -317,7 +319,7 @@ class Searcher(TableKit):
                 if not core_elements:
                     return 0, plan, []
                 if index not in problems:
-                    problems[index] = self.problem(f"{self.network.spec} {self.params.exchange.value} {part}",
+                    problems[index] = self.problem(f"{self.instance.name} {part}",
                                                    core_width, self.items(core_elements))
                 if not escalating:
                     budget = max(self.clock.left / 3, min(self.clock.left, 5.0))
@@ -409,7 +411,8 @@ class Searcher(TableKit):
             sections.append({"name": f"core {k}", "start": offset, "end": offset + width})
             offset += width
             used += plan
-        return Status.FOUND, self.assemble(placed_all, offset, full, used, sections=sections, strategy="split")
+        return Status.FOUND, self.assemble(placed_all, offset, full, used, sections=sections, strategy="split",
+                                           method=f"{self.params.backend.value} sub-cores + {self.blocks_name} blocks")
 
     @staticmethod
     def split_candidates(start_width: int, base: int, lengths: list[int], free: set[int]):
@@ -465,7 +468,8 @@ def _span(widths: list[int]) -> str:
     return str(widths[0]) if len(widths) == 1 else f"{widths[0]} to {widths[-1]}"
 
 
-def search(network: Network | Instance, params: SearchParams, *, budget: Budget | None = None,
-           progress: Progress = _quiet, encodings_dir: str | Path | None = None) -> SearchOutcome:
-    """Run one search (see :class:`Searcher`) within ``budget`` (default: the command's, :meth:`Budget.current`)."""
-    return Searcher(network, params, budget=budget, progress=progress, encodings_dir=encodings_dir).run()
+def search(facts: Instance, params: SearchParams, *, budget: Budget | None = None, progress: Progress = quiet,
+           encodings_dir: str | Path | None = None) -> SearchRun:
+    """Run one search (see :class:`Searcher`) on ``facts`` within ``budget`` (default: the command's,
+    :meth:`Budget.current`)."""
+    return Searcher(facts, params, budget=budget, progress=progress, encodings_dir=encodings_dir).run()

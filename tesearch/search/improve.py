@@ -17,30 +17,28 @@ from typing import Callable
 
 from tesearch import limits
 from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
-from tesearch.encode import Item, TableProblem
+from tesearch.backends.decide import solver_name
+from tesearch.build import Provenance
+from tesearch.encode import Chosen, Item, TableProblem
 from tesearch.layout import assign_rows, first_fit
-from tesearch.instance import Instance
-from tesearch.limits import Budget
+from tesearch.instance import Instance, instance
+from tesearch.limits import Budget, Progress, quiet
 from tesearch.networks import Network
 from tesearch.outcome import Outcome
 from tesearch.search.kit import TableKit
-from tesearch.search.params import SearchParams, Strategy
 from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult, Status, optimality_text
 from tesearch.words import DEFAULT_WORD_CAP
 
-Placement = list[tuple[int, int, int]]  # (item, word, first column) per item
 
-
-def placement_width(problem: TableProblem, placement: Placement) -> int:
+def placement_width(problem: TableProblem, placement: Chosen) -> int:
     """The width a placement of ``problem``'s items takes."""
     return max(c + len(problem.items[i].words[w]) for i, w, c in placement)
 
 
-def repack_tail(problem: TableProblem, chosen: Placement, *, tail: int, round_s: float, budget: Budget,
-                lower: int = 0, seed: int = 0, workers: int = cpsat.DEFAULT_WORKERS,
-                progress: Callable[[str], None] | None = None,
-                on_better: Callable[[Placement, int], None] | None = None) -> tuple[Placement, int]:
+def repack_tail(problem: TableProblem, chosen: Chosen, *, tail: int, round_s: float, budget: Budget,
+                lower: int = 0, seed: int = 0, workers: int = cpsat.DEFAULT_WORKERS, progress: Progress = quiet,
+                on_better: Callable[[Chosen, int], None] | None = None) -> tuple[Chosen, int]:
     """Repeat :func:`cpsat.repack` on the items ending in the last ``tail`` columns while ``budget`` has time
     left, each round at most ``round_s`` seconds: (placement, its width).  Every round's result is a valid placement, so stopping is safe;
     ``on_better`` hears of every narrower one."""
@@ -60,16 +58,14 @@ def repack_tail(problem: TableProblem, chosen: Placement, *, tail: int, round_s:
             else:
                 stale += 1
                 tail += tail // 2  # a wider neighbourhood after a round without gain
-            if progress:
-                progress(f"repack round {rounds}: {len(free)} items free, width {width} "
-                         f"({step.status}, {step.seconds:.1f}s)")
+            progress(f"repack round {rounds}: {len(free)} items free, width {width} "
+                     f"({step.status}, {step.seconds:.1f}s)")
     return best, width
 
 
-def improve_greedy(network: Network | Instance, *, budget: Budget | None = None, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
-                   workers: int = cpsat.DEFAULT_WORKERS, log: bool = False,
-                   progress: Callable[[str], None] | None = None, tail: int | None = None,
-                   round_s: float = 60.0, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS,
+def improve_greedy(network: Network | Instance, *, budget: Budget | None = None, word_cap: int = DEFAULT_WORD_CAP,
+                   seed: int = 0, workers: int = cpsat.DEFAULT_WORKERS, log: bool = False, progress: Progress = quiet,
+                   tail: int | None = None, round_s: float = 60.0, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS,
                    start: Table | None = None) -> Outcome:
     """The full search's greedy table narrowed by CP-SAT within ``budget`` (default: the command's): an outcome,
     FOUND with the verified table or UNKNOWN (CP-SAT gave no placement; nothing is proved).
@@ -79,62 +75,64 @@ def improve_greedy(network: Network | Instance, *, budget: Budget | None = None,
     (a verified table of the network, total exchange) replaces the greedy table as the first
     placement and the upper width; its words join their messages' candidate words.
     """
-    params = SearchParams(network.spec, Exchange.TOTAL, Strategy.FULL, seed=seed, word_cap=word_cap,
-                          backend=Backend.CPSAT, cpsat_model=cpsat_model)
-    searcher = TableKit(network, params, budget=budget, **({"progress": progress} if progress else {}))
-    network = searcher.network
-    items = searcher.items(searcher.targets)
+    facts = network if isinstance(network, Instance) else instance(network, Exchange.TOTAL)
+    if facts.exchange is not Exchange.TOTAL:
+        raise AssertionError(f"repack narrows a total exchange's greedy table, not {facts.name}'s")
+    cpsat_model = CpsatModel(cpsat_model)
+    run = (f"{facts.name} repack cap={word_cap} seed={seed} model={cpsat_model.value}"
+           + ("" if tail is None else f" tail={tail}") + ("" if start is None else " start=table"))
+    kit = TableKit(facts, Provenance(solver_name(Backend.CPSAT, cpsat_model), run, seed), word_cap=word_cap,
+                   seed=seed, budget=budget, progress=progress)
+    items = kit.items(kit.targets)
     if start is None:
         with limits.phase("greedy first fit"):
-            upper, greedy = first_fit(items, searcher.cg.degree)
+            upper, greedy = first_fit(items, kit.cg.degree)
     else:
         upper = start.T
         greedy = []
         for p in start.placements:
-            word = tuple(searcher.cg.letter_index[s] for s in p.word)
-            greedy.append((searcher.cg.element_of(word), p.column, word))
+            word = tuple(kit.cg.letter_index[s] for s in p.word)
+            greedy.append((kit.cg.element_of(word), p.column, word))
     index = {it.element: i for i, it in enumerate(items)}
     for e, _, w in greedy:  # a starting table's word may lie outside the capped candidates
         if w not in items[index[e]].words:
             item = items[index[e]]
             items[index[e]] = Item(item.element, item.words + (w,), item.complete)
     hint = [(index[e], items[index[e]].words.index(w), c) for e, c, w in greedy]
-    problem = searcher.problem(f"{network.spec} total", upper, items)
-    bound = searcher.bounds.best
+    problem = kit.problem(f"{facts.spec} total", upper, items)
+    bound = kit.bounds.best
 
-    def table_of(placement: Placement, width: int, how: str) -> Table:
-        rows = assign_rows(searcher.placed(problem, placement), searcher.cg.degree)
-        return searcher.make_table(rows, width, searcher.meta("full", how))
+    def table_of(placement: Chosen, width: int, how: str) -> Table:
+        return kit.make_table(assign_rows(kit.placed(problem, placement), kit.cg.degree), width, "repack", how)
 
     first = "greedy first-fit table" if start is None else "starting table"
     limits.offer(table_of(hint, upper, f"cpsat: {first} (not yet narrowed)"))
-    searcher.log(f"{first}: T={upper}; narrowing it (CP-SAT, {workers} workers)")
+    kit.log(f"{first}: T={upper}; narrowing it (CP-SAT, {workers} workers)")
     if tail is not None:
         how = f"cpsat: {first}, then the last {tail}+ columns repacked"
-        chosen, width = repack_tail(problem, hint, tail=tail, round_s=round_s,
-                                    budget=searcher.clock.budget, lower=bound, seed=seed,
-                                    workers=workers, progress=searcher.log,
+        chosen, width = repack_tail(problem, hint, tail=tail, round_s=round_s, budget=kit.clock.budget, lower=bound,
+                                    seed=seed, workers=workers, progress=kit.log,
                                     on_better=lambda p, w: limits.offer(table_of(p, w, how)))
         table = table_of(chosen, width, how)
-        return _outcome(searcher, table, f"{network.spec}: T = {width} (best bound {bound}, "
-                                         f"{optimality_text(width, bound)}) after repacking; verified")
+        return _outcome(kit, table, f"{facts.spec}: T = {width} (best bound {bound}, "
+                                    f"{optimality_text(width, bound)}) after repacking; verified")
     backend = cpsat_module(cpsat_model)
     label = cpsat_label(cpsat_model)
     with limits.phase(f"minimise width ({label})"):
-        outcome = backend.minimize_width(problem, lower=bound, hint=hint, seed=seed,
-                                         timeout_s=max(searcher.clock.left, 0.05), workers=workers, log=log)
-    searcher.log(f"cpsat: {outcome.status}, width {outcome.width}, CP-SAT bound {outcome.bound} "
-                 f"(not a certificate), {outcome.seconds:.1f}s")
-    if outcome.result is not SolveResult.SAT:
-        return _outcome(searcher, None, f"{network.spec}: no table: CP-SAT ended {outcome.status} without a "
-                                        f"placement of width {upper} or less (nothing is proved)")
-    table = table_of(outcome.chosen, outcome.width, f"{label}: width minimised from the {first}")
-    return _outcome(searcher, table, f"{network.spec}: T = {table.T} (best bound {bound}, "
-                                     f"{optimality_text(table.T, bound)}; CP-SAT bound {outcome.bound}, not a "
-                                     f"certificate); verified")
+        step = backend.minimize_width(problem, lower=bound, hint=hint, seed=seed,
+                                      timeout_s=max(kit.clock.left, 0.05), workers=workers, log=log)
+    kit.log(f"cpsat: {step.status}, width {step.width}, CP-SAT bound {step.bound} (not a certificate), "
+            f"{step.seconds:.1f}s")
+    if step.result is not SolveResult.SAT:
+        return _outcome(kit, None, f"{facts.spec}: no table: CP-SAT ended {step.status} without a "
+                                   f"placement of width {upper} or less (nothing is proved)")
+    table = table_of(step.chosen, step.width, f"{label}: width minimised from the {first}")
+    return _outcome(kit, table, f"{facts.spec}: T = {table.T} (best bound {bound}, "
+                                f"{optimality_text(table.T, bound)}; CP-SAT bound {step.bound}, not a "
+                                f"certificate); verified")
 
 
-def _outcome(searcher: TableKit, table: Table | None, summary: str) -> Outcome:
+def _outcome(kit: TableKit, table: Table | None, summary: str) -> Outcome:
     """The repack's outcome: FOUND with a table, UNKNOWN without one."""
     return Outcome("repack", Status.FOUND if table is not None else Status.UNKNOWN, table, summary,
-                   searcher.bounds, searcher.clock.elapsed)
+                   kit.bounds, kit.clock.elapsed)

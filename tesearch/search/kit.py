@@ -5,9 +5,11 @@ repack (:mod:`tesearch.search.improve`) share.
 :class:`TableKit` gives an element's candidate words (all its shortest words, or a sample; with the
 letter balance computed, every letter-count vector it has), the table problem of some items at a width
 (with the mirror pin where it is sound), the placed words of a solution, the greedy core, the letter
-balance of a rotation core, the assembly of a core with rotation blocks, the provenance record, and the
-verified table (through :class:`tesearch.build.TableBuilder`).  Its state is explicit: ``vectors`` and
-``flexible`` are None and empty until :meth:`TableKit.core_balance` computes them.
+balance of a rotation core, the assembly of a core with rotation blocks, and the verified table (through
+:class:`tesearch.build.TableBuilder`), whose record says what its :class:`~tesearch.build.Provenance` says:
+a kit is made with the run's provenance (the solver, the run, the seed), never with another run's.  Its
+state is explicit: ``vectors`` and ``flexible`` are None and empty until :meth:`TableKit.core_balance`
+computes them.
 """
 
 from __future__ import annotations
@@ -18,34 +20,26 @@ from typing import Callable
 import numpy as np
 
 from tesearch import limits
-from tesearch.backends.decide import solver_name
 from tesearch.bounds import PARIKH_LIMIT
-from tesearch.build import TableBuilder
-from tesearch.encode import Item, TableProblem
+from tesearch.build import Provenance, TableBuilder, core_and_blocks
+from tesearch.encode import EncodingOptions, Item, TableProblem
 from tesearch.errors import OptionError
 from tesearch.groups import CayleyGraph
-from tesearch.instance import Instance, OrbitClasses, instance
-from tesearch.layout import assign_rows, first_fit, rotation_blocks
-from tesearch.limits import Budget
-from tesearch.networks import Network
+from tesearch.instance import Instance, OrbitClasses
+from tesearch.layout import first_fit
+from tesearch.limits import Budget, Progress, quiet
 from tesearch.search.balance import Balance, balancing_orbits, core_balanceable
-from tesearch.search.params import SearchParams, WordSampling
+from tesearch.search.params import WordSampling
 from tesearch.symmetry import CYCLIC, LetterGroup, SymmetryError, letter_group
 from tesearch.table import Table
-from tesearch.terms import Exchange, SolveResult
-from tesearch.words import canonical_word, shortest_words, to_letters, uniform_words, word_for_vector
-
-Progress = Callable[[str], None]
-
+from tesearch.terms import SolveResult
+from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, uniform_words,
+                            word_for_vector)
 
 def shortest_fillers_first(lengths: list[int]) -> Callable[[list[int]], tuple[int, int]]:
     """Sort key for filler plans (lists of full-orbit indices): the shortest longest filler first,
     then the fewest orbits; such cores have complete words and small models, and decide fast."""
     return lambda plan: (max((lengths[j] for j in plan), default=0), len(plan))
-
-
-def _quiet(_: str) -> None:
-    pass
 
 
 def candidate_words(cg: CayleyGraph, g: int, cap: int, count: float | None = None,
@@ -83,24 +77,28 @@ class RunClock:
 
 
 class TableKit:
-    """The building blocks of one run's tables (module doc): the instance's facts, the run's parameters,
-    its clock (seconds spent, seconds left of its budget) and its progress lines."""
+    """The building blocks of one run's tables (module doc): the instance's facts, the run's provenance and
+    word choice (``word_cap`` words per element, sampled by ``sampling`` with ``seed``; ``options`` for the
+    table problems; ``symmetry``, the letter group of the blocks), its clock (seconds spent, seconds left of
+    its budget) and its progress lines."""
 
-    def __init__(self, network: Network | Instance, params: SearchParams, *, budget: Budget | None = None,
-                 progress: Progress = _quiet):
-        self.instance = network if isinstance(network, Instance) else instance(network, params.exchange)
-        if self.instance.exchange is not Exchange(params.exchange):
-            raise AssertionError(f"a {self.instance.exchange.value} instance for a {params} run")
-        self.network = self.instance.network
-        self.params = params
+    def __init__(self, facts: Instance, provenance: Provenance, *, word_cap: int = DEFAULT_WORD_CAP,
+                 sampling: WordSampling = WordSampling.SPREAD, seed: int = 0, options: EncodingOptions | None = None,
+                 symmetry: str = CYCLIC, budget: Budget | None = None, progress: Progress = quiet):
+        self.instance = facts
+        self.network = facts.network
+        self.provenance = provenance
+        self.word_cap, self.sampling, self.seed = word_cap, sampling, seed
+        self.options = options if options is not None else EncodingOptions()
+        self.symmetry = symmetry
         self.progress = progress
         self.clock = RunClock(budget if budget is not None else Budget.current())
-        self.cg = self.instance.cg
-        self.rotation = self.instance.rotation if params.symmetry == CYCLIC else self._letter_group(params.symmetry)
+        self.cg = facts.cg
+        self.rotation = facts.rotation if symmetry == CYCLIC else self._letter_group(symmetry)
         self._orbit_classes: OrbitClasses | None = None
-        self.targets = self.instance.targets
-        self.bounds = self.instance.bounds
-        self.counts = self.instance.word_counts
+        self.targets = facts.targets
+        self.bounds = facts.bounds
+        self.counts = facts.word_counts
         self.vectors: list[frozenset[tuple[int, ...]]] | None = None  # set by core_balance (small networks)
         self.flexible: set[int] = set()  # full orbits with more than one letter-count vector (core_balance)
         self._inverse_cache: dict[int, int] = {}
@@ -116,7 +114,7 @@ class TableKit:
     @property
     def blocks_name(self) -> str:
         """What makes the blocks, for a table's method: 'rotation', or the letter group's name."""
-        return "rotation" if self.params.symmetry == CYCLIC else self.rotation.name
+        return "rotation" if self.symmetry == CYCLIC else self.rotation.name
 
     def log(self, msg: str) -> None:
         """A progress line stamped with the seconds since the search began."""
@@ -131,8 +129,8 @@ class TableKit:
 
     def item(self, g: int) -> Item:
         """The item of element g: its shortest words, all of them or a capped sample."""
-        item = candidate_words(self.cg, int(g), self.params.word_cap, float(self.counts[int(g)]),
-                               self.params.sampling, self.counts, self.params.seed)
+        item = candidate_words(self.cg, int(g), self.word_cap, float(self.counts[int(g)]),
+                               self.sampling, self.counts, self.seed)
         vectors = self.vectors
         if item.complete or vectors is None or len(vectors[int(g)]) < 2:
             return item
@@ -160,22 +158,24 @@ class TableKit:
             involutions = [i for i, it in enumerate(items) if self.inverse(it.element) == it.element]
             if involutions:
                 pin = min(involutions, key=lambda i: -items[i].length)
-        return TableProblem(name, self.cg.degree, width, tuple(items), pin, self.params.options)
+        return TableProblem(name, self.cg.degree, width, tuple(items), pin, self.options)
 
     def placed(self, problem: TableProblem, chosen) -> list[tuple[int, int, tuple[int, ...]]]:
         """(element, first column, word) of every item of a solution."""
         return [(problem.items[i].element, c, problem.items[i].words[w]) for i, w, c in chosen]
 
-    def make_table(self, rows: list[tuple[int, int, tuple[int, ...]]], width: int, extra: dict) -> Table:
-        """A verified table from rows of letter indices (:class:`~tesearch.build.TableBuilder`)."""
-        what = f"the {extra.get('search', {}).get('strategy', 'search')} strategy"
-        return TableBuilder(self.instance, what).place(rows).finish(width, extra)
+    def make_table(self, rows: list[tuple[int, int, tuple[int, ...]]], width: int, strategy: str, method: str
+                   ) -> Table:
+        """A verified table from rows of letter indices (:class:`~tesearch.build.TableBuilder`), its record the
+        run's (:meth:`record`)."""
+        return TableBuilder(self.instance, f"the {strategy} strategy").place(rows).finish(
+            width, self.record(strategy, method))
 
     @property
     def orbit_classes(self) -> OrbitClasses:
         """The targets' sigma-orbits, computed once per instance (:class:`~tesearch.instance.OrbitClasses`),
         or their orbits under the run's letter group (computed once per run)."""
-        if self.params.symmetry == CYCLIC:
+        if self.symmetry == CYCLIC:
             return self.instance.orbit_classes
         if self._orbit_classes is None:
             self._orbit_classes = self.instance.orbit_classes_under(self.rotation)
@@ -231,30 +231,13 @@ class TableKit:
         return list(out.values())
 
     def assemble(self, core: list, core_width: int, full: list[tuple[int, ...]], plan: list[int], *,
-                 sections: list[dict] | None = None, strategy: str = "rotation", method: str | None = None
-                 ) -> Table:
-        """Core rows by interval colouring, then every unused full orbit as a rotation block."""
-        used = set(plan)
-        with limits.phase("assemble"):
-            rows = assign_rows(core, self.cg.degree)
-            words = [canonical_word(self.cg, orbit[0]) for j, orbit in enumerate(full) if j not in used]
-            blocks, column = rotation_blocks(words, self.rotation, core_width)
-        sections = (sections or [{"name": "core", "start": 0, "end": core_width}]) + \
-            [{"name": "rotation blocks", "start": core_width, "end": column}]
-        meta = self.meta(strategy, method or (f"{self.params.backend.value} "
-                                              + ("sub-cores" if strategy == "split" else "core")
-                                              + f" + {self.blocks_name} blocks"))
-        meta["sections"] = sections
-        if self.params.symmetry == CYCLIC:
-            meta["search"]["rotation"] = list(self.rotation.cycle)
-        else:  # the blocks' rows are the group's letter maps, in this order
-            meta["search"]["symmetry"] = {"group": self.rotation.name, "letter_maps": self.rotation.letter_maps()}
-        meta["search"]["filler_orbits"] = [[list(to_letters(self.cg, canonical_word(self.cg, full[j][0])))] for j in plan]
-        return self.make_table(rows + blocks, column, meta)
+                 strategy: str, method: str, sections: list[dict] | None = None) -> Table:
+        """Core rows by interval colouring, then every unused full orbit as a rotation block
+        (:func:`tesearch.build.core_and_blocks`), its record the run's."""
+        return core_and_blocks(self.instance, core, core_width, full, plan, self.rotation,
+                               self.record(strategy, method), what=f"the {strategy} strategy", sections=sections)
 
-    def meta(self, strategy: str, how: str) -> dict:
-        """The table's "search" record: strategy, method, run, seed, solver and seconds."""
-        solver = solver_name(self.params.backend, self.params.cpsat_model)
-        return {"search": {"tool": "tesearch", "strategy": strategy, "method": how, "run": str(self.params),
-                           "seed": self.params.seed, "solver": solver,
-                           "seconds": round(self.clock.elapsed, 3)}}
+    def record(self, strategy: str, method: str) -> dict:
+        """The table's provenance record, as the run's :class:`~tesearch.build.Provenance` writes it, with
+        the seconds spent so far."""
+        return self.provenance.record(strategy, method, self.clock.elapsed)

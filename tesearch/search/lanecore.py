@@ -28,15 +28,16 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import Callable
 
+from tesearch.backends import Backend
+from tesearch.backends.decide import solver_name
 from tesearch.bounds import letter_vectors
+from tesearch.build import Provenance
 from tesearch.errors import ConstructionError
 from tesearch.instance import Instance
-from tesearch.limits import Budget
+from tesearch.limits import Budget, Progress, quiet
 from tesearch.outcome import Outcome
 from tesearch.search.kit import TableKit
-from tesearch.search.params import SearchParams, Strategy
 from tesearch.terms import Exchange, Status, optimality_text
 
 
@@ -108,14 +109,16 @@ def solved_word(solver, starts, use, length: int, letters: int):
 
 
 class LaneCore:
-    """The exceptional elements of SPEC's rotation core, split into lane pairs and free elements."""
+    """The exceptional elements of SPEC's rotation core, split into lane pairs and free elements; its tables
+    name ``run`` (default: the lane core of the instance) as their run, and CP-SAT as their solver."""
 
-    def __init__(self, facts: Instance):
+    def __init__(self, facts: Instance, run: str | None = None):
         spec = facts.spec
         if facts.exchange is not Exchange.TOTAL:
             raise ConstructionError(f"{spec}: the lane core is built for total exchange")
-        self.searcher = TableKit(facts, SearchParams(spec, Exchange.TOTAL, Strategy.ROTATION))
-        s = self.searcher
+        provenance = Provenance(solver_name(Backend.CPSAT), run or f"{facts.name} lane-core", None)
+        self.kit = TableKit(facts, provenance)
+        s = self.kit
         if s.rotation is None:
             raise ConstructionError(f"{spec}: no rotation")
         self.full, short, _, self.blanks = s.orbit_classes
@@ -144,7 +147,7 @@ class LaneCore:
 
     def step(self, g: int, letter: int) -> int:
         """The element g followed by ``letter``."""
-        return int(self.searcher.cg.right[letter, g])
+        return int(self.kit.cg.right[letter, g])
 
     def element(self, word) -> int:
         """The element a word (letter indices) names."""
@@ -160,7 +163,7 @@ class LaneCore:
 
     def length(self, g: int) -> int:
         """The distance of g."""
-        return int(self.searcher.cg.dist[g])
+        return int(self.kit.cg.dist[g])
 
     def lanes(self, pairs, width: int, timeout_s: float):
         """Lane part: (status, [(element, column, word), ...] or None); "TOO-NARROW" without a model when a
@@ -285,20 +288,18 @@ class LaneCore:
         return out
 
 
-def _quiet(_: str) -> None:
-    pass
-
-
 def lane_core_table(facts: Instance, budget: Budget, *, joint: bool = False, from_width: int = 0,
                     max_width: int | None = None, part_s: float = 40.0,
-                    progress: Callable[[str], None] = _quiet) -> Outcome:
+                    progress: Progress = quiet) -> Outcome:
     """The lane core's table of ``facts`` (module doc) within ``budget``: FOUND with the verified table, or
     UNKNOWN when no split (``joint``: no width) was solved in time up to ``max_width`` (default: the
     exact core width + 12).  ``from_width`` skips narrower cores; ``part_s`` bounds one CP-SAT call.
     Raises ConstructionError where the lane core does not apply (no rotation, odd order, not abelian)."""
     began = time.monotonic()
-    core = LaneCore(facts)
-    s = core.searcher
+    run = (f"{facts.name} lane-core {'joint' if joint else 'split'} from={from_width} max={max_width} "
+           f"part={part_s:g}s")
+    core = LaneCore(facts, run)
+    s = core.kit
     exact = -(-(sum(core.length(g) for g in core.fixed + [g for p in core.pairs for g in p]) + core.blanks) // core.S)
     widest = max_width if max_width is not None else exact + 12
     progress(f"{facts.spec}: {len(core.pairs)} lane pairs, {len(core.fixed)} elements fixed by sigma^{core.half}; "
@@ -312,7 +313,7 @@ def lane_core_table(facts: Instance, budget: Budget, *, joint: bool = False, fro
         return Outcome("lane-core", Status.UNKNOWN, None, f"{facts.name}: no lane core table ({why}; "
                        "CP-SAT's infeasible parts are not certificates: nothing is refuted)", s.bounds, seconds)
     placed, width, method, what = found
-    table = s.assemble(placed, width, core.full, [], method=method)
+    table = s.assemble(placed, width, core.full, [], strategy="lane-core", method=method)
     return Outcome("lane-core", Status.FOUND, table,
                    f"{facts.name}: T = {table.T}, best bound {s.bounds.best}: "
                    f"{optimality_text(table.T, s.bounds.best)}; {what}; verified", s.bounds, seconds)

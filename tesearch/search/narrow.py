@@ -15,17 +15,16 @@ certificate; a core at its exact width is a table at the bound, and then it is o
 
 from __future__ import annotations
 
-from typing import Callable
-
 from tesearch import limits
 from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
+from tesearch.backends.decide import solver_name
+from tesearch.build import Provenance
 from tesearch.errors import ConstructionError
-from tesearch.instance import Instance
-from tesearch.limits import Budget
+from tesearch.instance import Instance, instance
+from tesearch.limits import Budget, Progress, quiet
 from tesearch.networks import Network
 from tesearch.outcome import Outcome
 from tesearch.search.kit import TableKit
-from tesearch.search.params import SearchParams, Strategy
 from tesearch.symmetry import CYCLIC
 from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult, Status, optimality_text
@@ -37,62 +36,62 @@ MAX_STALE_ROUNDS = 3
 
 def narrowed_core_table(network: Network | Instance, exchange: Exchange | str | None = None, *,
                         budget: Budget | None = None, round_s: float = 60.0, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
-                        workers: int = cpsat.DEFAULT_WORKERS, progress: Callable[[str], None] | None = None,
+                        workers: int = cpsat.DEFAULT_WORKERS, progress: Progress = quiet,
                         cpsat_model: CpsatModel = CpsatModel.PLACEMENTS, symmetry: str = CYCLIC) -> Outcome:
     """The greedy-core table of ``network`` (an instance, or a network and ``exchange``, default total) with its
     core narrowed by CP-SAT (the placement or the interval model, ``cpsat_model``) within ``budget`` (default:
     the command's), each round at most ``round_s`` seconds: an outcome FOUND with the verified table.
     ``symmetry`` names the letter group whose free orbits are the blocks (default: the rotation)."""
-    if exchange is None:
-        exchange = network.exchange if isinstance(network, Instance) else Exchange.TOTAL
-    params = SearchParams(network.spec, Exchange(exchange), Strategy.ROTATION, seed=seed, word_cap=word_cap,
-                          backend=Backend.CPSAT, cpsat_model=CpsatModel(cpsat_model), symmetry=symmetry)
-    backend = cpsat_module(params.cpsat_model)
-    searcher = TableKit(network, params, budget=budget, **({"progress": progress} if progress else {}))
-    network = searcher.network
-    if searcher.rotation is None:
-        raise ConstructionError(f"{network.spec} has no rotation; narrow its greedy table with "
-                                f"`tesearch repack`")
-    full, short, lengths, blanks = searcher.orbit_classes
+    facts = network if isinstance(network, Instance) else instance(network, exchange or Exchange.TOTAL)
+    if exchange is not None and Exchange(exchange) is not facts.exchange:
+        raise AssertionError(f"a {facts.exchange.value} instance for a narrowing of {Exchange(exchange).value}")
+    cpsat_model = CpsatModel(cpsat_model)
+    backend = cpsat_module(cpsat_model)
+    run = (f"{facts.name} narrow cap={word_cap} seed={seed} model={cpsat_model.value}"
+           + ("" if symmetry == CYCLIC else f" symmetry={symmetry}"))
+    kit = TableKit(facts, Provenance(solver_name(Backend.CPSAT, cpsat_model), run, seed), word_cap=word_cap,
+                   seed=seed, symmetry=symmetry, budget=budget, progress=progress)
+    if kit.rotation is None:
+        raise ConstructionError(f"{facts.spec} has no rotation; narrow its greedy table with `tesearch repack`")
+    full, short, lengths, blanks = kit.orbit_classes
     exceptional = [g for o in short for g in o]
     if not exceptional:
-        raise ConstructionError(f"{network.spec} {params.exchange.value} has no exceptional element: the rotation "
-                                f"blocks alone meet the bound (use tesearch search)")
-    S = searcher.cg.degree
-    exact = -(-(int(searcher.cg.dist[exceptional].sum()) + blanks) // S)
-    searcher.core_balance(exceptional, full, lengths, blanks)  # adds the words of every letter-count vector
-    items, width, greedy = searcher.greedy_core(exceptional)
+        raise ConstructionError(f"{facts.name} has no exceptional element: the rotation blocks alone meet the "
+                                f"bound (use tesearch search)")
+    S = kit.cg.degree
+    exact = -(-(int(kit.cg.dist[exceptional].sum()) + blanks) // S)
+    kit.core_balance(exceptional, full, lengths, blanks)  # adds the words of every letter-count vector
+    items, width, greedy = kit.greedy_core(exceptional)
     index = {it.element: i for i, it in enumerate(items)}
     best = [(index[g], items[index[g]].words.index(w), c) for g, c, w in greedy]
-    problem = searcher.problem(f"{network.spec} {params.exchange.value} core", width, items)
-    how = f"{cpsat_label(params.cpsat_model)}: greedy first-fit core, width minimised, + {searcher.blocks_name} blocks"
+    problem = kit.problem(f"{facts.name} core", width, items)
+    how = f"{cpsat_label(cpsat_model)}: greedy first-fit core, width minimised, + {kit.blocks_name} blocks"
 
     def table_of(placement, core_width: int) -> Table:
-        return searcher.assemble(searcher.placed(problem, placement), core_width, full, [], method=how)
+        return kit.assemble(kit.placed(problem, placement), core_width, full, [], strategy="narrow", method=how)
 
     table = table_of(best, width)
     limits.offer(table)
-    searcher.log(f"greedy core width {width} (exact width {exact}): T = {table.T}, bound {searcher.bounds.best}")
+    kit.log(f"greedy core width {width} (exact width {exact}): T = {table.T}, bound {kit.bounds.best}")
     rounds = stale = 0
     cpsat_bound = exact
     with limits.phase("narrow core (cpsat)"):
-        while width > exact and stale < MAX_STALE_ROUNDS and searcher.clock.left > 0:
-            outcome = backend.minimize_width(problem, lower=exact, hint=best, seed=seed + rounds,
-                                           timeout_s=min(round_s, searcher.clock.left), workers=workers)
+        while width > exact and stale < MAX_STALE_ROUNDS and kit.clock.left > 0:
+            step = backend.minimize_width(problem, lower=exact, hint=best, seed=seed + rounds,
+                                          timeout_s=min(round_s, kit.clock.left), workers=workers)
             rounds += 1
-            cpsat_bound = max(cpsat_bound, outcome.bound)
-            if outcome.result is SolveResult.SAT and outcome.width < width:
-                best, width, stale = outcome.chosen, outcome.width, 0
+            cpsat_bound = max(cpsat_bound, step.bound)
+            if step.result is SolveResult.SAT and step.width < width:
+                best, width, stale = step.chosen, step.width, 0
                 table = table_of(best, width)
                 limits.offer(table)
             else:
                 stale += 1
-            searcher.log(f"round {rounds}: core width {width} ({outcome.status}, {outcome.seconds:.1f}s); "
-                         f"T = {table.T}")
-            if outcome.result is SolveResult.UNSAT or outcome.status == "OPTIMAL":
+            kit.log(f"round {rounds}: core width {width} ({step.status}, {step.seconds:.1f}s); T = {table.T}")
+            if step.result is SolveResult.UNSAT or step.status == "OPTIMAL":
                 break  # this core (with these candidate words) is as narrow as it gets
-    best_bound = searcher.bounds.best
-    summary = (f"{network.spec} {params.exchange.value}: T = {table.T} (best bound {best_bound}, "
+    best_bound = kit.bounds.best
+    summary = (f"{facts.name}: T = {table.T} (best bound {best_bound}, "
                f"{optimality_text(table.T, best_bound)}) after {rounds} round(s); core width {width}, "
                f"exact width {exact}, CP-SAT core bound {cpsat_bound} (not a certificate); verified")
-    return Outcome("narrow", Status.FOUND, table, summary, searcher.bounds, searcher.clock.elapsed)
+    return Outcome("narrow", Status.FOUND, table, summary, kit.bounds, kit.clock.elapsed)

@@ -1,7 +1,7 @@
 """What names and records one search run: the layout strategies, the word sampling, the core schedule,
-:class:`SearchParams` (everything that determines a run; its string form names it), one solver call
-(:class:`Attempt`) and what a search ended with (:class:`SearchOutcome`).  The width options' rules are
-:func:`check_width_range`'s."""
+:class:`SearchParams` (everything that determines a run on an instance; checked when it is made), one
+solver call (:class:`Attempt`) and the record of a run (:class:`SearchRun`: what it tried and what it ended with, and
+the :class:`~tesearch.outcome.Outcome` every strategy returns made from it)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from tesearch.backends import Backend, CpsatModel
 from tesearch.bounds import Bounds
 from tesearch.encode import EncodingOptions
 from tesearch.errors import OptionError
-from tesearch.outcome import AgainstBound
+from tesearch.outcome import AgainstBound, Outcome
 from tesearch.search.split import DEFAULT_GROUP_COLUMNS
 from tesearch.symmetry import CYCLIC
 from tesearch.table import Table
-from tesearch.terms import Exchange, SolveResult, Status
+from tesearch.terms import SolveResult, Status, optimality_text
 from tesearch.words import DEFAULT_WORD_CAP
 
 
@@ -45,10 +45,14 @@ class CoreSchedule(str, enum.Enum):
 
 @dataclass(frozen=True)
 class SearchParams:
-    """Everything that determines one search run; its string form names the run."""
+    """Everything that determines one search run on an instance (the network and the exchange are the
+    instance's); its string form names the run after the instance's name.
 
-    network: str
-    exchange: Exchange = Exchange.TOTAL
+    The width options are checked when the params are made (OptionError, exit 2), once, before any group
+    is built: a ``from_width`` above ``max_width``, ``from_width`` with the rotation or split strategy, which
+    have no width loop, and a ``symmetry`` other than cyclic with the full strategy, which has no blocks
+    (asked for, or what auto runs with ``from_width``)."""
+
     strategy: Strategy = Strategy.AUTO
     seed: int = 0
     word_cap: int = DEFAULT_WORD_CAP
@@ -65,9 +69,24 @@ class SearchParams:
     #: (the network's rotation) or a group of tesearch.symmetry.groups_of_order(|S|) by name
     symmetry: str = CYCLIC
 
+    def __post_init__(self):
+        low, high = self.from_width, self.max_width
+        if low is not None and high is not None and low > high:
+            raise OptionError(f"--from-width {low} is above --max-width {high}: the range of widths is empty")
+        if self.symmetry != CYCLIC and self.strategy is Strategy.FULL:
+            raise OptionError(f"--symmetry {self.symmetry} is for the rotation and split strategies (their blocks); "
+                              f"the full strategy searches every target and uses no symmetry")
+        if self.symmetry != CYCLIC and self.strategy is Strategy.AUTO and low is not None:
+            raise OptionError(f"--symmetry {self.symmetry} is for the rotation and split strategies; with --from-width "
+                              f"the auto strategy runs the full strategy's width loop, which uses no symmetry (leave "
+                              f"out one of the two)")
+        if low is not None and self.strategy in (Strategy.ROTATION, Strategy.SPLIT):
+            raise OptionError(f"--from-width is for the full strategy's width loop; the {self.strategy.value} "
+                              f"strategy has none: it aims at the counting bound and refutes no width "
+                              f"(use --strategy full, or leave out --from-width)")
+
     def __str__(self) -> str:
-        return (f"{self.network} {self.exchange.value} {self.strategy.value} cap={self.word_cap} "
-                f"{self.options} seed={self.seed}"
+        return (f"{self.strategy.value} cap={self.word_cap} {self.options} seed={self.seed}"
                 + ("" if self.backend is Backend.Z3 else f" backend={self.backend.value}")
                 + ("" if self.sampling is WordSampling.SPREAD else f" sampling={self.sampling.value}")
                 + ("" if self.core_schedule is CoreSchedule.ESCALATING else f" schedule={self.core_schedule.value}")
@@ -98,9 +117,10 @@ class Attempt:
 
 
 @dataclass
-class SearchOutcome(AgainstBound):
-    """What a search ended with: its status, the bounds, the verified table (if any) and every attempt."""
+class SearchRun(AgainstBound):
+    """One search run's record: its status, the bounds, the verified table (if any) and every attempt."""
 
+    name: str  # the instance's name: 'star-5 total'
     params: SearchParams
     status: Status
     bounds: Bounds
@@ -120,22 +140,24 @@ class SearchOutcome(AgainstBound):
                        and a.result is SolveResult.UNSAT and a.complete_words})
 
 
-def check_width_range(params: SearchParams) -> None:
-    """Refuse width options the chosen strategy cannot honour (OptionError, exit 2): a --from-width above
-    --max-width, --from-width with the rotation or split strategy, which have no width loop, and a
-    --symmetry other than cyclic with the full strategy, which has no blocks (asked for, or what auto runs
-    with --from-width)."""
-    low, high = params.from_width, params.max_width
-    if low is not None and high is not None and low > high:
-        raise OptionError(f"--from-width {low} is above --max-width {high}: the range of widths is empty")
-    if params.symmetry != CYCLIC and params.strategy is Strategy.FULL:
-        raise OptionError(f"--symmetry {params.symmetry} is for the rotation and split strategies (their blocks); "
-                          f"the full strategy searches every target and uses no symmetry")
-    if params.symmetry != CYCLIC and params.strategy is Strategy.AUTO and low is not None:
-        raise OptionError(f"--symmetry {params.symmetry} is for the rotation and split strategies; with --from-width "
-                          f"the auto strategy runs the full strategy's width loop, which uses no symmetry (leave out "
-                          f"one of the two)")
-    if low is not None and params.strategy in (Strategy.ROTATION, Strategy.SPLIT):
-        raise OptionError(f"--from-width is for the full strategy's width loop; the {params.strategy.value} "
-                          f"strategy has none: it aims at the counting bound and refutes no width "
-                          f"(use --strategy full, or leave out --from-width)")
+    @property
+    def run(self) -> str:
+        """The run named in one string: the instance and the params ('star-5 total auto cap=24 ... seed=0')."""
+        return f"{self.name} {self.params}"
+
+    def summary(self) -> str:
+        """One line: the verdict with a table; without one, what stopped the run or what refuted the widths."""
+        if self.table is not None:
+            return (f"{self.name}: T = {self.T}, best bound {self.bounds.best}: "
+                    f"{optimality_text(self.T, self.bounds.best)}; verified")
+        return self.stop_reason or self.infeasible_by or "no table"
+
+    def outcome(self) -> Outcome:
+        """The run as the outcome every strategy returns: its verdict line, its stop reason, and the search's
+        own JSON fields (the run, the refuted widths, what refuted them, every attempt)."""
+        return Outcome(self.strategy_used, self.status, self.table, self.summary(), self.bounds, self.seconds,
+                       stop_reason=self.stop_reason, facts={
+                           "run": self.run, "refuted_widths": self.refuted_widths,
+                           "infeasible_widths": list(self.infeasible_widths) if self.infeasible_widths else None,
+                           "infeasible_by": self.infeasible_by or None,
+                           "attempts": [a.to_json() for a in self.attempts]})

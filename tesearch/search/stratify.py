@@ -80,9 +80,8 @@ import itertools
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Callable
 
-from tesearch.limits import Budget
+from tesearch.limits import Budget, Progress, quiet
 from tesearch.backends import Backend, CpsatModel
 from tesearch.backends.decide import decide, solver_name
 from tesearch.build import TableBuilder
@@ -107,13 +106,6 @@ MAX_PLANS_PER_WIDTH = 3
 MAX_MOVES = 4
 #: default cap on one solver call, so one hard (width, fillers) does not eat the budget
 ATTEMPT_SECONDS = 120.0
-
-Progress = Callable[[str], None]
-
-
-def _quiet(_: str) -> None:
-    pass
-
 
 # ---------------------------------------------------------------- letters and orbits
 
@@ -237,7 +229,7 @@ class RotationStratifier:
 
     def __init__(self, network: Network | Instance, exchange: Exchange = Exchange.TOTAL, *,
                  budget: Budget | None = None, attempt_s: float = ATTEMPT_SECONDS, seed: int = 0,
-                 progress: Progress = _quiet, options: EncodingOptions | None = None, backend: Backend = Backend.Z3,
+                 progress: Progress = quiet, options: EncodingOptions | None = None, backend: Backend = Backend.Z3,
                  cpsat_model: CpsatModel = CpsatModel.PLACEMENTS):
         self.instance = network if isinstance(network, Instance) else instance(network, exchange)
         self.network = self.instance.network
@@ -399,7 +391,7 @@ class RotationStratifier:
 
 
 def stratify(network: Network | Instance, exchange: Exchange | str = Exchange.TOTAL, *, budget: Budget | None = None,
-             attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = _quiet,
+             attempt_s: float = ATTEMPT_SECONDS, seed: int = 0, progress: Progress = quiet,
              backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS) -> Outcome:
     """Run the stratified search (:class:`RotationStratifier`) within ``budget`` (default: the command's) and say
     what it showed."""

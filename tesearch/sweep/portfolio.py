@@ -31,7 +31,7 @@ import traceback
 from dataclasses import asdict, dataclass, field
 
 from tesearch import limits
-from tesearch.errors import ConstructionError, SpecError, TesearchError
+from tesearch.errors import ConstructionError, LiftImpossible, SpecError, TesearchError
 from tesearch.instance import Instance, instance
 from tesearch.limits import Budget, Limits
 from tesearch.files import safe_name
@@ -196,12 +196,12 @@ def run_entry(network: Instance | str, exchange: str, entry: Entry, deadline: fl
         with limits.activated(Limits(budget.left, max_memory, max_order), started=started):
             facts = network if isinstance(network, Instance) else instance(spec, exchange)
             outcome = entry_strategy(entry).run(facts, Budget.current())
-        searched = getattr(outcome.detail, "stop_reason", False)  # a search's own record says why it stopped
-        reason = searched if searched is not False else (None if outcome.table else outcome.summary)
+        reason = outcome.stop_reason if outcome.stop_reason is not None or outcome.table else outcome.summary
         record.update(outcome=outcome.status.value, stop_reason=reason, summary=outcome.summary)
         if outcome.table is not None:
             record.update(T=outcome.table.T, table=outcome.table.to_json())
-    except (ConstructionError, SpecError) as exc:  # e.g. no stratification fits, a lift of a non-product
+    except (ConstructionError, SpecError, LiftImpossible) as exc:  # e.g. no stratification fits, a lift of a
+        # non-product, or a lift no mode can fit over the factor table at hand
         record.update(outcome=NOT_APPLICABLE, stop_reason=str(exc))
     except TesearchError as exc:
         record.update(outcome=ERROR, stop_reason=str(exc))

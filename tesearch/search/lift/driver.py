@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Callable
 
 from tesearch import limits
 from tesearch.backends import Backend
@@ -11,7 +10,7 @@ from tesearch.build import TableBuilder
 from tesearch.instance import Instance, instance
 from tesearch.errors import LiftError, LiftImpossible, SpecError, TesearchError
 from tesearch.layout import assign_rows
-from tesearch.limits import Budget
+from tesearch.limits import Budget, Progress, quiet
 from tesearch.networks import Network
 from tesearch.outcome import Outcome
 from tesearch.search.core import SearchParams, Strategy, search
@@ -21,23 +20,16 @@ from tesearch.search.lift.solvers import decode, solve_cpsat, solve_z3
 from tesearch.table import Placement, Table
 from tesearch.terms import Exchange, SolveResult, Status
 
-Progress = Callable[[str], None]
-
-
-def _quiet(_: str) -> None:
-    return None
-
-
 def _searched(network: Network, timeout_s: float, backend: Backend, progress: Progress) -> Table | None:
     """The search's table of a factor, the search given ``timeout_s`` seconds (one step, as a solver call)."""
-    outcome = search(network, SearchParams(network.spec, Exchange.TOTAL, Strategy.AUTO, backend=backend),
-                     budget=Budget.current().part(seconds=timeout_s))
-    progress(f"{network.spec}: search {outcome.status.value}, T = {outcome.T}")
-    return outcome.table if outcome.status is Status.FOUND else None
+    run = search(instance(network, Exchange.TOTAL), SearchParams(Strategy.AUTO, backend=backend),
+                 budget=Budget.current().part(seconds=timeout_s))
+    progress(f"{network.spec}: search {run.status.value}, T = {run.T}")
+    return run.table if run.status is Status.FOUND else None
 
 
 def factor_table(network: Network, *, timeout_s: float, backend: Backend = Backend.Z3,
-                 progress: Progress = _quiet) -> Table:
+                 progress: Progress = quiet) -> Table:
     """The best total-exchange table of ``spec`` that search and lifts give, optimal when they reach it.
 
     A ring, or a torus with equal sides (it has a rotation, and the rotation
@@ -81,7 +73,7 @@ def verified_factor(factor: Table, *, where: str) -> Table:
 
 def lifted_table(network: Network | Instance, *, ring_index: int | None = None, factor: Table | None = None,
                  timeout_s: float = 120.0, modes: tuple[AssignMode, ...] = (AssignMode.FIXED, AssignMode.LATIN),
-                 backend: Backend = Backend.Z3, progress: Progress = _quiet) -> Outcome:
+                 backend: Backend = Backend.Z3, progress: Progress = quiet) -> Outcome:
     """A verified table for the torus ``network`` lifted from a table of its other sides (an outcome FOUND;
     LiftImpossible (exit 2) when no lift of that factor table can exist, LiftError (exit 4) when none was found,
     with why).  ``timeout_s`` is one solver call's limit.
