@@ -51,7 +51,7 @@ from tesearch.terms import Exchange
 #: networks up to this order get the exact letter-count DP over all elements
 PARIKH_LIMIT = 20_000
 #: shortest words enumerated per exceptional element on the rotation route
-WORD_CAP = 2_000
+EXCEPTIONAL_WORD_CAP = 2_000
 #: Z3 time for the exact min-max (ms)
 LETTER_ILP_TIMEOUT_MS = 20_000
 #: the letter-set bounds try every nonempty subset of the letters up to this degree
@@ -394,8 +394,8 @@ def letter_bound(cg: CayleyGraph, target_set: np.ndarray, rotation: Rotation | N
         complete = True
         for g in rotation.exceptional(target_set):
             opts = set()
-            for n, w in enumerate(shortest_words(cg, int(g), cap=WORD_CAP + 1)):
-                if n == WORD_CAP:
+            for n, w in enumerate(shortest_words(cg, int(g), cap=EXCEPTIONAL_WORD_CAP + 1)):
+                if n == EXCEPTIONAL_WORD_CAP:
                     complete = False
                     break
                 opts.add(tuple(np.bincount(w, minlength=cg.degree).tolist()))

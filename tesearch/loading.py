@@ -66,8 +66,9 @@ def recorded_bound_faults(table: Table, check: Verification) -> list[str]:
     return faults
 
 
-class Fault(str, enum.Enum):
-    """Why a table from elsewhere is not taken (:func:`judge_table`)."""
+class Refusal(str, enum.Enum):
+    """Why a table from elsewhere is refused (:func:`judge_table`; a run's faults are
+    :class:`tesearch.execute.faults.Fault`)."""
 
     OTHER_NETWORK = "other network"  # labelled with another network or exchange than expected
     GENERATORS = "generators"  # its generators are not its label's, or not the expected network's
@@ -78,19 +79,19 @@ class Fault(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Judgement:
-    """What :func:`judge_table` found: the check and the network when it got that far, and the fault
+    """What :func:`judge_table` found: the check and the network when it got that far, and the refusal
     (None: the table is taken) with a phrase for people, and the error raised on the way, if any."""
 
     check: Verification | None
     network: Network | None
-    fault: Fault | None = None
+    refusal: Refusal | None = None
     problem: str | None = None
     error: TesearchError | None = None
 
     @property
     def accepted(self) -> bool:
         """Whether the table is a valid table of the expected network with right recorded bounds."""
-        return self.fault is None
+        return self.refusal is None
 
 
 def other_network(label: tuple[str, str, Mapping[str, object]],
@@ -118,25 +119,25 @@ def judge_table(table: Table, *, expected: Table | Instance | None = None, where
                 else (expected.network, expected.exchange, expected.generators))
         why = other_network((table.network, table.exchange, table.generators), want)
         if why is not None:
-            return Judgement(None, None, Fault.OTHER_NETWORK, why)
+            return Judgement(None, None, Refusal.OTHER_NETWORK, why)
     try:
         net = facts.network if facts is not None else network_for_table(table.network, table.generators,
                                                                         where=where)
     except TesearchError as exc:
-        return Judgement(None, None, Fault.GENERATORS, exc.message, exc)
+        return Judgement(None, None, Refusal.GENERATORS, exc.message, exc)
     try:
         check = (verify_table(table, facts=facts) if facts is not None
                  else verify_table(table, cg=cached_cayley_graph(net)))
     except TesearchError as exc:
-        return Judgement(None, net, Fault.UNCHECKABLE, f"its table cannot be checked ({exc.message})", exc)
+        return Judgement(None, net, Refusal.UNCHECKABLE, f"its table cannot be checked ({exc.message})", exc)
     if not check.ok:
         count = len(check.violations)
-        return Judgement(check, net, Fault.INVALID,
+        return Judgement(check, net, Refusal.INVALID,
                          f"it does not verify ({count} violation{'' if count == 1 else 's'} of Theorem 1 of the "
                          f"table method; the first: {check.violations[0]})")
     faults = recorded_bound_faults(table, check)
     if faults:
-        return Judgement(check, net, Fault.BOUNDS, "; ".join(faults))
+        return Judgement(check, net, Refusal.BOUNDS, "; ".join(faults))
     return Judgement(check, net)
 
 
@@ -165,12 +166,12 @@ def load_checked(path: str | Path, *, command: str, segmenter=None,
         if precheck is not None:
             precheck(table)
         judged = judge_table(table, where=where)
-    if judged.fault in (Fault.GENERATORS, Fault.UNCHECKABLE):
+    if judged.refusal in (Refusal.GENERATORS, Refusal.UNCHECKABLE):
         raise judged.error
-    if judged.fault is Fault.INVALID:
+    if judged.refusal is Refusal.INVALID:
         raise InvalidTableError(f"{command} refuses this table: {judged.problem}; `tesearch verify {path}` lists them",
                                 where=where)
-    if judged.fault is not None:
+    if judged.refusal is not None:
         raise InvalidTableError(f"{command} refuses this table: {judged.problem}", where=where)
     return CheckedTable(path, table, judged.check, judged.network)
 

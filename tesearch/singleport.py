@@ -52,7 +52,7 @@ class SinglePortAlgorithm(str, enum.Enum):
     A2 = "a2"  # seed 001, Algorithm A2 for product networks
 
 
-class Route(str, enum.Enum):
+class FirstLetter(str, enum.Enum):
     """Which first letter W picks among those on a shortest path."""
 
     LOWEST_LETTER = "lowest-letter"
@@ -99,17 +99,17 @@ class Schedule:
         }
 
 
-def default_route(network: Network) -> Route:
+def default_route(network: Network) -> FirstLetter:
     """Seed 000's choice: on a product of two-node rings (a hypercube, Figure 2) the highest axis first,
     elsewhere the lowest letter (Figure 1)."""
     binary_axes = bool(network.factors) and all(factor.order == 2 for factor in network.factors)
-    return Route.HIGHEST_LETTER if binary_axes else Route.LOWEST_LETTER
+    return FirstLetter.HIGHEST_LETTER if binary_axes else FirstLetter.LOWEST_LETTER
 
 
-def first_letters(cg: CayleyGraph, route: Route) -> np.ndarray:
+def first_letters(cg: CayleyGraph, route: FirstLetter) -> np.ndarray:
     """W for every element y != 1: a letter s with dist(s^-1 * y) = dist(y) - 1."""
     choice = np.full(cg.order, -1, dtype=np.int64)
-    letters = range(cg.degree) if route is Route.LOWEST_LETTER else reversed(range(cg.degree))
+    letters = range(cg.degree) if route is FirstLetter.LOWEST_LETTER else reversed(range(cg.degree))
     for k in letters:
         rest = cg.left[cg.inverse_letter[k]]  # s_k^-1 * y
         ok = (choice < 0) & (cg.dist[rest] == cg.dist - 1) & (cg.dist > 0)
@@ -117,7 +117,7 @@ def first_letters(cg: CayleyGraph, route: Route) -> np.ndarray:
     return choice
 
 
-def fifo_schedule(cg: CayleyGraph, route: Route | None = None) -> Schedule:
+def fifo_schedule(cg: CayleyGraph, route: FirstLetter | None = None) -> Schedule:
     """Seed 000's node-invariant FIFO algorithm, by simulating node 1's queue only."""
     route = route or default_route(cg.network)
     first = first_letters(cg, route)

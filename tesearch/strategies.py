@@ -38,6 +38,7 @@ from tesearch.errors import LiftError, LiftImpossible
 from tesearch.instance import Instance
 from tesearch.limits import Budget, Progress, quiet
 from tesearch.outcome import Outcome
+from tesearch.symmetry import THE_ROTATION
 from tesearch.table import Table
 from tesearch.terms import Status
 from tesearch.words import DEFAULT_WORD_CAP
@@ -163,7 +164,7 @@ class NarrowCore(_CpsatNarrowing):
     """The rotation search's greedy-core table with its core narrowed by CP-SAT
     (:func:`tesearch.search.narrow.narrowed_core_table`)."""
 
-    symmetry: str = "cyclic"  # the letter group of the blocks (tesearch.symmetry)
+    symmetry: str = THE_ROTATION  # the letter group of the blocks (tesearch.symmetry)
     name: ClassVar[str] = "narrow"
 
     def run(self, facts: Instance, budget: Budget) -> Outcome:

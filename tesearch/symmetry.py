@@ -194,8 +194,9 @@ def groups_of_order(k: int) -> dict[str, tuple[tuple[int, ...], ...]]:
     return {name: make() for name, make in table[k].items()}
 
 
-#: the name of the cyclic rotation (tesearch.rotation), the default symmetry of the rotation search
-CYCLIC = "cyclic"
+#: the --symmetry name of the network's own rotation (tesearch.rotation, a cyclic letter group), the rotation
+#: search's default symmetry
+THE_ROTATION = "cyclic"
 #: relabellings of the letters tried when a group's regular representation does not extend as given
 MAX_RELABELLINGS_TRIED = 5040
 
@@ -203,9 +204,9 @@ MAX_RELABELLINGS_TRIED = 5040
 def symmetry_names(degree: int) -> list[str]:
     """The names a symmetry option takes for ``degree`` letters: ``cyclic``, then every group of that order."""
     try:
-        return [CYCLIC] + list(groups_of_order(degree))
+        return [THE_ROTATION] + list(groups_of_order(degree))
     except SymmetryError:
-        return [CYCLIC]
+        return [THE_ROTATION]
 
 
 def letter_group(cg: CayleyGraph, name: str) -> LetterGroup:

@@ -35,8 +35,8 @@ from tesearch.errors import FormatError
 from tesearch.files import gzip_bytes, parse_json_text, read_text_file, write_atomically
 from tesearch.terms import Exchange
 
-FORMAT = "tesearch-table"
-FORMAT_VERSION = 1
+TABLE_FORMAT = "tesearch-table"
+TABLE_FORMAT_VERSION = 1
 #: largest T and first column a table may state (beyond it no command could allocate its columns)
 MAX_COLUMNS = 1 << 31
 BLANK = "."
@@ -103,8 +103,8 @@ class Table:
     def to_json(self) -> dict:
         """The table as a tesearch-table v1 object."""
         out = {
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
+            "format": TABLE_FORMAT,
+            "format_version": TABLE_FORMAT_VERSION,
             "network": self.network,
             "exchange": self.exchange,
             "generators": {s: list(p) for s, p in self.generators.items()},
@@ -185,9 +185,9 @@ def table_from_json(data: object, where: str = "table") -> Table:
     missing = [k for k in _REQUIRED if k not in data]
     if missing:
         raise FormatError(f"missing key(s) {', '.join(missing)}", where=where)
-    if data["format"] != FORMAT:
-        raise FormatError(f"'format' is {data['format']!r}, expected {FORMAT!r}", where=where)
-    if data["format_version"] != FORMAT_VERSION:
+    if data["format"] != TABLE_FORMAT:
+        raise FormatError(f"'format' is {data['format']!r}, expected {TABLE_FORMAT!r}", where=where)
+    if data["format_version"] != TABLE_FORMAT_VERSION:
         raise FormatError(f"unsupported format_version {data['format_version']!r} (this reader knows 1)", where=where)
     if not isinstance(data["network"], str):
         raise FormatError("'network' must be a string", where=where)

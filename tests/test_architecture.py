@@ -272,6 +272,43 @@ def test_the_module_state_rule_finds_a_dict_written_by_a_function():
     assert module_state_writes(tree) == ["f writes _CHECKED[...] (line 4)"]
 
 
+def private_names_taken(tree: ast.Module) -> list[str]:
+    """The private names (one leading underscore) of other tesearch modules a module imports or reads as
+    ``module._name``: a name shared across modules is public, or it is one module's own."""
+    modules = {}  # local name -> the tesearch module or name it stands for
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tesearch"):
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    out.append(f"imports {node.module}.{alias.name} (line {node.lineno})")
+                modules[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("tesearch"):
+                    modules[alias.asname or alias.name.split(".")[0]] = alias.name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules \
+                and node.attr.startswith("_") and not node.attr.endswith("_"):  # not Enum's _value2member_map_
+            out.append(f"reads {modules[node.value.id]}.{node.attr} (line {node.lineno})")
+    return sorted(out, key=lambda found: int(found.rsplit("line ", 1)[1].rstrip(")")))
+
+
+def test_no_private_name_is_shared_across_modules():
+    """A name other modules use is public (with a docstring); a leading underscore means one module's own
+    (cpsat._cp_model, replay's _Violations and its step helpers were shared; issue 39)."""
+    found = {name: private_names_taken(ast.parse(path.read_text())) for name, path in sorted(modules().items())}
+    assert {name: taken for name, taken in found.items() if taken} == {}
+
+
+def test_the_private_name_rule_finds_an_import_and_a_read():
+    tree = ast.parse("from tesearch.backends import cpsat\nfrom tesearch.replay.steps import _claim, Buffers\n"
+                     "cpsat._cp_model()\nBuffers._internal\n")
+    assert private_names_taken(tree) == ["imports tesearch.replay.steps._claim (line 2)",
+                                         "reads tesearch.backends.cpsat._cp_model (line 3)",
+                                         "reads tesearch.replay.steps.Buffers._internal (line 4)"]
+
+
 def test_no_module_is_over_600_lines():
     found = long_modules()
     unexplained = sorted(f"{name} ({lines} lines)" for name, lines in found.items() if name not in LONG_MODULES)

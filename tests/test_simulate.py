@@ -142,9 +142,9 @@ def test_a_contender_cut_by_the_wall_clock_makes_its_family_incomplete():
 
 
 def family_of(name):
-    from tesearch.simulate.lineup import Family
+    from tesearch.simulate.lineup import ContenderFamily
 
-    return Family(name)
+    return ContenderFamily(name)
 
 
 def test_crossover_uses_only_complete_sizes_and_names_the_winner():
@@ -501,7 +501,7 @@ def test_a_run_whose_simulated_time_passes_its_familys_best_is_stopped_as_unable
     """The progress lines bound a long run's time from below; past the best so far, it cannot be the best."""
     from tesearch.contenders import subject_of
     from tesearch.simulate import study
-    from tesearch.simulate.lineup import Choice, Family, build_lineup, mpi_contenders
+    from tesearch.simulate.lineup import Choice, ContenderFamily, build_lineup, mpi_contenders
     from tesearch.table import read_table
 
     monkeypatch.setattr(study, "PROGRESS_MS", 10)
@@ -513,7 +513,7 @@ def test_a_run_whose_simulated_time_passes_its_familys_best_is_stopped_as_unable
     (basic_linear,) = mpi_contenders(["basic_linear"], ("basic_linear",))
     record = study.run_one(space, basic_linear, 65536, checked=False, setup=setup, cut_above=1e-9)
     assert record["status"] == "cannot be best" and record["at_least_s"] > 1e-9, record
-    assert record["family"] == Family.MPI.value and "above its family's best" in record["reason"]
+    assert record["family"] == ContenderFamily.MPI.value and "above its family's best" in record["reason"]
     free = study.run_one(space, basic_linear, 65536, checked=False, setup=setup)
     assert free["status"] == "ok" and free["seconds"] >= record["at_least_s"]  # the bound was a bound
 
@@ -628,7 +628,7 @@ def test_a_schedule_that_forwards_a_block_before_it_arrives_is_caught_by_the_con
     from tesearch.contenders import contender, subject_of
     from tesearch.execute.hops import HopSchedule
     from tesearch.simulate import study
-    from tesearch.simulate.lineup import COMBINED, Contender, Family, Lineup
+    from tesearch.simulate.lineup import COMBINED, Entrant, ContenderFamily, Lineup
     from tesearch.table import read_table
 
     subject = subject_of(table=read_table(RESULTS / "hypercube-3.json"))
@@ -639,7 +639,7 @@ def test_a_schedule_that_forwards_a_block_before_it_arrives_is_caught_by_the_con
     bad = HopSchedule(good.numbering, "too early", good.kind, good.words, tuple(steps), good.width)
     with pytest.raises(ValueError, match="do not increase"):
         bad.check()
-    lineup = Lineup({"too early": bad}, {}, [Contender("too early (combined)", Family.TABLE_FREE, "too early",
+    lineup = Lineup({"too early": bad}, {}, [Entrant("too early (combined)", ContenderFamily.TABLE_FREE, "too early",
                                                        COMBINED)])
     setup = study.Setup(sizes=(8,), bandwidth_bps=1e10, latency_s=1e-6, run_timeout_s=60)
     space = study.prepare(lineup, setup, tmp_path, subject.numbering)

@@ -12,7 +12,7 @@ from tesearch.errors import SpecError
 from tesearch.groups import cayley_graph
 from tesearch.networks import network_from_spec
 from tesearch.replay import PortModel, ViolationKind as K, input_from_json, replay, replay_data, replay_reference
-from tesearch.singleport import Route, a2_schedule, fifo_schedule, run_singleport
+from tesearch.singleport import FirstLetter, a2_schedule, fifo_schedule, run_singleport
 
 FIFO_NETWORKS = ["ring-6", "ring-7", "ring-8:cyclic", "torus-3x4", "torus-4x4", "hypercube-3", "hypercube-5",
                  "star-4", "pancake-4", "bubblesort-4", "star-5"]
@@ -48,10 +48,10 @@ def test_fifo_node_one_sends_exactly_once_per_step(spec):
 def test_fifo_hypercube_follows_ecube_routes():
     cg = cayley_graph(network_from_spec("hypercube-5"))
     sched = fifo_schedule(cg)
-    assert dict(sched.notes)["route"] == Route.HIGHEST_LETTER.value
+    assert dict(sched.notes)["route"] == FirstLetter.HIGHEST_LETTER.value
     for m in sched.messages:  # Figure 2: the leftmost non-zero bit first, so dimensions strictly decrease
         assert list(m.word) == sorted(m.word, reverse=True) and len(set(m.word)) == len(m.word)
-    low = fifo_schedule(cg, Route.LOWEST_LETTER)
+    low = fifo_schedule(cg, FirstLetter.LOWEST_LETTER)
     assert all(list(m.word) == sorted(m.word) for m in low.messages)
     assert replay_data(low.to_json(), "single-port").ok
 

@@ -45,7 +45,7 @@ def check_links_trace(table_path, tmp_path):
     for event in slices:
         assert all(key in event for key in ("ph", "ts", "pid", "tid", "dur", "name"))
     # one slice per hop of the schedule, and exactly the programs export's hops
-    assert len(slices) == len(hops) == schedule.ranks * schedule.status
+    assert len(slices) == len(hops) == schedule.ranks * schedule.hops_per_rank
     seen = Counter((a["from"], a["step"], a["letter"], a["to"], a["origin"], a["destination"])
                    for a in (e["args"] for e in slices))
     assert seen == Counter(hops)
@@ -161,7 +161,7 @@ def test_chakra_traces_round_trip_and_match_the_programs(tmp_path, name):
         for step in range(schedule.steps):
             expected += [("send", tuple(row)) for row in prog.at_step(prog.sends, step).tolist()]
             expected += [("recv", tuple(row)) for row in prog.at_step(prog.receives, step).tolist()]
-        assert len(nodes) == len(expected) == 2 * schedule.status
+        assert len(nodes) == len(expected) == 2 * schedule.hops_per_rank
         by_id = {}
         for node, (kind, row) in zip(nodes, expected):
             step, letter, other, origin, destination = row

@@ -19,7 +19,7 @@ from tesearch.programs.ranks import rank_numbering
 from tesearch.table import read_table
 from tesearch.view import browser
 from tesearch.view.data import MAX_CELLS, WordClass, unpacked
-from tesearch.view.page import build_page, checked_table
+from tesearch.view.page import build_page, viewed_table
 
 from conftest import run_cli
 
@@ -66,7 +66,7 @@ def test_elements_are_named_as_the_network_names_them():
     assert data["element_kind"] == "coordinates" and data["element_dims"] == 3
     coordinates = unpacked(data["arrays"]["element"]).reshape(-1, 3)
     table = read_table(RESULTS / "torus-4x4x8.json")
-    numbering = rank_numbering(checked_table(RESULTS / "torus-4x4x8.json").network)
+    numbering = rank_numbering(viewed_table(RESULTS / "torus-4x4x8.json").network)
     graph = numbering.graph
     for i in (0, 17, 100):
         element = graph.element_of(table.placements[i].word)
@@ -245,7 +245,7 @@ def test_hover_shows_the_word_and_the_element(chromium, pages):
     table = read_table(RESULTS / "star-4.json")
     page = open_page(chromium, pages["star-4"])
     page.evaluate("window.tesearchView.setView(0, 40)")
-    graph = checked_table(RESULTS / "star-4.json").graph
+    graph = viewed_table(RESULTS / "star-4.json").graph
     for placement in (table.placements[3], max(table.placements, key=lambda p: len(p.word))):
         column = placement.column + len(placement.word) - 1
         page.mouse.move(*centre(page, placement.row, column))
@@ -262,7 +262,7 @@ def test_hover_shows_the_word_and_the_element(chromium, pages):
 
 def test_search_jumps_to_the_placement(chromium, pages):
     table = read_table(RESULTS / "star-5.json")
-    graph = checked_table(RESULTS / "star-5.json").graph
+    graph = viewed_table(RESULTS / "star-5.json").graph
     target = max(table.placements, key=lambda p: p.column)  # far right: the view must move
     page = open_page(chromium, pages["star-5"])
     page.evaluate("window.tesearchView.setView(0, 30)")

@@ -31,7 +31,8 @@ from tesearch.errors import SolverUnavailable
 from tesearch.backends import DEFAULT_WORKERS  # noqa: F401  (cpsat.DEFAULT_WORKERS, as callers name it)
 
 
-def _cp_model():
+def load_cp_model():
+    """OR-Tools' cp_model module (the cpsat extra), loaded on first use; one line and exit 2 without it."""
     try:
         from ortools.sat.python import cp_model
     except ImportError:
@@ -82,7 +83,7 @@ def build(problem: TableProblem) -> PlacementModel:
     Long because the model is built in one pass, section by section (variables, exactly once, columns,
     letter counts), each section counted as it is added and in the order of :func:`tesearch.encode.encode`,
     so that the two models read side by side."""
-    cp_model = _cp_model()
+    cp_model = load_cp_model()
     t0 = time.monotonic()
     opts = problem.options
     T = problem.width
@@ -163,9 +164,9 @@ def build(problem: TableProblem) -> PlacementModel:
                       {"variables": len(placements)})
 
 
-def _solver(*, seed: int, timeout_s: float | None, workers: int, log: bool):
+def new_solver(*, seed: int, timeout_s: float | None, workers: int, log: bool):
     """A CP-SAT solver with our run parameters."""
-    solver = _cp_model().CpSolver()
+    solver = load_cp_model().CpSolver()
     solver.parameters.num_search_workers = int(workers)
     solver.parameters.random_seed = int(seed)
     if timeout_s is not None:
@@ -180,8 +181,8 @@ def solve_model(built: PlacementModel, *, seed: int = 0, timeout_s: float | None
     """Run CP-SAT once on a built model: (result, chosen placements if sat)."""
     if built.trivially_unsat is not None:
         return SolveResult.UNSAT, None
-    cp_model = _cp_model()
-    solver = _solver(seed=seed, timeout_s=timeout_s, workers=workers, log=log)
+    cp_model = load_cp_model()
+    solver = new_solver(seed=seed, timeout_s=timeout_s, workers=workers, log=log)
     t0 = time.monotonic()
     status = solver.Solve(built.model)
     built.stats.update(solve_seconds=time.monotonic() - t0, status=solver.StatusName(status))
@@ -197,7 +198,7 @@ def solve(problem: TableProblem, *, seed: int = 0, timeout_s: float | None = Non
           workers: int = DEFAULT_WORKERS) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
     """Build and run CP-SAT once: (result, chosen placements if sat), as :func:`tesearch.encode.solve`."""
     if counting_refutation(problem) is not None:
-        _cp_model()  # still report a missing ortools, so the backend choice fails the same way everywhere
+        load_cp_model()  # still report a missing ortools, so the backend choice fails the same way everywhere
         return SolveResult.UNSAT, None
     return solve_model(build(problem), seed=seed, timeout_s=timeout_s, workers=workers)
 
@@ -247,8 +248,8 @@ def solve_width(model, makespan, chosen, *, seed: int, timeout_s: float | None, 
     """Minimise ``makespan`` in ``model`` and say what came of it, one way for every CP-SAT model:
     sat with ``chosen(solver)`` (the placements kept) and the width reached, unsat when CP-SAT proved
     the model infeasible (no placement within the model's widest width), unknown otherwise."""
-    cp_model = _cp_model()
-    solver = _solver(seed=seed, timeout_s=timeout_s, workers=workers, log=log)
+    cp_model = load_cp_model()
+    solver = new_solver(seed=seed, timeout_s=timeout_s, workers=workers, log=log)
     t0 = time.monotonic()
     status = solver.Solve(model)
     seconds = time.monotonic() - t0
@@ -265,7 +266,7 @@ def repack(problem: TableProblem, chosen: list[tuple[int, int, int]], free: set[
     ``problem.width``) except those in ``free``, and let CP-SAT re-place the free items
     (any word, any column whose cells the kept items leave empty) to minimise the width.
     A small model even when the whole table is too big for one."""
-    cp_model = _cp_model()
+    cp_model = load_cp_model()
     T = problem.width
     blocked: set[tuple[int, int]] = set()
     fixed_end = max(lower, 0)

@@ -65,7 +65,7 @@ def decide(problem: TableProblem, backend: Backend = Backend.Z3, model: CpsatMod
     if backend is Backend.CPSAT and model is CpsatModel.INTERVALS:
         trivial = cpsat.counting_refutation(problem)  # as intervals.solve: no model is built for it
         if trivial is not None:
-            cpsat._cp_model()  # without the cpsat extra this still fails as every CP-SAT call does
+            cpsat.load_cp_model()  # without the cpsat extra this still fails as every CP-SAT call does
             result, chosen, detail = SolveResult.UNSAT, None, trivial
         else:
             with limits.phase(f"encode {where} (cpsat intervals)"):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from tesearch.backends.cpsat import DEFAULT_WORKERS, WidthResult, _cp_model, _solver, counting_refutation, solve_width
+from tesearch.backends.cpsat import DEFAULT_WORKERS, WidthResult, load_cp_model, new_solver, counting_refutation, solve_width
 from tesearch.encode import TableProblem
 from tesearch.terms import SolveResult
 
@@ -44,7 +44,7 @@ class IntervalModel:
 
 def build(problem: TableProblem) -> IntervalModel:
     """The interval model of ``problem`` (see the module docstring)."""
-    cp_model = _cp_model()
+    cp_model = load_cp_model()
     t0 = time.monotonic()
     T = problem.width
     model = cp_model.CpModel()
@@ -102,9 +102,9 @@ def solve_model(built: IntervalModel, *, seed: int = 0, timeout_s: float | None 
                 workers: int = DEFAULT_WORKERS, hint: list[tuple[int, int, int]] | None = None
                 ) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
     """Run CP-SAT once on a built interval model: (result, chosen (item, word, first column) if sat)."""
-    cp_model = _cp_model()
+    cp_model = load_cp_model()
     _add_hint(built, hint)
-    solver = _solver(seed=seed, timeout_s=timeout_s, workers=workers, log=False)
+    solver = new_solver(seed=seed, timeout_s=timeout_s, workers=workers, log=False)
     t0 = time.monotonic()
     status = solver.Solve(built.model)
     built.stats.update(solve_seconds=time.monotonic() - t0, status=solver.StatusName(status))
@@ -120,7 +120,7 @@ def solve(problem: TableProblem, *, seed: int = 0, timeout_s: float | None = Non
           ) -> tuple[SolveResult, list[tuple[int, int, int]] | None]:
     """Build and run the interval model once, as :func:`tesearch.backends.cpsat.solve`."""
     if counting_refutation(problem) is not None:
-        _cp_model()
+        load_cp_model()
         return SolveResult.UNSAT, None
     return solve_model(build(problem), seed=seed, timeout_s=timeout_s, workers=workers, hint=hint)
 

@@ -16,11 +16,11 @@ from typing import Mapping, Sequence
 
 from tesearch.errors import SizeLimitError
 from tesearch.networks import Network
+from tesearch.kernel.graph import Perm
 
 #: the reference refuses networks with more ordered pairs than this
 MAX_REFERENCE_MESSAGES = 200_000
 
-Perm = tuple[int, ...]
 
 
 def _compose(p: Perm, q: Perm) -> Perm:

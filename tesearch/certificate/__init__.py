@@ -9,7 +9,7 @@
 
 from tesearch.certificate.check import (CertificateReport, ClaimVerdict, check_certificate, check_impossibility,
                                         run_replay)
-from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, FORMAT, FORMAT_VERSION,
+from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, CERTIFICATE_FORMAT, CERTIFICATE_FORMAT_VERSION,
                                          REPLAY_MODEL, EncodingHeader, Method, file_sha256, header_problems,
                                          load_certificate, optimality, read_encoding_header, repository_root,
                                          table_sha256, tool_version)
@@ -18,8 +18,8 @@ from tesearch.certificate.make import (RefutationRequest, bounds_record, make_ce
 from tesearch.terms import Verdict
 
 __all__ = [
-    "CONFIRMATIONS_NEEDED", "CertificateReport", "ClaimVerdict", "DEFAULT_TIMEOUT_S", "EncodingHeader", "FORMAT",
-    "FORMAT_VERSION", "Method", "REPLAY_MODEL", "RefutationRequest", "Verdict", "bounds_record", "check_certificate",
+    "CONFIRMATIONS_NEEDED", "CertificateReport", "ClaimVerdict", "DEFAULT_TIMEOUT_S", "EncodingHeader", "CERTIFICATE_FORMAT",
+    "CERTIFICATE_FORMAT_VERSION", "Method", "REPLAY_MODEL", "RefutationRequest", "Verdict", "bounds_record", "check_certificate",
     "check_impossibility", "file_sha256", "header_problems", "load_certificate", "make_certificate", "network_facts",
     "optimality", "read_encoding_header", "read_refutation", "refute", "repository_root", "run_replay",
     "table_sha256", "tool_version", "write_certificate",

@@ -17,8 +17,8 @@ from tesearch.errors import FormatError
 from tesearch.files import read_json_file
 from tesearch.terms import Verdict
 
-FORMAT = "tesearch-certificate"
-FORMAT_VERSION = 1
+CERTIFICATE_FORMAT = "tesearch-certificate"
+CERTIFICATE_FORMAT_VERSION = 1
 #: independent methods that must establish unsat for an impossibility claim to be confirmed
 CONFIRMATIONS_NEEDED = 2
 #: default seconds per solver run when checking
@@ -78,7 +78,8 @@ def repository_root(start: Path) -> Path:
     return start if start.is_dir() else start.parent
 
 
-def _relative(path: Path, root: Path) -> str:
+def relative_path(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` as a certificate records it (absolute when it lies outside)."""
     try:
         return path.resolve().relative_to(root).as_posix()
     except ValueError:
@@ -164,9 +165,9 @@ def certificate_kind(data: object, where: str) -> Kind:
     """The kind of a certificate object (FormatError for an unknown kind or version, or a wrong format)."""
     if not isinstance(data, dict):
         raise FormatError("a certificate is a JSON object", where=where)
-    if data.get("format") != FORMAT:
-        raise FormatError(f"'format' is {data.get('format')!r}, expected {FORMAT!r}", where=where)
-    if data.get("format_version") != FORMAT_VERSION:
+    if data.get("format") != CERTIFICATE_FORMAT:
+        raise FormatError(f"'format' is {data.get('format')!r}, expected {CERTIFICATE_FORMAT!r}", where=where)
+    if data.get("format_version") != CERTIFICATE_FORMAT_VERSION:
         raise FormatError(f"unsupported format_version {data.get('format_version')!r} (this checker knows 1)",
                           where=where)
     try:

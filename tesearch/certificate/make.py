@@ -18,8 +18,8 @@ from typing import Iterable
 
 from tesearch import proof as proof_tools
 from tesearch.certificate.check import check_certificate_data, kernel_comparison, run_replay
-from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, FORMAT, FORMAT_VERSION,
-                                         REPLAY_MODEL, EncodingHeader, Method, _relative, file_sha256,
+from tesearch.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, CERTIFICATE_FORMAT, CERTIFICATE_FORMAT_VERSION,
+                                         REPLAY_MODEL, EncodingHeader, Method, relative_path, file_sha256,
                                          header_problems, optimality, read_encoding_header, repository_root,
                                          table_sha256, tool_version, validate_certificate)
 from tesearch.errors import FormatError, OptionError, TesearchError
@@ -194,7 +194,7 @@ def refute(request: RefutationRequest, *, network: str, exchange: str, root: Pat
             check = proof_tools.check_drat(cnf, proof)
             proof_path = path.with_suffix(".drat")
             write_if_changed(proof_path, proof)
-            entry["proof"] = {"format": "DRAT (text)", "path": _relative(proof_path, root),
+            entry["proof"] = {"format": "DRAT (text)", "path": relative_path(proof_path, root),
                               "sha256": proof_tools.sha256_text(proof), "lines": proof.count("\n"),
                               "checker": "tesearch.proof.check_drat (forward RUP/RAT, pure Python)",
                               "check": check.to_json()}
@@ -214,7 +214,7 @@ def refute(request: RefutationRequest, *, network: str, exchange: str, root: Pat
         "width": width,
         "scope": scope,
         "restriction": restriction,
-        "encoding": {"path": _relative(path, root), "sha256": file_sha256(path), "bytes": path.stat().st_size,
+        "encoding": {"path": relative_path(path, root), "sha256": file_sha256(path), "bytes": path.stat().st_size,
                      "header": None if header is None else {"problem": header.name, "width": header.width,
                                                            "items": header.items, "options": header.options,
                                                            "complete_words": header.complete_words}},
@@ -259,8 +259,8 @@ def make_certificate(table: Table, *, name: str, refutations: list[RefutationReq
                    for c in claims]
     shown = optimality(table.T, bounds.best, claims, {table.T - 1: at_creation})
     certificate = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
+        "format": CERTIFICATE_FORMAT,
+        "format_version": CERTIFICATE_FORMAT_VERSION,
         "name": name,
         "created": {
             "tool": "tesearch", "tool_version": tool_version(),
@@ -460,7 +460,7 @@ def word_choice_certificate(result, *, name: str, command: str, generators: dict
                  "words": [" ".join(letters[k] for k in w) for w in result.words]}
     record = result.to_json()
     certificate = {
-        "format": FORMAT, "format_version": FORMAT_VERSION, "kind": "word-choice", "kind_version": 1,
+        "format": CERTIFICATE_FORMAT, "format_version": CERTIFICATE_FORMAT_VERSION, "kind": "word-choice", "kind_version": 1,
         "name": name,
         "created": {"tool": "tesearch", "tool_version": tool_version(), "command": command,
                     "python": platform.python_version()},

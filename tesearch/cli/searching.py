@@ -18,6 +18,7 @@ from tesearch.cli.app import NON_NEGATIVE, POSITIVE, SECONDS, SEED, WORKERS
 from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, SEARCH_TIMEOUT_S, emit,
                                   limit_options, out_option, renamed_option, solver_option, solver_parts)
 from tesearch.errors import LimitReached, OptionError, TesearchError
+from tesearch.symmetry import THE_ROTATION
 from tesearch.terms import CoreModel, ExitCode, Status
 from tesearch.words import DEFAULT_WORD_CAP
 
@@ -26,7 +27,7 @@ OUT_OPTION = out_option("Write the table to this file (JSON, or text for .txt). 
 #: the CP-SAT solvers (repack and narrow minimise with CP-SAT only)
 CPSAT_SOLVERS = ("cpsat", "cpsat-intervals")
 SYMMETRY_OPTION = click.option(
-    "--symmetry", default="cyclic", show_default=True, metavar="NAME",
+    "--symmetry", default=THE_ROTATION, show_default=True, metavar="NAME",
     help="The letter group whose free orbits become the blocks: cyclic (the network's rotation) or a group of "
          "order |S| acting regularly on the letters as automorphisms (C4, C2xC2; S3; C8, C4xC2, C2^3, D4, Q8 on "
          "star-9, ...; a bad name lists the valid ones).")
@@ -330,7 +331,7 @@ def narrow(network, out, force, round_s, workers, word_cap, seed, solver, core_m
     if model is CoreModel.GREEDY and (from_width is not None or max_width is not None):
         raise OptionError("--from-width and --max-width apply to --core-model lanes or joint-lanes")
     if model is not CoreModel.GREEDY:
-        if symmetry != "cyclic":
+        if symmetry != THE_ROTATION:
             raise OptionError(f"--symmetry {symmetry}: the lane core mirrors by the cyclic rotation's half turn; "
                               f"leave out --symmetry with --core-model {model.value}")
         return _lane_core(network, out, force, round_s, model, from_width, max_width, exchange, as_json, limits,
@@ -340,7 +341,7 @@ def narrow(network, out, force, round_s, workers, word_cap, seed, solver, core_m
 
 
 def _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet,
-            symmetry: str = "cyclic"):
+            symmetry: str = THE_ROTATION):
     from tesearch.limits import log
     from tesearch.strategies import strategy
 

@@ -61,7 +61,7 @@ from tesearch.networks import hypercube_network
 from tesearch.table import Placement, Table
 
 #: placed word: (first column, letter indices)
-PlacedWord = tuple[int, tuple[int, ...]]
+ColumnWord = tuple[int, tuple[int, ...]]
 
 #: the four places for the new letter e next to an element's two copies, in the order offered
 OPTION_KINDS = ("A-prefix", "A-suffix", "B-prefix", "B-suffix")
@@ -79,7 +79,7 @@ MAX_DIMENSION = 22
 CONSTRUCTION_NAME = "recursive doubling, copy B mirrored in time, explicit matching (boundary invariant)"
 
 
-def transform(words: Iterable[PlacedWord], d: int, rotation: int, reversed_in_time: bool) -> list[PlacedWord]:
+def transform(words: Iterable[ColumnWord], d: int, rotation: int, reversed_in_time: bool) -> list[ColumnWord]:
     """Copy of a perfect d-cube table: letters i -> i + rotation (mod d), optionally mirrored in time."""
     width = 2 ** (d - 1)
     out = []
@@ -97,8 +97,8 @@ def _mask(word: Iterable[int]) -> int:
     return sum(1 << letter for letter in word)
 
 
-def doubling_options(words: list[PlacedWord], d: int, rotation: int, reversed_in_time: bool
-                     ) -> tuple[list[tuple[PlacedWord, PlacedWord]], list[dict[int, int]]]:
+def doubling_options(words: list[ColumnWord], d: int, rotation: int, reversed_in_time: bool
+                     ) -> tuple[list[tuple[ColumnWord, ColumnWord]], list[dict[int, int]]]:
     """The bipartite graph of one doubling step: each element's two copies and its e-columns.
 
     Returns, per word of ``words`` (copy A), the pair (copy-A word, copy-B word shifted to columns
@@ -108,7 +108,7 @@ def doubling_options(words: list[PlacedWord], d: int, rotation: int, reversed_in
     """
     width = 2 ** (d - 1)
     in_b = {_mask(word): (start, word) for start, word in transform(words, d, rotation, reversed_in_time)}
-    pairs: list[tuple[PlacedWord, PlacedWord]] = []
+    pairs: list[tuple[ColumnWord, ColumnWord]] = []
     options: list[dict[int, int]] = []
     for start_a, word_a in words:
         start_b, word_b = in_b[_mask(word_a)]
@@ -123,8 +123,8 @@ def doubling_options(words: list[PlacedWord], d: int, rotation: int, reversed_in
     return pairs, options
 
 
-def apply_matching(pairs: list[tuple[PlacedWord, PlacedWord]], options: list[dict[int, int]], match: list[int],
-                   d: int) -> list[PlacedWord]:
+def apply_matching(pairs: list[tuple[ColumnWord, ColumnWord]], options: list[dict[int, int]], match: list[int],
+                   d: int) -> list[ColumnWord]:
     """The doubled words for a saturating matching (element i -> column match[i], one of its options).
 
     The element whose e sits next to its copy becomes (x, 1), its other copy stays (x, 0); the
@@ -135,7 +135,7 @@ def apply_matching(pairs: list[tuple[PlacedWord, PlacedWord]], options: list[dic
     new_letter = d
     if len(match) != len(pairs) or len(set(match)) != len(match) or len(match) != 2 * width - 1:
         raise ConstructionError("not a saturating matching: elements and columns do not pair off")
-    out: list[PlacedWord] = []
+    out: list[ColumnWord] = []
     for (a, b), kinds, column in zip(pairs, options, match):
         if column not in kinds:
             raise ConstructionError(f"column {column} is not an option of its element")
@@ -155,7 +155,7 @@ def apply_matching(pairs: list[tuple[PlacedWord, PlacedWord]], options: list[dic
     return out
 
 
-def boundary_invariant(words: list[PlacedWord], d: int) -> None:
+def boundary_invariant(words: list[ColumnWord], d: int) -> None:
     """Raise unless the words containing the newest letter d-1 end one at each column 0..T-1 and the
     other words start one at each column 1..T-1 (the hypothesis of Lemma 4b, docs/proofs/hypercube.md)."""
     width = 2 ** (d - 1)
@@ -169,7 +169,7 @@ def boundary_invariant(words: list[PlacedWord], d: int) -> None:
                                 f"1..{width - 1}")
 
 
-def explicit_matching(pairs: list[tuple[PlacedWord, PlacedWord]], d: int) -> list[int]:
+def explicit_matching(pairs: list[tuple[ColumnWord, ColumnWord]], d: int) -> list[int]:
     """Lemma 4b's matching: e after the copy-A word of an element with the newest letter d-1, after
     the copy-B word of the others (columns as in :func:`doubling_options`, copy B = COPY_B)."""
     newest = d - 1
@@ -177,7 +177,7 @@ def explicit_matching(pairs: list[tuple[PlacedWord, PlacedWord]], d: int) -> lis
             for (start_a, word_a), (start_b, word_b) in pairs]
 
 
-def double(words: list[PlacedWord], d: int) -> list[PlacedWord]:
+def double(words: list[ColumnWord], d: int) -> list[ColumnWord]:
     """One doubling step d -> d + 1 (module notes; Lemmas 4 and 4b): ConstructionError unless the
     words have the boundary invariant, and again unless the explicit matching saturates."""
     boundary_invariant(words, d)
@@ -185,17 +185,17 @@ def double(words: list[PlacedWord], d: int) -> list[PlacedWord]:
     return apply_matching(pairs, options, explicit_matching(pairs, d), d)
 
 
-def perfect_words(d: int) -> list[PlacedWord]:
+def perfect_words(d: int) -> list[ColumnWord]:
     """Placed words of the perfect d-cube table, by d - 1 doubling steps from the 1-cube's ``a``."""
     if d < 1:
         raise ConstructionError(f"hypercube-{d}: the dimension must be at least 1")
-    words: list[PlacedWord] = [(0, (0,))]
+    words: list[ColumnWord] = [(0, (0,))]
     for step in range(1, d):
         words = double(words, step)
     return words
 
 
-def column_check(words: list[PlacedWord], d: int) -> None:
+def column_check(words: list[ColumnWord], d: int) -> None:
     """Raise unless the words are perfect: in 0..T-1, each element once, each letter once per column."""
     width = 2 ** (d - 1)
     if any(len(set(word)) != len(word) for _, word in words):
@@ -216,7 +216,7 @@ def column_check(words: list[PlacedWord], d: int) -> None:
         raise ConstructionError("some column misses a letter or holds it twice")
 
 
-def rows_of(words: list[PlacedWord], d: int) -> list[tuple[int, int, tuple[int, ...]]]:
+def rows_of(words: list[ColumnWord], d: int) -> list[tuple[int, int, tuple[int, ...]]]:
     """Pack placed words into d rows (interval colouring, shortest word first at each column)."""
     return assign_rows(((word, start, word) for start, word in words), d,
                        key=lambda placed: (placed[1], len(placed[2]), placed[2]))

@@ -43,7 +43,8 @@ MAX_REACHABLE = 50_000
 MAX_CHOICE_ELEMENTS = 128
 
 
-def _ceil_div(a: int, b: int) -> int:
+def ceil_div(a: int, b: int) -> int:
+    """a / b rounded up (whole numbers, b > 0)."""
     return -(-a // b)
 
 
@@ -306,12 +307,12 @@ def kernel_bounds(net: RebuiltNetwork, generators: list[tuple[int, ...]], is_tar
     degree = net.degree
     targets = np.flatnonzero(is_target)
     total = int(net.depth[targets].sum())
-    counting = _ceil_div(total, degree)
+    counting = ceil_div(total, degree)
     sets = letter_sets(net, generators)
     needed = set_needs(net, generators, sets, targets)
     best_set = None
     for s, need in zip(sets, needed.tolist()):
-        bound = SetBound(tuple(net.letters[k] for k in sorted(s)), int(need), _ceil_div(int(need), len(s)))
+        bound = SetBound(tuple(net.letters[k] for k in sorted(s)), int(need), ceil_div(int(need), len(s)))
         if best_set is None or bound.value > best_set.value:
             best_set = bound
     singletons = {next(iter(s)): int(need) for s, need in zip(sets, needed.tolist()) if len(s) == 1}

@@ -18,7 +18,9 @@ import numpy as np
 
 from tesearch.errors import TesearchError
 
+#: a permutation as its images, 0-based: the checking side's own (tesearch.permutations holds the prover's)
 Perm = tuple[int, ...]
+
 
 #: Largest network the checking side rebuilds (the replay's streaming engine keeps N x |S| arrays).
 MAX_REPLAY_NODES = 200_000

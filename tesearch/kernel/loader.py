@@ -21,16 +21,16 @@ from typing import Mapping
 from tesearch.errors import FormatError
 from tesearch.files import read_json_file
 from tesearch.terms import Exchange
+from tesearch.kernel.graph import Perm
 
 TABLE_FORMAT = "tesearch-table"
 SCHEDULE_FORMAT = "tesearch-schedule"
-FORMAT_VERSION = 1
+TABLE_FORMAT_VERSION = 1
 _HEADER_KEYS = ("format", "format_version", "network", "exchange", "generators", "T")
 #: the largest T, column, row, time or bound the loader accepts (2^31 - 1: beyond any table the checker can hold;
 #: a larger number is a malformed file, refused with one line, not an overflow deeper down)
 MAX_INTEGER = 2 ** 31 - 1
 
-Perm = tuple[int, ...]
 
 
 class PortModel(str, enum.Enum):
@@ -159,7 +159,7 @@ def input_from_json(data: object, where: str = "input") -> LoadedInput:
         missing.append("lower_bound")
     if missing:
         raise _bad(f"missing key(s) {', '.join(missing)}", where)
-    if data["format_version"] != FORMAT_VERSION:
+    if data["format_version"] != TABLE_FORMAT_VERSION:
         raise _bad(f"unsupported format_version {data['format_version']!r} (this reader knows 1)", where)
     if not isinstance(data["network"], str):
         raise _bad("'network' must be a string", where)

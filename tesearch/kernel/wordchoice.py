@@ -33,12 +33,8 @@ from typing import Sequence
 
 import numpy as np
 
-from tesearch.kernel.bounds import fewest_letters
+from tesearch.kernel.bounds import ceil_div, fewest_letters
 from tesearch.kernel.graph import RebuiltNetwork, inverse_letters
-
-
-def _ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 @dataclass(frozen=True)
@@ -89,9 +85,9 @@ def check_weights(net: RebuiltNetwork, generators: Sequence[tuple[int, ...]], is
     if faults:
         return ChoiceCheck(None, tuple(faults), "weights not admissible")
     need = int(least_weights(net, generators, weights)[is_target].sum(dtype=np.int64))
-    return ChoiceCheck(_ceil_div(need, denominator), (),
+    return ChoiceCheck(ceil_div(need, denominator), (),
                        f"the targets' least weighted letters sum to {need} / {denominator}, so some letter is "
-                       f"used at least {_ceil_div(need, denominator)} times")
+                       f"used at least {ceil_div(need, denominator)} times")
 
 
 def character(net: RebuiltNetwork, odd: frozenset[int]) -> np.ndarray | None:

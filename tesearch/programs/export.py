@@ -21,9 +21,9 @@ from tesearch.files import atomic_target
 from tesearch.programs.ranks import RANK_ORDER
 from tesearch.programs.schedule import Column, CompiledSchedule, RankProgram, program
 
-FORMAT = "tesearch-programs"
+PROGRAMS_FORMAT = "tesearch-programs"
 _RANK_FIRST = re.compile(r'\s*\{\s*"rank"\s*:\s*(-?[0-9]+)\s*,')
-FORMAT_VERSION = 1
+PROGRAMS_FORMAT_VERSION = 1
 
 
 def header(schedule: CompiledSchedule) -> dict:
@@ -31,8 +31,8 @@ def header(schedule: CompiledSchedule) -> dict:
     table, numbering = schedule.table, schedule.numbering
     axes = numbering.axes
     return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
+        "format": PROGRAMS_FORMAT,
+        "format_version": PROGRAMS_FORMAT_VERSION,
         "network": table.network,
         "exchange": table.exchange,
         "generators": {s: list(table.generators[s]) for s in schedule.letters},
@@ -41,7 +41,7 @@ def header(schedule: CompiledSchedule) -> dict:
         "ranks": schedule.ranks,
         "rank_order": RANK_ORDER,
         "axes": None if axes is None else [{"first_point": offset, "side": side} for offset, side in axes],
-        "hops_per_rank": schedule.status,
+        "hops_per_rank": schedule.hops_per_rank,
         "messages_per_rank": schedule.messages,
     }
 
@@ -94,9 +94,9 @@ def write_programs(schedule: CompiledSchedule, path: str | Path, *,
 # ------------------------------------------------------------------ reading
 
 def _check_header(data: object, where: str) -> dict:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise FormatError(f"the first line is not a {FORMAT} header", where=where)
-    if data.get("format_version") != FORMAT_VERSION:
+    if not isinstance(data, dict) or data.get("format") != PROGRAMS_FORMAT:
+        raise FormatError(f"the first line is not a {PROGRAMS_FORMAT} header", where=where)
+    if data.get("format_version") != PROGRAMS_FORMAT_VERSION:
         raise FormatError(f"unsupported format_version {data.get('format_version')!r} (this reader knows 1)",
                           where=where)
     for key in ("letters", "T", "ranks", "generators", "network"):

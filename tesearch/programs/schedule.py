@@ -16,7 +16,7 @@ holds a letter at most once, so every directed link carries at most one message 
 >>> import pathlib
 >>> schedule = compile_schedule(read_table(pathlib.Path(__file__).parents[2] / "results" / "ring-6.json"))
 >>> p = program(schedule, 0)
->>> len(p.sends) == len(p.receives) == schedule.status
+>>> len(p.sends) == len(p.receives) == schedule.hops_per_rank
 True
 """
 
@@ -86,7 +86,7 @@ class CompiledSchedule:
         return self.table.T
 
     @property
-    def status(self) -> int:
+    def hops_per_rank(self) -> int:
         """Hops each node sends (and receives): the sum of the word lengths."""
         return len(self.cells.step)
 

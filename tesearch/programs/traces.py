@@ -97,11 +97,11 @@ def node_name(schedule: CompiledSchedule, rank: int) -> str:
 
 def link_slices(schedule: CompiledSchedule, *, progress: Callable[[int], None] | None = None) -> list[HopSlice]:
     """One slice per hop of every rank, on the (node, letter) link it crosses (the ``links`` layout)."""
-    total = schedule.ranks * schedule.status
+    total = schedule.ranks * schedule.hops_per_rank
     if total > MAX_LINK_HOPS:
-        raise SizeLimitError(f"{schedule.table.network}: {schedule.ranks} ranks x {schedule.status} hops = {total} "
+        raise SizeLimitError(f"{schedule.table.network}: {schedule.ranks} ranks x {schedule.hops_per_rank} hops = {total} "
                              f"hops, more than a links trace holds ({MAX_LINK_HOPS}); use --tracks letters "
-                             f"(one track per letter, {schedule.status} slices)")
+                             f"(one track per letter, {schedule.hops_per_rank} slices)")
     index, length = hop_indices(schedule)
     names = [node_name(schedule, rank) for rank in range(schedule.ranks)]
     out = []
@@ -138,7 +138,7 @@ def chrome_trace_document(schedule: CompiledSchedule, tracks: str = "auto", *,
     if tracks not in TRACKS:
         raise ValueError(f"tracks must be one of {TRACKS}")
     if tracks == "auto":
-        tracks = "links" if schedule.ranks * schedule.status <= MAX_LINK_HOPS else "letters"
+        tracks = "links" if schedule.ranks * schedule.hops_per_rank <= MAX_LINK_HOPS else "letters"
     slices = link_slices(schedule, progress=progress) if tracks == "links" else letter_slices(schedule)
     table = schedule.table
     metadata = {"network": table.network, "exchange": table.exchange, "T": table.T, "ranks": schedule.ranks,
@@ -226,9 +226,9 @@ def chakra_traces(schedule: CompiledSchedule, block_bytes: int, *,
                   progress: Callable[[int], None] | None = None) -> list[bytes]:
     """Every rank's Chakra execution trace (index = rank); ``progress(1)`` after each rank."""
     chakra_schema()
-    total = schedule.ranks * schedule.status
+    total = schedule.ranks * schedule.hops_per_rank
     if total > MAX_CHAKRA_HOPS:
-        raise SizeLimitError(f"{schedule.table.network}: {schedule.ranks} ranks x {schedule.status} hops = {total} "
+        raise SizeLimitError(f"{schedule.table.network}: {schedule.ranks} ranks x {schedule.hops_per_rank} hops = {total} "
                              f"hops, more than the Chakra export writes ({MAX_CHAKRA_HOPS})")
     index, _ = hop_indices(schedule)
     out = []
@@ -290,9 +290,9 @@ def export_trace(fmt: str, table_file: str | Path, output: Path, *, tracks: str,
         with phase(f"build {fmt} trace", total=schedule.ranks):
             if fmt == "chrome-trace":
                 document, used = chrome_trace_document(schedule, tracks, progress=advance)
-                return schedule.ranks, schedule.status, used, {output: trace_json(document)}
+                return schedule.ranks, schedule.hops_per_rank, used, {output: trace_json(document)}
             traces = chakra_traces(schedule, block_bytes, progress=advance)
-            return schedule.ranks, schedule.status, None, dict(zip(chakra_paths(output, schedule.ranks), traces))
+            return schedule.ranks, schedule.hops_per_rank, None, dict(zip(chakra_paths(output, schedule.ranks), traces))
 
     ranks, hops, used, contents = supervise(work, limits=limits, quiet=quiet)
     size = write_files(contents, kind=kind, inputs=[table_file], force=force)

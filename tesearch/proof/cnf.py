@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tesearch.proof.rewrite import _pb_head
+from tesearch.proof.rewrite import pb_head
 from tesearch.proof.sexpr import SExpr, Unsupported, format_sexpr, parse_sexprs, sha256_text
 
 #: above this many clauses the direct CNF translation gives up (the proof check would be too slow anyway)
@@ -72,7 +72,7 @@ class _CnfBuilder:
         if not expr:
             raise Unsupported("empty expression")
         head, args = expr[0], expr[1:]
-        if _pb_head(head) is not None:
+        if pb_head(head) is not None:
             raise Unsupported("a pseudo-Boolean constraint below the top level of an assertion")
         if head == "let":
             inner = dict(env)
@@ -127,11 +127,11 @@ class _CnfBuilder:
                     inner[name] = self.literal(value, env)
                 self.assertion(expr[2], inner)
                 return
-            if (pb := _pb_head(head)) is not None:
+            if (pb := pb_head(head)) is not None:
                 self.pb_constraint(pb, [self.literal(a, env) for a in expr[1:]], negated=False)
                 return
             if head == "not" and len(expr) == 2 and isinstance(expr[1], list) and expr[1] \
-                    and (pb := _pb_head(expr[1][0])) is not None and pb[0] != "eq":
+                    and (pb := pb_head(expr[1][0])) is not None and pb[0] != "eq":
                 self.pb_constraint(pb, [self.literal(a, env) for a in expr[1][1:]], negated=True)
                 return
             if head == "or":

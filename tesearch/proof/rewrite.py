@@ -9,7 +9,7 @@ from __future__ import annotations
 from tesearch.proof.sexpr import SExpr, Unsupported, format_sexpr, parse_sexprs
 
 
-def _pb_head(expr: SExpr) -> tuple[str, int, list[int]] | None:
+def pb_head(expr: SExpr) -> tuple[str, int, list[int]] | None:
     """(kind, bound, coefficients) of a Z3 PB operator ``(_ pbeq k c..)`` etc., else None."""
     if not (isinstance(expr, list) and len(expr) >= 3 and expr[0] == "_"
             and expr[1] in ("pbeq", "pble", "pbge", "at-most", "at-least")):
@@ -31,7 +31,7 @@ def _int_literal(value: int) -> str:
 def _standardise(expr: SExpr) -> SExpr:
     if isinstance(expr, str):
         return expr
-    if expr and (head := _pb_head(expr[0])) is not None:
+    if expr and (head := pb_head(expr[0])) is not None:
         kind, bound, coeffs = head
         args = [_standardise(a) for a in expr[1:]]
         coeffs = coeffs or [1] * len(args)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from tesearch.errors import ConstructionError
 from tesearch.groups import CayleyGraph
-from tesearch.layout import rotation_blocks as layout_blocks
+from tesearch.layout import rotation_blocks
 from tesearch.rotation import Rotation
 from tesearch.table import Placement
 from tesearch.words import canonical_word, targets, to_letters, word_text
@@ -45,8 +45,9 @@ class Completion:
         return out
 
 
-def rotation_blocks(cg: CayleyGraph, rotation: Rotation, elements, start_column: int) -> tuple[list[Placement], int]:
-    """One block per orbit of ``elements`` (all orbits must be full), from ``start_column``.
+def orbit_blocks(cg: CayleyGraph, rotation: Rotation, elements, start_column: int) -> tuple[list[Placement], int]:
+    """One rotation block per orbit of ``elements`` (all orbits must be full), from ``start_column``, as
+    placements of letters (:func:`tesearch.layout.rotation_blocks` lays out the words' blocks).
 
     Returns the placements and the first free column after the blocks.
     """
@@ -56,7 +57,7 @@ def rotation_blocks(cg: CayleyGraph, rotation: Rotation, elements, start_column:
             raise CompletionError(f"the orbit of {word_text(to_letters(cg, canonical_word(cg, orbit[0])))} has "
                                   f"{len(orbit)} elements, not {cg.degree}: it cannot be a rotation block")
         words.append(canonical_word(cg, orbit[0]))
-    rows, column = layout_blocks(words, rotation, start_column)
+    rows, column = rotation_blocks(words, rotation, start_column)
     return [Placement(r, c, to_letters(cg, w)) for r, c, w in rows], column
 
 
@@ -65,5 +66,5 @@ def complete_by_rotation(cg: CayleyGraph, exchange: str, rotation: Rotation, cor
     """The core followed by rotation blocks of every target orbit it does not hold."""
     in_core = {cg.element_of(p.word) for p in core}
     rest = [int(g) for g in targets(cg, exchange) if int(g) not in in_core]
-    blocks, end = rotation_blocks(cg, rotation, rest, core_width)
+    blocks, end = orbit_blocks(cg, rotation, rest, core_width)
     return Completion(sorted(list(core) + blocks), end, core_width, len(blocks) // max(cg.degree, 1))

@@ -41,7 +41,7 @@ from typing import Callable
 from tesearch.errors import ConstructionError
 from tesearch.groups import CayleyGraph, cayley_graph
 from tesearch.networks import network_from_spec
-from tesearch.published.complete import rotation_blocks
+from tesearch.published.complete import orbit_blocks
 from tesearch.published.reading import ReadingMode, read_cells
 from tesearch.published.templates import expand_blocks, expand_tokens, join, template_rows
 from tesearch.rotation import Rotation, find_rotation
@@ -51,7 +51,7 @@ from tesearch.words import targets
 
 
 @dataclass
-class Built:
+class Constructed:
     """A constructed table and the Cayley graph it was built on."""
     table: Table
     cg: CayleyGraph
@@ -72,7 +72,7 @@ def _table(cg: CayleyGraph, exchange: str, placements: list[Placement], T: int, 
                  sorted(placements), None, extra)
 
 
-def _core_then_blocks(spec: str, exchange: str, core_cells, cuts, construction: str) -> Built:
+def _core_then_blocks(spec: str, exchange: str, core_cells, cuts, construction: str) -> Constructed:
     cg, rotation = _graph(spec)
     if rotation is None:
         raise ConstructionError(f"{spec}: no rotation")
@@ -83,12 +83,12 @@ def _core_then_blocks(spec: str, exchange: str, core_cells, cuts, construction: 
     width = len(core_cells[0])
     in_core = {cg.element_of(p.word) for p in core}
     rest = [int(g) for g in targets(cg, exchange) if int(g) not in in_core]
-    blocks, end = rotation_blocks(cg, rotation, rest, width)
+    blocks, end = orbit_blocks(cg, rotation, rest, width)
     sections = [{"name": "core", "start": 0, "end": width}, {"name": "rotation blocks", "start": width, "end": end}]
-    return Built(_table(cg, exchange, core + blocks, end, sections, construction), cg)
+    return Constructed(_table(cg, exchange, core + blocks, end, sections, construction), cg)
 
 
-def ring_odd(n: int) -> Built:
+def ring_odd(n: int) -> Constructed:
     """Seed 003's table for C_n, n odd."""
     if n < 3 or n % 2 == 0:
         raise ConstructionError("ring_odd needs odd n >= 3")
@@ -99,7 +99,7 @@ def ring_odd(n: int) -> Built:
         placements.append(Placement(0, col, ("a",) * k))
         placements.append(Placement(1, col, ("a'",) * k))
         col += k
-    return Built(_table(cg, "total", placements, col, [], "Coolsaet, Fack and De Meyer (1994) §3.1 ring, n odd"), cg)
+    return Constructed(_table(cg, "total", placements, col, [], "Coolsaet, Fack and De Meyer (1994) §3.1 ring, n odd"), cg)
 
 
 def _ring_even_cuts(h: int) -> tuple[list[int], list[int]] | None:
@@ -143,7 +143,7 @@ def _ring_even_cuts(h: int) -> tuple[list[int], list[int]] | None:
         sys.setrecursionlimit(limit)
 
 
-def ring_even(n: int) -> Built:
+def ring_even(n: int) -> Constructed:
     """The even ring D_n by the derived cut rule (module doc)."""
     if n < 4 or n % 2:
         raise ConstructionError("ring_even needs even n >= 4")
@@ -160,20 +160,20 @@ def ring_even(n: int) -> Built:
             placements.append(Placement(r, col, tuple(first if j % 2 == 0 else other for j in range(k))))
             col += k
         T = max(T, col)
-    return Built(_table(cg, "total", placements, T, [], "Coolsaet, Fack and De Meyer (1994) §3.1 ring, n even (derived cut rule)"), cg)
+    return Constructed(_table(cg, "total", placements, T, [], "Coolsaet, Fack and De Meyer (1994) §3.1 ring, n even (derived cut rule)"), cg)
 
 
-def torus2d_odd(n: int) -> Built:
+def torus2d_odd(n: int) -> Constructed:
     """Seed 003's table for C_n^2, n odd: rotation blocks only."""
     if n < 3 or n % 2 == 0:
         raise ConstructionError("torus2d_odd needs odd n >= 3")
     cg, rotation = _graph(f"torus-{n}x{n}")
-    blocks, end = rotation_blocks(cg, rotation, targets(cg, "total"), 0)
-    return Built(_table(cg, "total", blocks, end, [{"name": "rotation blocks", "start": 0, "end": end}],
+    blocks, end = orbit_blocks(cg, rotation, targets(cg, "total"), 0)
+    return Constructed(_table(cg, "total", blocks, end, [{"name": "rotation blocks", "start": 0, "end": end}],
                         "Coolsaet, Fack and De Meyer (1994) §3.3 torus, n odd"), cg)
 
 
-def torus2d_even(n: int) -> Built:
+def torus2d_even(n: int) -> Constructed:
     """Seed 003's table for D_n^2, n even: the printed part and rotation blocks."""
     if n < 6 or n % 2:
         raise ConstructionError("torus2d_even needs even n >= 6 (n = 4 is hypercube-4)")
@@ -183,7 +183,7 @@ def torus2d_even(n: int) -> Built:
                              "Coolsaet, Fack and De Meyer (1994) §3.3 torus, n even (11 special messages + rotation)")
 
 
-def torus3d_odd(n: int) -> Built:
+def torus3d_odd(n: int) -> Constructed:
     """Seed 003's table for C_n^3, n odd."""
     if n < 3 or n % 2 == 0:
         raise ConstructionError("torus3d_odd needs odd n >= 3")
@@ -193,7 +193,7 @@ def torus3d_odd(n: int) -> Built:
                              "Coolsaet, Fack and De Meyer (1994) §3.4 torus, n odd (size-2 classes + rotation)")
 
 
-def torus3d_even(n: int) -> Built:
+def torus3d_even(n: int) -> Constructed:
     """Seed 003's table for D_n^3, n even > 4."""
     if n < 6 or n % 2:
         raise ConstructionError("torus3d_even needs even n > 4 (n = 4 is hypercube-6)")
@@ -208,16 +208,16 @@ def torus3d_even(n: int) -> Built:
                              "Coolsaet, Fack and De Meyer (1994) §3.4 torus, n even (size-1/3/2 classes + rotation)")
 
 
-def star_odd_by_rotation(n: int) -> Built:
+def star_odd_by_rotation(n: int) -> Constructed:
     """Seed 004's odd-distance star table: rotation blocks only (when every exceptional word is even)."""
     cg, rotation = _graph(f"star-{n}")
-    blocks, end = rotation_blocks(cg, rotation, targets(cg, "odd-distance"), 0)
-    return Built(_table(cg, "odd-distance", blocks, end, [{"name": "rotation blocks", "start": 0, "end": end}],
+    blocks, end = orbit_blocks(cg, rotation, targets(cg, "odd-distance"), 0)
+    return Constructed(_table(cg, "odd-distance", blocks, end, [{"name": "rotation blocks", "start": 0, "end": end}],
                         "Coolsaet and Fack (1994) Theorem 3 / §2.2 odd-distance by rotation"), cg)
 
 
 #: name -> (builder, the paper's T formula, sizes it applies to)
-CONSTRUCTIONS: dict[str, tuple[Callable[[int], Built], Callable[[int], int], Callable[[int], bool]]] = {
+CONSTRUCTIONS: dict[str, tuple[Callable[[int], Constructed], Callable[[int], int], Callable[[int], bool]]] = {
     "ring-odd": (ring_odd, lambda n: (n - 1) * (n + 1) // 8, lambda n: n >= 3 and n % 2 == 1),
     "ring-even": (ring_even, lambda n: n * n // 8 if (n // 2) % 2 == 0 else (n * n + 4) // 8,
                   lambda n: n >= 4 and n % 2 == 0),

@@ -35,7 +35,7 @@ from tesearch.segment import split_run, word_candidates
 from tesearch.table import Placement
 from tesearch.words import targets
 
-Cells = list[list[str | None]]  # rows x columns, None = blank
+PrintedCells = list[list[str | None]]  # rows x columns, None = blank
 
 #: readings enumerated before saying "at least this many"
 READING_CAP = 8
@@ -62,7 +62,7 @@ class ReadingResult:
         return f"{n}+" if self.capped else str(n)
 
 
-def runs_of(cells: Cells) -> list[tuple[int, int, tuple[str, ...]]]:
+def runs_of(cells: PrintedCells) -> list[tuple[int, int, tuple[str, ...]]]:
     """Maximal runs of letters: (row, first column, letters)."""
     out = []
     for r, row in enumerate(cells):
@@ -79,7 +79,7 @@ def runs_of(cells: Cells) -> list[tuple[int, int, tuple[str, ...]]]:
     return out
 
 
-def columns_valid(cells: Cells) -> bool:
+def columns_valid(cells: PrintedCells) -> bool:
     """No column holds a letter twice."""
     width = max((len(r) for r in cells), default=0)
     for c in range(width):
@@ -92,7 +92,7 @@ def columns_valid(cells: Cells) -> bool:
     return True
 
 
-def read_cells(cells: Cells, cg: CayleyGraph, exchange: str, mode: ReadingMode,
+def read_cells(cells: PrintedCells, cg: CayleyGraph, exchange: str, mode: ReadingMode,
                rotation: Rotation | None = None, cap: int = READING_CAP,
                cuts: list[set[int]] | None = None) -> ReadingResult:
     """Enumerate up to ``cap`` readings of ``cells`` (see the module doc).
@@ -188,11 +188,11 @@ def _name(cg: CayleyGraph, g: int) -> str:
 @dataclass
 class BlankRepair:
     """Blanks moved within rows so that a printed table reads validly."""
-    cells: Cells
+    cells: PrintedCells
     changed_rows: tuple[int, ...]
     result: ReadingResult
 
-    def describe(self, original: Cells) -> str:
+    def describe(self, original: PrintedCells) -> str:
         """The repair for people: which blanks moved where."""
         parts = []
         width, printed = len(self.cells[0]), max(len(r) for r in original)
@@ -218,7 +218,7 @@ def _placements_of(letters: list[str], width: int) -> list[list[str | None]]:
     return out
 
 
-def _runs_splittable(cells: Cells, cg: CayleyGraph, is_target: np.ndarray) -> bool:
+def _runs_splittable(cells: PrintedCells, cg: CayleyGraph, is_target: np.ndarray) -> bool:
     """Every run splits into shortest target words (elements not yet required distinct)."""
     for _, _, letters in runs_of(cells):
         reach = {0}
@@ -230,7 +230,7 @@ def _runs_splittable(cells: Cells, cg: CayleyGraph, is_target: np.ndarray) -> bo
     return True
 
 
-def reinsert_blanks(cells: Cells, cg: CayleyGraph, exchange: str, mode: ReadingMode,
+def reinsert_blanks(cells: PrintedCells, cg: CayleyGraph, exchange: str, mode: ReadingMode,
                     rotation: Rotation | None = None, max_leaves: int = 200_000) -> list[BlankRepair]:
     """Readings after re-placing blank cells, as narrow and as close to the print as possible.
 
@@ -253,9 +253,9 @@ def reinsert_blanks(cells: Cells, cg: CayleyGraph, exchange: str, mode: ReadingM
             laid = _placements_of(letters[r], width)
             same = [o for o in laid if o == cells[r][:width]]
             options.append(same + [o for o in laid if o != cells[r][:width]])
-        by_changes: dict[int, list[Cells]] = {}
+        by_changes: dict[int, list[PrintedCells]] = {}
 
-        def walk(k: int, current: Cells, changed: int) -> None:
+        def walk(k: int, current: PrintedCells, changed: int) -> None:
             nonlocal leaves
             if leaves > max_leaves:
                 return

@@ -32,7 +32,7 @@ from tesearch.networks import network_from_spec
 from tesearch.published.catalog import PublishedTable, published_tables
 from tesearch.published.complete import CompletionError, complete_by_rotation
 from tesearch.published.constructions import CONSTRUCTIONS, ConstructionError, star_odd_by_rotation
-from tesearch.published.reading import Cells, ReadingMode, read_cells, reinsert_blanks
+from tesearch.published.reading import PrintedCells, ReadingMode, read_cells, reinsert_blanks
 from tesearch.published.templates import expand_blocks, template_rows
 from tesearch.rotation import Rotation, find_rotation
 from tesearch.table import Placement, Table
@@ -86,7 +86,7 @@ def _graph(spec: str) -> tuple[CayleyGraph, Rotation | None]:
     return cg, find_rotation(cg, search=False)
 
 
-def _letters(cells: Cells) -> int:
+def _letters(cells: PrintedCells) -> int:
     return sum(c is not None for row in cells for c in row)
 
 
@@ -97,7 +97,7 @@ def _table(cg: CayleyGraph, exchange: str, placements: list[Placement], T: int, 
                  sorted(placements), None, extra)
 
 
-def _build(pt: PublishedTable, cg, rotation, cells: Cells, reading: list[Placement]) -> Table:
+def _build(pt: PublishedTable, cg, rotation, cells: PrintedCells, reading: list[Placement]) -> Table:
     width = max(len(r) for r in cells)
     if pt.completion == "rotation":
         done = complete_by_rotation(cg, pt.exchange, rotation, reading, width)
@@ -158,7 +158,7 @@ def _reconstruct(pt: PublishedTable, cg, rotation) -> tuple[Table, str] | None:
     return None
 
 
-def _evaluate(pt: PublishedTable, cells: Cells, name: str, cg, rotation, notes: list[str]) -> RegressRow:
+def _evaluate(pt: PublishedTable, cells: PrintedCells, name: str, cg, rotation, notes: list[str]) -> RegressRow:
     mode = ReadingMode.CORE if pt.completion == "rotation" else ReadingMode.COMPLETE
     result = read_cells(cells, cg, pt.exchange, mode, rotation)
     needed = int(cg.dist[targets(cg, pt.exchange)].sum())

@@ -45,7 +45,7 @@ def _alternate(first: str, second: str, length: int) -> list[str]:
 
 
 def expand_tokens(rows: list[list[str]], *, i: int = 1, m: int = 1) -> Expanded:
-    """Cells of a template whose tokens are letters, ``x^i`` or ``α±``/``β±``/``γ±`` (length m)."""
+    """The cells of a template whose tokens are letters, ``x^i`` or ``α±``/``β±``/``γ±`` (length m)."""
     cells, cuts = [], []
     for row in rows:
         out: list[str] = []
@@ -66,7 +66,7 @@ def expand_tokens(rows: list[list[str]], *, i: int = 1, m: int = 1) -> Expanded:
 
 
 def expand_blocks(rows: list[list[str]], block: int) -> Expanded:
-    """Cells of a template of ``...``-terminated blocks, each continued to ``block`` cells.
+    """The cells of a template of ``...``-terminated blocks, each continued to ``block`` cells.
 
     A block continues the alternation of its last two printed cells (``a A a A ...``
     goes on ``a A``) and is cut to ``block`` cells when fewer are needed.

@@ -52,13 +52,13 @@ from typing import Any, Mapping
 from tesearch import limits
 from tesearch.errors import TesearchError
 from tesearch.kernel.graph import MAX_REPLAY_NODES, RebuiltNetwork, build_network
-from tesearch.kernel.loader import (FORMAT_VERSION, SCHEDULE_FORMAT, TABLE_FORMAT, InputFormat, LoadedInput,
+from tesearch.kernel.loader import (TABLE_FORMAT_VERSION, SCHEDULE_FORMAT, TABLE_FORMAT, InputFormat, LoadedInput,
                                     LoadedMessage, PortModel, input_from_json, load_input)
 from tesearch.replay.plot import plot_utilization
 from tesearch.replay.reference import replay_reference
 from tesearch.replay.report import DETAIL_LIMIT, ReplayReport, ReplayViolation, ViolationKind
-from tesearch.replay.streaming import STREAMING_SLOT_BYTES, _replay_streaming
-from tesearch.replay.vectorised import _replay_vectorised, all_pairs_distances
+from tesearch.replay.streaming import STREAMING_SLOT_BYTES, replay_streaming
+from tesearch.replay.vectorised import replay_vectorised, all_pairs_distances
 from tesearch.terms import Exchange
 
 #: Largest network the vectorised engine replays (it keeps N x N distance and pair-count matrices).
@@ -74,7 +74,7 @@ LoadedMessage = LoadedMessage
 RebuiltNetwork = RebuiltNetwork
 
 __all__ = [
-    "DETAIL_LIMIT", "ENGINES", "Exchange", "FORMAT_VERSION", "InputFormat", "MAX_REPLAY_NODES",
+    "DETAIL_LIMIT", "ENGINES", "Exchange", "TABLE_FORMAT_VERSION", "InputFormat", "MAX_REPLAY_NODES",
     "MAX_VECTORISED_NODES", "PortModel", "LoadedInput", "LoadedMessage", "RebuiltNetwork", "ReplayReport",
     "ReplayViolation", "SCHEDULE_FORMAT", "STREAMING_SLOT_BYTES", "TABLE_FORMAT", "ViolationKind",
     "all_pairs_distances", "build_network", "input_from_json", "load_input", "plot_utilization", "replay",
@@ -106,12 +106,12 @@ def replay(inp: LoadedInput, model: PortModel | str = PortModel.ALL_PORT, *, pro
     if engine == "auto":
         engine = "vectorised" if net.order <= MAX_VECTORISED_NODES else "streaming"
     if engine == "streaming":
-        return _replay_streaming(inp, model, net, progress=progress, started=started)
+        return replay_streaming(inp, model, net, progress=progress, started=started)
     if net.order > MAX_VECTORISED_NODES:
         raise TesearchError(f"the network has {net.order} nodes, more than the vectorised engine's "
                             f"{MAX_VECTORISED_NODES} (it keeps N x N matrices); use the streaming engine",
                             where=inp.where)
-    return _replay_vectorised(inp, model, net, progress=progress, started=started)
+    return replay_vectorised(inp, model, net, progress=progress, started=started)
 
 
 def replay_data(data: Mapping[str, Any], model: PortModel | str | None = None, *, where: str = "input",

@@ -10,8 +10,8 @@ import numpy as np
 
 from tesearch.kernel.graph import RebuiltNetwork, build_network
 from tesearch.kernel.loader import LoadedInput, PortModel
-from tesearch.replay.report import ReplayReport, ViolationKind, _node_text, _Violations
-from tesearch.replay.steps import _lane_checks
+from tesearch.replay.report import ReplayReport, ViolationKind, node_text, Violations
+from tesearch.replay.steps import lane_checks
 from tesearch.terms import Exchange
 
 
@@ -40,8 +40,8 @@ def replay_reference(inp: LoadedInput, model: PortModel | str = PortModel.ALL_PO
     n = graph.number_of_nodes()
     step_to: dict[tuple[int, str], int] = {(u, d["letter"]): v for u, v, d in graph.edges(data=True)}
     dist = {u: nx.single_source_shortest_path_length(graph, u) for u in graph.nodes}
-    found = _Violations()
-    _lane_checks(inp, found)
+    found = Violations()
+    lane_checks(inp, found)
     link_load: Counter = Counter()
     sends: Counter = Counter()
     receives: Counter = Counter()
@@ -81,7 +81,7 @@ def replay_reference(inp: LoadedInput, model: PortModel | str = PortModel.ALL_PO
                 if intended != node:
                     found.add(ViolationKind.WRONG_DESTINATION, step=msg.times[-1], node=net.elements[node],
                               message=(net.elements[source], net.elements[intended]),
-                              detail=f"arrived at {_node_text(net.elements[node])}")
+                              detail=f"arrived at {node_text(net.elements[node])}")
         if msg.times[-1] >= inp.T:
             found.add(ViolationKind.LATE, n, step=msg.times[-1], node=net.elements[0],
                       detail=f"the last hop is at step {msg.times[-1]}, but T = {inp.T}")

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tesearch.kernel.loader import PortModel
+from tesearch.kernel.graph import Perm
 
 #: How many violations of each kind are kept with full detail (all are counted).
 DETAIL_LIMIT = 20
 
-Perm = tuple[int, ...]
 
 
 class ViolationKind(str, enum.Enum):
@@ -49,12 +49,12 @@ class ReplayViolation:
         if self.step is not None:
             where.append(f"step {self.step}")
         if self.node is not None:
-            where.append(f"node {_node_text(self.node)}")
+            where.append(f"node {node_text(self.node)}")
         if self.link is not None:
             a, s, b = self.link
-            where.append(f"link {_node_text(a)} -{s}-> {_node_text(b)}")
+            where.append(f"link {node_text(a)} -{s}-> {node_text(b)}")
         if self.message is not None:
-            where.append(f"message {_node_text(self.message[0])} => {_node_text(self.message[1])}")
+            where.append(f"message {node_text(self.message[0])} => {node_text(self.message[1])}")
         return f"{self.kind.value}: {', '.join(where) + ': ' if where else ''}{self.detail}"
 
     def to_json(self) -> dict:
@@ -69,7 +69,8 @@ class ReplayViolation:
         }
 
 
-def _node_text(perm: Perm) -> str:
+def node_text(perm: Perm) -> str:
+    """A node as a violation names it: its permutation in brackets (spaced above 10 points)."""
     sep = "" if len(perm) <= 10 else " "
     return "[" + sep.join(str(x) for x in perm) + "]"
 
@@ -172,7 +173,7 @@ class ReplayReport:
 
 
 
-class _Violations:
+class Violations:
     """Counts every violation, keeps the first DETAIL_LIMIT of each kind in detail."""
 
     def __init__(self):
@@ -181,6 +182,7 @@ class _Violations:
         self.kept: Counter = Counter()
 
     def wants(self, kind: ViolationKind) -> bool:
+        """Whether a violation of ``kind`` would still be kept in detail."""
         return self.kept[kind] < DETAIL_LIMIT
 
     def add(self, kind: ViolationKind, count: int = 1, *, step=None, node=None, link=None, message=None,
@@ -194,5 +196,6 @@ class _Violations:
         self.counts[kind.value] += count
 
     def count_only(self, kind: ViolationKind, count: int) -> None:
+        """Count ``count`` violations of ``kind`` without keeping any detail."""
         if count > 0:
             self.counts[kind.value] += count

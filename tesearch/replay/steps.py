@@ -12,12 +12,12 @@ import numpy as np
 from tesearch.errors import TesearchError
 from tesearch.kernel.graph import RebuiltNetwork
 from tesearch.kernel.loader import InputFormat, LoadedInput, LoadedMessage
-from tesearch.replay.report import ViolationKind, _node_text, _Violations
+from tesearch.replay.report import ViolationKind, node_text, Violations
+from tesearch.kernel.graph import Perm
 
-Perm = tuple[int, ...]
 
 
-def _lane_checks(inp: LoadedInput, found: _Violations) -> None:
+def lane_checks(inp: LoadedInput, found: Violations) -> None:
     """A table's rows are lanes: a row index must exist and no cell may hold two letters."""
     if inp.source_format is not InputFormat.TABLE:
         return
@@ -36,14 +36,15 @@ def _lane_checks(inp: LoadedInput, found: _Violations) -> None:
                                                               f"word in columns {a0}..{a1 - 1}")
 
 
-def _expected_destination(net: RebuiltNetwork, dest: Perm, where: str) -> int:
+def expected_destination(net: RebuiltNetwork, dest: Perm, where: str) -> int:
+    """The element index of a stated destination; a one-line error naming ``where`` if it is no element."""
     g = net.index.get(tuple(dest))
     if g is None:
         raise TesearchError(f"a stated destination {list(dest)} is not an element of the group", where=where)
     return g
 
 
-class _Buffers:
+class Buffers:
     """Messages in transit that wait at a node between two of their hops; the largest count at one node."""
 
     def __init__(self, n: int) -> None:
@@ -62,6 +63,7 @@ class _Buffers:
         heapq.heappush(self.ends, (last_step, wid))
 
     def close_step(self, t: int) -> None:
+        """Step ``t`` is over: the messages whose wait ends there leave; the largest count at one node is kept."""
         while self.ends and self.ends[0][0] <= t:
             _, wid = heapq.heappop(self.ends)
             self.occupancy -= np.bincount(self.waiting.pop(wid), minlength=self.n)
@@ -69,7 +71,7 @@ class _Buffers:
             self.max_buffer = max(self.max_buffer, int(self.occupancy.max()))
 
 
-def _message_pair_of(net: RebuiltNetwork, messages: Sequence[LoadedMessage]):
+def message_pair_of(net: RebuiltNetwork, messages: Sequence[LoadedMessage]):
     """(source, destination) of copy g of message m, for violation reports."""
     def message_pair(m: int, g: int) -> tuple[Perm, Perm]:
         end = g
@@ -79,7 +81,7 @@ def _message_pair_of(net: RebuiltNetwork, messages: Sequence[LoadedMessage]):
     return message_pair
 
 
-def _progress_bar(progress: bool, hops: int, desc: str):
+def progress_bar(progress: bool, hops: int, desc: str):
     """A tqdm bar over copy-hops when the replay is long enough to want one, else None."""
     if not progress or hops <= 20_000_000:
         return None
@@ -88,8 +90,9 @@ def _progress_bar(progress: bool, hops: int, desc: str):
     return tqdm(total=hops, unit="hop", unit_scale=True, desc=desc, leave=False)
 
 
-def _report_late(found: _Violations, net: RebuiltNetwork, messages: Sequence[LoadedMessage], late: set[int],
-                 T: int, message_pair) -> None:
+def report_late(found: Violations, net: RebuiltNetwork, messages: Sequence[LoadedMessage], late: set[int],
+                T: int, message_pair) -> None:
+    """Report every message of ``late`` (its last hop at step T or later) as late, all its copies."""
     n = net.order
     for m in sorted(late):
         msg = messages[m]
@@ -98,7 +101,7 @@ def _report_late(found: _Violations, net: RebuiltNetwork, messages: Sequence[Loa
                          f"all {n} copies are late")
 
 
-def _report_clash(found: _Violations, kind: ViolationKind, clash: np.ndarray, here: np.ndarray, there: np.ndarray,
+def _report_clash(found: Violations, kind: ViolationKind, clash: np.ndarray, here: np.ndarray, there: np.ndarray,
                   m: int, k: int, t: int, step_hops, net: RebuiltNetwork, message_pair) -> None:
     """Record a link or port used twice in step t, naming the message that used it first."""
     copies = np.nonzero(clash)[0]
@@ -121,13 +124,13 @@ def _report_clash(found: _Violations, kind: ViolationKind, clash: np.ndarray, he
     what = {ViolationKind.LINK_CAPACITY: "the link already carries", ViolationKind.SEND_PORT: "the node already sends",
             ViolationKind.RECEIVE_PORT: "the node already receives"}[kind]
     node = net.elements[b] if kind is ViolationKind.RECEIVE_PORT else net.elements[a]
-    detail = f"{what} message {_node_text(other[0])} => {_node_text(other[1])} in this step" if other else what
+    detail = f"{what} message {node_text(other[0])} => {node_text(other[1])} in this step" if other else what
     detail += f" ({len(copies)} node(s) clash in this step for this hop)"
     found.add(kind, len(copies), step=t, node=node, link=(net.elements[a], net.letters[k], net.elements[b]),
               message=message_pair(m, g), detail=detail)
 
 
-def _claim(found: _Violations, kind: ViolationKind, stamp: np.ndarray, index: np.ndarray, hop: tuple) -> None:
+def claim_links(found: Violations, kind: ViolationKind, stamp: np.ndarray, index: np.ndarray, hop: tuple) -> None:
     """Mark the links or ports ``stamp[index]`` used at this hop's step; report the copies that find one
     already used in that step. ``hop`` is (here, there, message, letter, step, step_hops, net, message_pair)."""
     here, there, m, k, t, step_hops, net, message_pair = hop

@@ -28,7 +28,7 @@ What it checks, and how (all nodes simulated, vectorised over the nodes; node-in
   not-target) are those counts times N, the same numbers as the N x N pair matrix gives.
 - Buffers, completion time, transmissions, lanes and lateness as in the vectorised engine.
 
-:func:`_replay_streaming` runs the steps in order; the state of one run (positions, stamps,
+:func:`replay_streaming` runs the steps in order; the state of one run (positions, stamps,
 buffers, words per element) is a :class:`_StreamingRun`, and the destination test of every copy
 is a :class:`_DestinationCheck`.
 """
@@ -45,9 +45,9 @@ import numpy as np
 from tesearch.errors import TesearchError
 from tesearch.kernel.graph import RebuiltNetwork
 from tesearch.kernel.loader import LoadedInput, PortModel
-from tesearch.replay.report import DETAIL_LIMIT, ReplayReport, ViolationKind, _node_text, _Violations
-from tesearch.replay.steps import (_Buffers, _claim, _expected_destination, _lane_checks, _message_pair_of,
-                                   _progress_bar, _report_late)
+from tesearch.replay.report import DETAIL_LIMIT, ReplayReport, ViolationKind, node_text, Violations
+from tesearch.replay.steps import (Buffers, claim_links, expected_destination, lane_checks, message_pair_of,
+                                   progress_bar, report_late)
 from tesearch.terms import Exchange
 
 
@@ -163,7 +163,7 @@ class _StreamingRun:
     and the violations found; :meth:`advance` runs the hops of one step, :meth:`finish` checks a message
     whose last hop is done."""
 
-    def __init__(self, inp: LoadedInput, model: PortModel, net: RebuiltNetwork, found: _Violations):
+    def __init__(self, inp: LoadedInput, model: PortModel, net: RebuiltNetwork, found: Violations):
         n, degree = net.order, net.degree
         self.inp, self.model, self.net, self.found = inp, model, net, found
         self.messages = inp.messages
@@ -178,9 +178,9 @@ class _StreamingRun:
         self.send_stamp = np.full(n, -1, dtype=np.int32)
         self.recv_stamp = np.full(n, -1, dtype=np.int32)
         self.element_count = np.zeros(n, dtype=np.int64)  # words per group element
-        self.buffers = _Buffers(n)
+        self.buffers = Buffers(n)
         self.sources = np.arange(n, dtype=np.int32)
-        self.message_pair = _message_pair_of(net, self.messages)
+        self.message_pair = message_pair_of(net, self.messages)
 
     def advance(self, t: int, hops: list[tuple[int, int, int]]) -> None:
         """Move every copy of the step-``t`` hops (message, position in its word, letter) one link on, claim
@@ -205,10 +205,10 @@ class _StreamingRun:
                 there = succ[k][here]
                 hop = (here, there, m, k, t, step_hops, net, self.message_pair)
                 if self.model is PortModel.ALL_PORT:
-                    _claim(self.found, ViolationKind.LINK_CAPACITY, self.link_stamp[k], here, hop)
+                    claim_links(self.found, ViolationKind.LINK_CAPACITY, self.link_stamp[k], here, hop)
                 else:
-                    _claim(self.found, ViolationKind.SEND_PORT, self.send_stamp, here, hop)
-                    _claim(self.found, ViolationKind.RECEIVE_PORT, self.recv_stamp, there, hop)
+                    claim_links(self.found, ViolationKind.SEND_PORT, self.send_stamp, here, hop)
+                    claim_links(self.found, ViolationKind.RECEIVE_PORT, self.recv_stamp, there, hop)
                 step_hops.append((m, k, here, there))
                 row[:] = there
                 there = row
@@ -236,7 +236,7 @@ class _StreamingRun:
             intended = net.index[tuple(int(x) for x in e[np.array(net.elements[g])])]
             found.add(ViolationKind.WRONG_DESTINATION, len(wrong), step=t, node=net.elements[int(final[g])],
                       message=(net.elements[g], net.elements[intended]),
-                      detail=f"arrived at {_node_text(net.elements[int(final[g])])}, not at source * element of "
+                      detail=f"arrived at {node_text(net.elements[int(final[g])])}, not at source * element of "
                              f"the word ({len(wrong)} copies)")
         self.element_count[j] += 1
         if len(msg.word) != net.depth[j]:
@@ -244,20 +244,20 @@ class _StreamingRun:
                       message=(net.elements[0], net.elements[int(final[0])]),
                       detail=f"{len(msg.word)} hops for distance {int(net.depth[j])} ({n} copies)")
         if msg.destination is not None:
-            d = _expected_destination(net, msg.destination, self.inp.where)
+            d = expected_destination(net, msg.destination, self.inp.where)
             if d != j:
                 found.add(ViolationKind.WRONG_DESTINATION, n, step=t, node=net.elements[int(final[0])],
                           message=(net.elements[0], net.elements[d]),
-                          detail=f"arrived at {_node_text(net.elements[int(final[0])])} ({n} copies)")
+                          detail=f"arrived at {node_text(net.elements[int(final[0])])} ({n} copies)")
 
 
-def _replay_streaming(inp: LoadedInput, model: PortModel, net: RebuiltNetwork, *, progress: bool,
+def replay_streaming(inp: LoadedInput, model: PortModel, net: RebuiltNetwork, *, progress: bool,
                       started: float) -> ReplayReport:
     """The streaming engine (what it checks and how: the module's documentation): the steps in order, then
     lateness and the delivery counts from words per element."""
     n, degree = net.order, net.degree
-    found = _Violations()
-    _lane_checks(inp, found)
+    found = Violations()
+    lane_checks(inp, found)
     messages = inp.messages
     run = _StreamingRun(inp, model, net, found)
     hop_msg, hop_pos, hop_time, hop_letter = _hops_in_step_order(messages)
@@ -266,7 +266,7 @@ def _replay_streaming(inp: LoadedInput, model: PortModel, net: RebuiltNetwork, *
     link_use = np.zeros(max(completion, 1), dtype=np.int64)
     late_messages: set[int] = set()
 
-    bar = _progress_bar(progress, total_hops * n, "replay (streaming)")
+    bar = progress_bar(progress, total_hops * n, "replay (streaming)")
     bounds = np.flatnonzero(np.diff(hop_time)) + 1 if total_hops else np.zeros(0, dtype=np.int64)
     starts = np.concatenate(([0], bounds)).tolist() if total_hops else []
     ends = np.concatenate((bounds, [total_hops])).tolist() if total_hops else []
@@ -282,7 +282,7 @@ def _replay_streaming(inp: LoadedInput, model: PortModel, net: RebuiltNetwork, *
     if bar is not None:
         bar.close()
 
-    _report_late(found, net, messages, late_messages, inp.T, run.message_pair)
+    report_late(found, net, messages, late_messages, inp.T, run.message_pair)
 
     # ordered pairs (g, g*x): x a target element iff the pair is a target pair
     dist0 = net.depth
@@ -303,7 +303,7 @@ def _replay_streaming(inp: LoadedInput, model: PortModel, net: RebuiltNetwork, *
         link_use_per_step=link_use[:completion], seconds=time.perf_counter() - started)
 
 
-def _element_pair_violations(found: _Violations, net: RebuiltNetwork, generators: np.ndarray, target: np.ndarray,
+def _element_pair_violations(found: Violations, net: RebuiltNetwork, generators: np.ndarray, target: np.ndarray,
                              element_count: np.ndarray) -> None:
     """Pair violations from words per element: element x stands for the N ordered pairs (u, u*x).
 

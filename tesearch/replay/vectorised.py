@@ -9,9 +9,9 @@ import numpy as np
 from tesearch.errors import TesearchError
 from tesearch.kernel.graph import RebuiltNetwork
 from tesearch.kernel.loader import LoadedInput, LoadedMessage, PortModel
-from tesearch.replay.report import DETAIL_LIMIT, ReplayReport, ViolationKind, _node_text, _Violations
-from tesearch.replay.steps import (_Buffers, _claim, _expected_destination, _lane_checks, _message_pair_of,
-                                   _progress_bar, _report_late)
+from tesearch.replay.report import DETAIL_LIMIT, ReplayReport, ViolationKind, node_text, Violations
+from tesearch.replay.steps import (Buffers, claim_links, expected_destination, lane_checks, message_pair_of,
+                                   progress_bar, report_late)
 from tesearch.terms import Exchange
 
 
@@ -40,7 +40,7 @@ def all_pairs_distances(net: RebuiltNetwork) -> np.ndarray:
     return dist.T.copy()  # dist[u, v]: rows are sources
 
 
-def _replay_vectorised(inp: LoadedInput, model: PortModel, net: RebuiltNetwork, *, progress: bool,
+def replay_vectorised(inp: LoadedInput, model: PortModel, net: RebuiltNetwork, *, progress: bool,
                        started: float) -> ReplayReport:
     """The N x N engine: all-pairs distances and an N x N pair-count matrix.
 
@@ -49,8 +49,8 @@ def _replay_vectorised(inp: LoadedInput, model: PortModel, net: RebuiltNetwork, 
 _StreamingRun`)."""
     n, degree = net.order, net.degree
     dist = all_pairs_distances(net)
-    found = _Violations()
-    _lane_checks(inp, found)
+    found = Violations()
+    lane_checks(inp, found)
     messages = inp.messages
     sources = np.arange(n)
 
@@ -68,13 +68,13 @@ _StreamingRun`)."""
     send_stamp = np.full(n, -1, dtype=np.int64)
     recv_stamp = np.full(n, -1, dtype=np.int64)
     pair_count = np.zeros(n * n, dtype=np.uint8)
-    buffers = _Buffers(n)
+    buffers = Buffers(n)
     position: dict[int, np.ndarray] = {}  # message -> node of each copy (copy g starts at node g)
     step_hops: list[tuple[int, int, np.ndarray, np.ndarray]] = []  # this step: (message, letter, from, to)
     current_step = -1
     late_messages: set[int] = set()
-    message_pair = _message_pair_of(net, messages)
-    bar = _progress_bar(progress, total_hops * n, "replay")
+    message_pair = message_pair_of(net, messages)
+    bar = progress_bar(progress, total_hops * n, "replay")
     done_since_update = 0
     for h in order.tolist():
         m, i, t = int(hop_msg[h]), int(hop_pos[h]), int(hop_time[h])
@@ -91,10 +91,10 @@ _StreamingRun`)."""
         # link capacity / ports, over all n copies at once
         hop = (here, there, m, k, t, step_hops, net, message_pair)
         if model is PortModel.ALL_PORT:
-            _claim(found, ViolationKind.LINK_CAPACITY, link_stamp, here * degree + k, hop)
+            claim_links(found, ViolationKind.LINK_CAPACITY, link_stamp, here * degree + k, hop)
         else:
-            _claim(found, ViolationKind.SEND_PORT, send_stamp, here, hop)
-            _claim(found, ViolationKind.RECEIVE_PORT, recv_stamp, there, hop)
+            claim_links(found, ViolationKind.SEND_PORT, send_stamp, here, hop)
+            claim_links(found, ViolationKind.RECEIVE_PORT, recv_stamp, there, hop)
         step_hops.append((m, k, here, there))
         link_use[t] += here.size
         if i + 1 < len(msg.word):
@@ -115,7 +115,7 @@ _StreamingRun`)."""
         bar.update(done_since_update)
         bar.close()
 
-    _report_late(found, net, messages, late_messages, inp.T, message_pair)
+    report_late(found, net, messages, late_messages, inp.T, message_pair)
 
     # every ordered pair: delivered once if a target, never otherwise
     if inp.exchange is Exchange.TOTAL:
@@ -137,7 +137,7 @@ _StreamingRun`)."""
     return report
 
 
-def _deliver(found: _Violations, net: RebuiltNetwork, dist: np.ndarray, pair_count: np.ndarray, msg: LoadedMessage,
+def _deliver(found: Violations, net: RebuiltNetwork, dist: np.ndarray, pair_count: np.ndarray, msg: LoadedMessage,
              final: np.ndarray, hops: int, t: int, where: str) -> None:
     n = net.order
     sources = np.arange(n)
@@ -151,7 +151,7 @@ def _deliver(found: _Violations, net: RebuiltNetwork, dist: np.ndarray, pair_cou
                   message=(net.elements[g], net.elements[int(final[g])]),
                   detail=f"{hops} hops for distance {int(dist[g, final[g]])} ({len(long)} copies)")
     if msg.destination is not None:
-        e = _expected_destination(net, msg.destination, where)
+        e = expected_destination(net, msg.destination, where)
         intended = sources
         for k in net.bfs_word(e):
             intended = net.successor[k][intended]
@@ -160,10 +160,10 @@ def _deliver(found: _Violations, net: RebuiltNetwork, dist: np.ndarray, pair_cou
             g = int(wrong[0])
             found.add(ViolationKind.WRONG_DESTINATION, len(wrong), step=t, node=net.elements[int(final[g])],
                       message=(net.elements[g], net.elements[int(intended[g])]),
-                      detail=f"arrived at {_node_text(net.elements[int(final[g])])} ({len(wrong)} copies)")
+                      detail=f"arrived at {node_text(net.elements[int(final[g])])} ({len(wrong)} copies)")
 
 
-def _pair_violations(found: _Violations, net: RebuiltNetwork, target: np.ndarray, counts: np.ndarray) -> None:
+def _pair_violations(found: Violations, net: RebuiltNetwork, target: np.ndarray, counts: np.ndarray) -> None:
     for kind, mask, what in (
         (ViolationKind.MISSING, target & (counts == 0), "never delivered"),
         (ViolationKind.DUPLICATE, target & (counts > 1), "delivered more than once"),

@@ -45,7 +45,7 @@ from tesearch.limits import Budget, Progress, quiet
 from tesearch.search.kit import TableKit, candidate_words, shortest_fillers_first
 from tesearch.search.params import Attempt, CoreSchedule, SearchParams, SearchRun, Strategy, WordSampling
 from tesearch.search.split import OrbitGroup, group_orbits
-from tesearch.symmetry import CYCLIC
+from tesearch.symmetry import THE_ROTATION
 from tesearch.table import Table
 from tesearch.terms import SolveResult, Status, phase_text
 
@@ -59,7 +59,8 @@ MAX_EXTRA_CORE_COLUMNS = 30
 MAX_EXTRA_SUBCORE_COLUMNS = 10
 #: ... and escalates no further than this before merging the group with the next one
 MAX_SUBCORE_BUDGET_S = 32.0
-MAX_PLANS_PER_WIDTH = 4
+#: filler plans tried per core width (the rotation and split searches)
+MAX_CORE_PLANS_PER_WIDTH = 4
 #: the rotation search gives every (core width, filler plan) this many seconds first, then retries
 #: the unknown ones with the budget multiplied by CORE_BUDGET_GROWTH, pass after pass: one hard
 #: unsat or unknown core no longer holds up an easy core a column wider (star-8: 19 unknown
@@ -129,7 +130,7 @@ class Searcher(TableKit):
         if strategy is Strategy.AUTO:
             usable = self.rotation is not None and self.bounds.letter.value <= self.bounds.counting
             strategy = Strategy.ROTATION if usable and self.params.from_width is None else Strategy.FULL
-            if strategy is Strategy.FULL and self.params.symmetry != CYCLIC:  # never drop the option silently
+            if strategy is Strategy.FULL and self.params.symmetry != THE_ROTATION:  # never drop the option silently
                 raise OptionError(f"--symmetry {self.params.symmetry}: {self.network.spec} has no rotation that can "
                                   f"meet its bound, so auto runs the full strategy, which uses no symmetry (give "
                                   f"--strategy rotation to use the group anyway, or leave out --symmetry)")
@@ -420,7 +421,7 @@ class Searcher(TableKit):
         plans with the shortest longest filler first at each width."""
         for width in range(start_width, start_width + MAX_EXTRA_SUBCORE_COLUMNS + 1):
             fitting = {j: lengths[j] for j in free if lengths[j] <= width}
-            plans = filler_plans(fitting, width - base, MAX_PLANS_PER_WIDTH)
+            plans = filler_plans(fitting, width - base, MAX_CORE_PLANS_PER_WIDTH)
             plans.sort(key=shortest_fillers_first(lengths))
             for plan in plans:
                 yield width, plan
@@ -448,8 +449,9 @@ class Searcher(TableKit):
             need = core_width - base  # sum of filler orbit word lengths
             fitting = {j: n for j, n in enumerate(lengths) if n <= core_width}
             rigid = {j: n for j, n in fitting.items() if j not in self.flexible}
-            plans = [sorted(required + p) for p in filler_plans(rigid, need - required_length, MAX_PLANS_PER_WIDTH)]
-            plans += filler_plans(fitting, need, MAX_PLANS_PER_WIDTH)
+            plans = [sorted(required + p)
+                     for p in filler_plans(rigid, need - required_length, MAX_CORE_PLANS_PER_WIDTH)]
+            plans += filler_plans(fitting, need, MAX_CORE_PLANS_PER_WIDTH)
             fresh = []
             for plan in plans:
                 if tuple(plan) in tried:

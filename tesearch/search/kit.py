@@ -30,7 +30,7 @@ from tesearch.layout import first_fit
 from tesearch.limits import Budget, Progress, quiet
 from tesearch.search.balance import Balance, balancing_orbits, core_balanceable
 from tesearch.search.params import WordSampling
-from tesearch.symmetry import CYCLIC, LetterGroup, SymmetryError, letter_group
+from tesearch.symmetry import THE_ROTATION, LetterGroup, SymmetryError, letter_group
 from tesearch.table import Table
 from tesearch.terms import SolveResult
 from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, uniform_words,
@@ -84,7 +84,7 @@ class TableKit:
 
     def __init__(self, facts: Instance, provenance: Provenance, *, word_cap: int = DEFAULT_WORD_CAP,
                  sampling: WordSampling = WordSampling.SPREAD, seed: int = 0, options: EncodingOptions | None = None,
-                 symmetry: str = CYCLIC, budget: Budget | None = None, progress: Progress = quiet):
+                 symmetry: str = THE_ROTATION, budget: Budget | None = None, progress: Progress = quiet):
         self.instance = facts
         self.network = facts.network
         self.provenance = provenance
@@ -94,7 +94,7 @@ class TableKit:
         self.progress = progress
         self.clock = RunClock(budget if budget is not None else Budget.current())
         self.cg = facts.cg
-        self.rotation = facts.rotation if symmetry == CYCLIC else self._letter_group(symmetry)
+        self.rotation = facts.rotation if symmetry == THE_ROTATION else self._letter_group(symmetry)
         self._orbit_classes: OrbitClasses | None = None
         self.targets = facts.targets
         self.bounds = facts.bounds
@@ -114,7 +114,7 @@ class TableKit:
     @property
     def blocks_name(self) -> str:
         """What makes the blocks, for a table's method: 'rotation', or the letter group's name."""
-        return "rotation" if self.symmetry == CYCLIC else self.rotation.name
+        return "rotation" if self.symmetry == THE_ROTATION else self.rotation.name
 
     def log(self, msg: str) -> None:
         """A progress line stamped with the seconds since the search began."""
@@ -175,7 +175,7 @@ class TableKit:
     def orbit_classes(self) -> OrbitClasses:
         """The targets' sigma-orbits, computed once per instance (:class:`~tesearch.instance.OrbitClasses`),
         or their orbits under the run's letter group (computed once per run)."""
-        if self.symmetry == CYCLIC:
+        if self.symmetry == THE_ROTATION:
             return self.instance.orbit_classes
         if self._orbit_classes is None:
             self._orbit_classes = self.instance.orbit_classes_under(self.rotation)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 import time
 
-from tesearch.backends import Backend
+from tesearch.backends import DEFAULT_WORKERS, Backend
 from tesearch.backends.decide import solver_name
 from tesearch.bounds import letter_vectors
 from tesearch.build import Provenance
@@ -43,9 +43,9 @@ from tesearch.terms import Exchange, Status, optimality_text
 
 def _cp():
     """OR-Tools' cp_model (the cpsat extra), loaded when a model is built; one line and exit 2 without it."""
-    from tesearch.backends.cpsat import _cp_model
+    from tesearch.backends.cpsat import load_cp_model
 
-    return _cp_model()
+    return load_cp_model()
 
 
 def _found(status) -> bool:
@@ -53,8 +53,6 @@ def _found(status) -> bool:
     return status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
-#: CP-SAT worker threads per part (the machine this was run on has 2 cores)
-WORKERS = 2
 #: columns beyond a part's letter count tried for it (each adds blank cells)
 MAX_EXTRA_COLUMNS = 2
 
@@ -72,7 +70,7 @@ def run(m, timeout_s: float):
     """(solver, status) of one CP-SAT run on ``m``."""
     solver = _cp().CpSolver()
     solver.parameters.max_time_in_seconds = timeout_s
-    solver.parameters.num_workers = WORKERS
+    solver.parameters.num_workers = DEFAULT_WORKERS
     # CP-SAT would take Ctrl-C as "stop this solve" and the run would go on to the next split;
     # leave it to Python, which raises KeyboardInterrupt when the solve returns (within one solver call)
     solver.parameters.catch_sigint_signal = False

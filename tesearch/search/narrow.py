@@ -25,7 +25,7 @@ from tesearch.limits import Budget, Progress, quiet
 from tesearch.networks import Network
 from tesearch.outcome import Outcome
 from tesearch.search.kit import TableKit
-from tesearch.symmetry import CYCLIC
+from tesearch.symmetry import THE_ROTATION
 from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult, Status, optimality_text
 from tesearch.words import DEFAULT_WORD_CAP
@@ -37,7 +37,7 @@ MAX_STALE_ROUNDS = 3
 def narrowed_core_table(network: Network | Instance, exchange: Exchange | str | None = None, *,
                         budget: Budget | None = None, round_s: float = 60.0, word_cap: int = DEFAULT_WORD_CAP, seed: int = 0,
                         workers: int = cpsat.DEFAULT_WORKERS, progress: Progress = quiet,
-                        cpsat_model: CpsatModel = CpsatModel.PLACEMENTS, symmetry: str = CYCLIC) -> Outcome:
+                        cpsat_model: CpsatModel = CpsatModel.PLACEMENTS, symmetry: str = THE_ROTATION) -> Outcome:
     """The greedy-core table of ``network`` (an instance, or a network and ``exchange``, default total) with its
     core narrowed by CP-SAT (the placement or the interval model, ``cpsat_model``) within ``budget`` (default:
     the command's), each round at most ``round_s`` seconds: an outcome FOUND with the verified table.
@@ -48,7 +48,7 @@ def narrowed_core_table(network: Network | Instance, exchange: Exchange | str | 
     cpsat_model = CpsatModel(cpsat_model)
     backend = cpsat_module(cpsat_model)
     run = (f"{facts.name} narrow cap={word_cap} seed={seed} model={cpsat_model.value}"
-           + ("" if symmetry == CYCLIC else f" symmetry={symmetry}"))
+           + ("" if symmetry == THE_ROTATION else f" symmetry={symmetry}"))
     kit = TableKit(facts, Provenance(solver_name(Backend.CPSAT, cpsat_model), run, seed), word_cap=word_cap,
                    seed=seed, symmetry=symmetry, budget=budget, progress=progress)
     if kit.rotation is None:

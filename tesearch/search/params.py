@@ -14,7 +14,7 @@ from tesearch.encode import EncodingOptions
 from tesearch.errors import OptionError
 from tesearch.outcome import AgainstBound, Outcome
 from tesearch.search.split import DEFAULT_GROUP_COLUMNS
-from tesearch.symmetry import CYCLIC
+from tesearch.symmetry import THE_ROTATION
 from tesearch.table import Table
 from tesearch.terms import SolveResult, Status, optimality_text
 from tesearch.words import DEFAULT_WORD_CAP
@@ -67,16 +67,16 @@ class SearchParams:
     cpsat_model: CpsatModel = CpsatModel.PLACEMENTS  # which CP-SAT model decides each width (cpsat backend)
     #: the letter group whose free orbits become the blocks (rotation and split strategies): ``cyclic``
     #: (the network's rotation) or a group of tesearch.symmetry.groups_of_order(|S|) by name
-    symmetry: str = CYCLIC
+    symmetry: str = THE_ROTATION
 
     def __post_init__(self):
         low, high = self.from_width, self.max_width
         if low is not None and high is not None and low > high:
             raise OptionError(f"--from-width {low} is above --max-width {high}: the range of widths is empty")
-        if self.symmetry != CYCLIC and self.strategy is Strategy.FULL:
+        if self.symmetry != THE_ROTATION and self.strategy is Strategy.FULL:
             raise OptionError(f"--symmetry {self.symmetry} is for the rotation and split strategies (their blocks); "
                               f"the full strategy searches every target and uses no symmetry")
-        if self.symmetry != CYCLIC and self.strategy is Strategy.AUTO and low is not None:
+        if self.symmetry != THE_ROTATION and self.strategy is Strategy.AUTO and low is not None:
             raise OptionError(f"--symmetry {self.symmetry} is for the rotation and split strategies; with --from-width "
                               f"the auto strategy runs the full strategy's width loop, which uses no symmetry (leave "
                               f"out one of the two)")
@@ -92,7 +92,7 @@ class SearchParams:
                 + ("" if self.core_schedule is CoreSchedule.ESCALATING else f" schedule={self.core_schedule.value}")
                 + (f" group={self.group_columns}" if self.strategy is Strategy.SPLIT else "")
                 + ("" if self.cpsat_model is CpsatModel.PLACEMENTS else f" model={self.cpsat_model.value}")
-                + ("" if self.symmetry == CYCLIC else f" symmetry={self.symmetry}"))
+                + ("" if self.symmetry == THE_ROTATION else f" symmetry={self.symmetry}"))
 
 
 @dataclass

@@ -68,7 +68,7 @@ attempt of a part was unsat, the run says so, naming the class (stratified
 tables of this layout with the filler plans tried), never "infeasible": other
 tables may exist.  Unknown is unknown.  Reduced words are deduplicated by class pattern; the candidate
 set is complete when every shortest word of the representative was
-enumerated (``WORD_CAP``).
+enumerated (``PART_WORD_CAP``).
 
 Run logs of the star-7 searches (which widths and fillers were tried, in how
 long) are in docs/notes/stratify-star-7.md.
@@ -97,11 +97,11 @@ from tesearch.table import Table
 from tesearch.terms import Exchange, SolveResult, Status, optimality_text
 from tesearch.words import canonical_word, shortest_words, to_letters
 
-#: shortest words enumerated per item (star-7's longest exceptional elements have 576)
-WORD_CAP = 4096
+#: shortest words enumerated per reduced item of a part (star-7's longest exceptional elements have 576)
+PART_WORD_CAP = 4096
 #: further widths tried per part beyond its least width, and filler plans per width
 MAX_EXTRA_WIDTH = 12
-MAX_PLANS_PER_WIDTH = 3
+MAX_PART_PLANS_PER_WIDTH = 3
 #: at most this many exceptional orbits are moved from their own stratum to the core
 MAX_MOVES = 4
 #: default cap on one solver call, so one hard (width, fillers) does not eat the budget
@@ -140,7 +140,7 @@ class ReducedItem:
     real: dict  # class word -> a shortest word (letter indices) of the representative
 
 
-def reduced_item(cg: CayleyGraph, g: int, classes: tuple[int, ...], cap: int = WORD_CAP) -> ReducedItem:
+def reduced_item(cg: CayleyGraph, g: int, classes: tuple[int, ...], cap: int = PART_WORD_CAP) -> ReducedItem:
     """The item of a sigma^d-orbit's representative over class letters."""
     real: dict[tuple[int, ...], tuple[int, ...]] = {}
     words = list(shortest_words(cg, g, cap=cap + 1))
@@ -316,10 +316,10 @@ class RotationStratifier:
             found = False
             tried: dict[SolveResult, int] = {}
             widths_tried: list[int] = []
-            capped = False  # some reduced item offered only WORD_CAP of its words
+            capped = False  # some reduced item offered only PART_WORD_CAP of its words
             for width in range(least, least + MAX_EXTRA_WIDTH + 1):
                 need = width - base // d  # sum of filler word lengths (base is a multiple of d)
-                for plan in filler_plans(free, need, MAX_PLANS_PER_WIDTH, preferred=(2, 3), exhaustive=True):
+                for plan in filler_plans(free, need, MAX_PART_PLANS_PER_WIDTH, preferred=(2, 3), exhaustive=True):
                     if self.left <= 0:
                         self.failure = f"the time ran out in the {part.name} part (width {width})"
                         self.log("time is up")
@@ -358,7 +358,7 @@ class RotationStratifier:
                     f"unknown, the rest unsat; nothing is proved")
         words = " over capped candidate words" if capped else ""
         return (f"no stratified table of this layout: every one of the {attempts} (width, filler plan) attempts "
-                f"of the {part.name} part ({span}, at most {MAX_PLANS_PER_WIDTH} filler plans per width) was "
+                f"of the {part.name} part ({span}, at most {MAX_PART_PLANS_PER_WIDTH} filler plans per width) was "
                 f"unsat{words}; this refutes only those stratified tables, not the network (other tables "
                 f"of width {self.bounds.counting} may exist)")
 

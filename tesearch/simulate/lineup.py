@@ -3,14 +3,14 @@
 Every schedule the study times is a checked :class:`~tesearch.execute.hops.HopSchedule` from the contender
 registry (:mod:`tesearch.contenders`), run by the C executor library under one :class:`Executor`:
 
-* **table** (:attr:`Family.TABLE`): the optimal table's words, in its own timing under the step and the
+* **table** (:attr:`ContenderFamily.TABLE`): the optimal table's words, in its own timing under the step and the
   dataflow executors, and in supersteps (balanced, or the superstep optimum) under the combined executor;
-* **non-optimal table** (:attr:`Family.NONOPTIMAL`): valid tables wider than the optimum (naive words packed by
+* **non-optimal table** (:attr:`ContenderFamily.NONOPTIMAL`): valid tables wider than the optimum (naive words packed by
   first fit, the optimal table widened), under the same executors: what the table's optimality buys;
-* **table-free** (:attr:`Family.TABLE_FREE`): schedules made from the network alone (greedy combining, the
+* **table-free** (:attr:`ContenderFamily.TABLE_FREE`): schedules made from the network alone (greedy combining, the
   superstep optimum, dimension order on tori, Johnsson and Ho's rotated dimension exchange on hypercubes) under
   the combined executor: what a buffered algorithm reaches without any table;
-* **MPI** (:attr:`Family.MPI`): MPI_Alltoall under every algorithm and library selector SimGrid has.
+* **MPI** (:attr:`ContenderFamily.MPI`): MPI_Alltoall under every algorithm and library selector SimGrid has.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ SKIPPED_ALGORITHMS = ("automatic",)
 LIKELY_MPI = ("alltoall:basic_linear", "selector:ompi", "selector:mvapich2", "selector:impi", "alltoall:2dmesh")
 
 
-class Family(str, enum.Enum):
+class ContenderFamily(str, enum.Enum):
     """What a contender's time says (the report's columns)."""
 
     TABLE = "table"  # the optimal table's words: its own timing, or its paths in supersteps
@@ -86,11 +86,11 @@ COMBINED = Executor(ExecutorKind.COMBINED)
 
 
 @dataclass(frozen=True)
-class Contender:
+class Entrant:
     """One thing timed at every size: a schedule under an executor, or MPI_Alltoall under one choice."""
 
     name: str
-    family: Family
+    family: ContenderFamily
     schedule: str | None = None  # the key of its schedule in the line-up (None for MPI)
     executor: Executor | None = None
     configuration: tuple[str, ...] = ()  # MPI: extra --cfg= values
@@ -121,13 +121,13 @@ class Lineup:
 
     schedules: dict[str, HopSchedule] = field(default_factory=dict)
     built: dict[str, dict] = field(default_factory=dict)  # schedule -> the registry's figures (standing, held, ...)
-    contenders: list[Contender] = field(default_factory=list)
+    contenders: list[Entrant] = field(default_factory=list)
     programs_override: Path | None = None  # the tests' hook: the table's schedule run as this programs file's programs
 
 
 _MAP_NAMES = {"balanced": "table: balanced supersteps", "optimum": "table: superstep optimum"}
-_FAMILY_OF = {Category.TABLE_TIMING: Family.TABLE, Category.TABLE_SUPERSTEPS: Family.TABLE,
-              Category.NONOPTIMAL_TABLE: Family.NONOPTIMAL, Category.TABLE_FREE: Family.TABLE_FREE}
+_FAMILY_OF = {Category.TABLE_TIMING: ContenderFamily.TABLE, Category.TABLE_SUPERSTEPS: ContenderFamily.TABLE,
+              Category.NONOPTIMAL_TABLE: ContenderFamily.NONOPTIMAL, Category.TABLE_FREE: ContenderFamily.TABLE_FREE}
 
 
 def parse_supersteps(text: str) -> tuple[str, ...]:
@@ -168,10 +168,10 @@ def build_lineup(subject: Subject, choice: Choice, *, progress=None) -> Lineup:
     say = progress or (lambda message: None)
     lineup = Lineup()
 
-    def add(name: str, family: Family, schedule: HopSchedule, built: dict | None, executors: list[Executor]) -> None:
+    def add(name: str, family: ContenderFamily, schedule: HopSchedule, built: dict | None, executors: list[Executor]) -> None:
         lineup.schedules[name] = schedule
         lineup.built[name] = built or {"contender": name, **schedule.summary()}
-        lineup.contenders += [Contender(f"{name} ({e.name})", family, name, e) for e in executors]
+        lineup.contenders += [Entrant(f"{name} ({e.name})", family, name, e) for e in executors]
 
     registry = {c.name: c for c in contenders_for(subject)}
     table_maps = [(_MAP_NAMES[item], registry[_MAP_NAMES[item]]) if item in _MAP_NAMES else
@@ -182,18 +182,18 @@ def build_lineup(subject: Subject, choice: Choice, *, progress=None) -> Lineup:
         executors = _executors_for(built.schedule, choice)
         if name == _MAP_NAMES["balanced"] and ExecutorKind.COMBINED in choice.executors:
             executors += [Executor(ExecutorKind.COMBINED, pieces=size) for size in choice.pieces]
-        add(name, Family.TABLE, built.schedule, built.to_json(), executors)
+        add(name, ContenderFamily.TABLE, built.schedule, built.to_json(), executors)
     if choice.non_optimal:
         for entry in registry.values():
             if entry.category is not Category.NONOPTIMAL_TABLE:
                 continue
             say(f"building {entry.name} ...")
             built = entry.build(subject)
-            add(entry.name, Family.NONOPTIMAL, built.schedule, built.to_json(), _executors_for(built.schedule, choice))
+            add(entry.name, ContenderFamily.NONOPTIMAL, built.schedule, built.to_json(), _executors_for(built.schedule, choice))
             if ExecutorKind.COMBINED in choice.executors:
                 steps = maps.balanced_map(built.schedule)
                 name = f"{entry.name}: balanced supersteps"
-                add(name, Family.NONOPTIMAL, steps, None, [COMBINED])
+                add(name, ContenderFamily.NONOPTIMAL, steps, None, [COMBINED])
     wanted = choice.table_free
     free = [entry for entry in registry.values() if entry.category is Category.TABLE_FREE]
     if wanted is not None:
@@ -207,16 +207,16 @@ def build_lineup(subject: Subject, choice: Choice, *, progress=None) -> Lineup:
         for entry in free:
             say(f"building {entry.name} ...")
             built = entry.build(subject)
-            add(entry.name, Family.TABLE_FREE, built.schedule, built.to_json(), [COMBINED])
+            add(entry.name, ContenderFamily.TABLE_FREE, built.schedule, built.to_json(), [COMBINED])
     return lineup
 
 
-def mpi_contenders(available: list[str], wanted: tuple[str, ...] | None) -> list[Contender]:
+def mpi_contenders(available: list[str], wanted: tuple[str, ...] | None) -> list[Entrant]:
     """MPI_Alltoall under each algorithm SimGrid lists (and each library selector), or those ``wanted``; the likely
     winners first."""
     algorithms = [a for a in available if a not in SELECTORS and a not in SKIPPED_ALGORITHMS]
-    everything = [Contender(f"alltoall:{a}", Family.MPI, configuration=(f"smpi/alltoall:{a}",)) for a in algorithms]
-    everything += [Contender(f"selector:{s}", Family.MPI, configuration=(f"smpi/coll-selector:{s}",)) for s in SELECTORS]
+    everything = [Entrant(f"alltoall:{a}", ContenderFamily.MPI, configuration=(f"smpi/alltoall:{a}",)) for a in algorithms]
+    everything += [Entrant(f"selector:{s}", ContenderFamily.MPI, configuration=(f"smpi/coll-selector:{s}",)) for s in SELECTORS]
     everything.sort(key=lambda c: LIKELY_MPI.index(c.name) if c.name in LIKELY_MPI else len(LIKELY_MPI))
     if wanted is None:
         return everything

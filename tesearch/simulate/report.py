@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tesearch.limits import format_bytes
-from tesearch.simulate.lineup import Family
+from tesearch.simulate.lineup import ContenderFamily
 from tesearch.simulate.study import CHECK_BYTES, size_label
 
 
@@ -69,9 +69,9 @@ def report_text(report: dict) -> str:
             else:
                 lines.append(f"  {run['contender']:52s} {run['status']}: {run.get('reason', '')}")
         families = size["families"]
-        lines.append(_family_line("table-based", families[Family.TABLE.value]))
-        lines.append(_family_line("table-free", families[Family.TABLE_FREE.value]))
-        lines.append(_family_line("MPI", families[Family.MPI.value]))
+        lines.append(_family_line("table-based", families[ContenderFamily.TABLE.value]))
+        lines.append(_family_line("table-free", families[ContenderFamily.TABLE_FREE.value]))
+        lines.append(_family_line("MPI", families[ContenderFamily.MPI.value]))
         credit = size["attribution"]
         if credit["table_vs_table_free"] is not None:
             lines.append(f"  best table-based / best table-free = {credit['table_vs_table_free']:.3f}")

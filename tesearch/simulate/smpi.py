@@ -22,7 +22,7 @@ from tesearch.limits import format_bytes
 from tesearch.processes import EndedBy, run_watched
 from tesearch.terms import ExitCode
 
-INSTALL_HINT = "install SimGrid: apt-get install libsimgrid-dev (Debian, Ubuntu)"
+SIMGRID_INSTALL_HINT = "install SimGrid: apt-get install libsimgrid-dev (Debian, Ubuntu)"
 #: configuration every run gets: nothing the host computes is simulated, no TCP reverse traffic, exact clocks
 BASE_CONFIGURATION = ("smpi/simulate-computation:no", "network/crosstraffic:0", "smpi/wtime:0",
                       "smpi/display-timing:0")
@@ -38,7 +38,7 @@ def find_tool(name: str) -> str:
     """The path of ``smpicc`` or ``smpirun``; SolverUnavailable (exit 2, one line) when it is not on PATH."""
     found = shutil.which(name)
     if not found:
-        raise SolverUnavailable(f"{name} is not on PATH; {INSTALL_HINT}")
+        raise SolverUnavailable(f"{name} is not on PATH; {SIMGRID_INSTALL_HINT}")
     return found
 
 

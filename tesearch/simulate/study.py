@@ -42,7 +42,7 @@ from tesearch.execute.faults import by_cause
 from tesearch.execute.hopsfile import programs_bytes, write_routes
 from tesearch.limits import format_bytes
 from tesearch.simulate import smpi
-from tesearch.simulate.lineup import Choice, Contender, ExecutorKind, Family, Lineup, mpi_contenders
+from tesearch.simulate.lineup import Choice, Entrant, ExecutorKind, ContenderFamily, Lineup, mpi_contenders
 from tesearch.simulate.platform import directed_links, hostfile, platform_xml
 from tesearch.simulate.verdicts import RunStatus, crossover, size_label, summarise_size
 
@@ -91,12 +91,12 @@ class Setup:
     budget_s: float | None = None  # wall-clock seconds for the timed runs after the check runs (None: no limit)
 
 
-def run_timeout(ranks: int, family: Family) -> float:
+def run_timeout(ranks: int, family: ContenderFamily) -> float:
     """Wall-clock seconds one run gets unless --run-timeout says otherwise: grown with the square of the ranks (a
     contender that sends to every rank at once makes that many flows); an MPI run can be cut long before, as soon
     as it cannot be the best."""
     scale = max(1.0, (ranks / 128) ** 2)
-    return (600.0 if family is Family.MPI else 300.0) * scale
+    return (600.0 if family is ContenderFamily.MPI else 300.0) * scale
 
 
 # ------------------------------------------------------------------ units
@@ -237,7 +237,7 @@ def prepare(lineup: Lineup, setup: Setup, directory: Path, numbering) -> Workspa
     return Workspace(directory, binary, smpirun, numbering.size, setup.model, _blocksize(largest), files)
 
 
-def _arguments(space: Workspace, contender: Contender | None, size: int, *, checked: bool,
+def _arguments(space: Workspace, contender: Entrant | None, size: int, *, checked: bool,
                trace: bool = False, mode: str = "run") -> list[str]:
     args = [f"mode={mode}", f"bytes={size}", f"check={1 if checked else 0}", "label=run", f"progress={PROGRESS_MS}"]
     if contender is not None and contender.schedule is not None:
@@ -249,7 +249,7 @@ def _arguments(space: Workspace, contender: Contender | None, size: int, *, chec
     return args
 
 
-def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool, setup: Setup,
+def run_one(space: Workspace, contender: Entrant, size: int, *, checked: bool, setup: Setup,
             cut_above: float | None = None, budget_end: float | None = None, trace: bool = False) -> dict:
     """One smpirun run of one contender at one size, as a record: status, simulated seconds, memory, wall time.
 
@@ -257,7 +257,7 @@ def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool,
     passes it (status "cannot be best").  ``budget_end`` (time.monotonic()) cuts the run where the study's --budget
     ends; the record says so.
     """
-    mode = "alltoall" if contender.family is Family.MPI else "run"
+    mode = "alltoall" if contender.family is ContenderFamily.MPI else "run"
     command = space.command(_arguments(space, contender, size, checked=checked, trace=trace, mode=mode),
                             contender.configuration)
     timeout = setup.run_timeout_s if setup.run_timeout_s is not None else run_timeout(space.ranks, contender.family)
@@ -286,7 +286,7 @@ def run_one(space: Workspace, contender: Contender, size: int, *, checked: bool,
         record.update(status=RunStatus.OK.value, seconds=result["seconds"], checked=result["checked"],
                       mismatches=result["mismatches"], faults=[f.to_json() for f in output.faults],
                       start_skew_s=result["start_skew_s"])
-        if contender.family is not Family.MPI:
+        if contender.family is not ContenderFamily.MPI:
             record.update(held_bytes=result["held_bytes"], held_blocks=result["held_blocks"],
                           messages=result["messages"])
         elif result["mismatches"]:  # SimGrid's own algorithm delivered wrong blocks: no time to compare
@@ -328,7 +328,7 @@ def check_run(space: Workspace, setup: Setup, schedule: str) -> dict:
     """The lockstep check of one schedule's programs (8-byte blocks): its faults, none when the schedule is right."""
     args = ["mode=check", f"bytes={CHECK_BYTES}", "check=1", "label=run", f"schedule={space.files[schedule]}"]
     command = space.command(args, CHECK_CONFIGURATION)
-    timeout = run_timeout(space.ranks, Family.TABLE)  # --run-timeout is the timed runs'; a check must finish
+    timeout = run_timeout(space.ranks, ContenderFamily.TABLE)  # --run-timeout is the timed runs'; a check must finish
     finished = smpi.run_smpirun(command, work=space.directory, timeout_s=timeout, max_memory=setup.max_memory,
                                 deadline=setup.deadline)
     space.runs += 1
@@ -356,7 +356,7 @@ def link_bound_s(bound_steps: float, size: int, bandwidth_bps: float) -> float:
 
 # ------------------------------------------------------------------ the study
 
-def time_sizes(space: Workspace, contenders: list[Contender], plans: list[SizePlan], setup: Setup,
+def time_sizes(space: Workspace, contenders: list[Entrant], plans: list[SizePlan], setup: Setup,
                bound_steps: float, counting_steps: float, idle: int, say: Callable[[str], None]) -> list[dict]:
     """Every contender at every size, in order; a run is cut once it cannot be its family's best so far."""
     ranks = space.ranks
@@ -394,7 +394,7 @@ def time_sizes(space: Workspace, contenders: list[Contender], plans: list[SizePl
 def distrust_broken_algorithms(runs: list[dict]) -> set[str]:
     """MPI algorithms that delivered wrong blocks in a checked run are failed at every size of the study, their
     unchecked times included (SimGrid 3.32's pair_rma delivers nearly every block wrong); returns their names."""
-    broken = {r["contender"]: r["bytes"] for r in runs if r["family"] == Family.MPI.value and r.get("wrong_blocks")}
+    broken = {r["contender"]: r["bytes"] for r in runs if r["family"] == ContenderFamily.MPI.value and r.get("wrong_blocks")}
     for run in runs:
         if run["contender"] in broken and run["status"] == RunStatus.OK.value:
             run.update(status=RunStatus.FAILED.value,
@@ -445,7 +445,7 @@ def simulate(lineup: Lineup, numbering, *, network: str, steps: int, bound_steps
         per_size = time_sizes(space, contenders, plans, setup, bound_steps, counting_steps, idle, say)
         report["sizes"] = per_size
         report["crossover"] = crossover(per_size)
-        mismatches = sum(r.get("mismatches", 0) for s in per_size for r in s["runs"] if r["family"] != Family.MPI.value)
+        mismatches = sum(r.get("mismatches", 0) for s in per_size for r in s["runs"] if r["family"] != ContenderFamily.MPI.value)
         report["verdict"] = "fault" if mismatches else "ok"
         if setup.trace:
             from tesearch.simulate.trace import trace_document

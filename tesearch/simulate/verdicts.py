@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 
 from tesearch.limits import format_bytes
-from tesearch.simulate.lineup import Family
+from tesearch.simulate.lineup import ContenderFamily
 
 
 def size_label(size: int) -> str:
@@ -35,7 +35,7 @@ class RunStatus(str, enum.Enum):
 
 
 
-def family_summary(runs: list[dict], family: Family) -> dict:
+def family_summary(runs: list[dict], family: ContenderFamily) -> dict:
     """The best of one family at one size, and whether its comparison is complete."""
     members = [r for r in runs if r["family"] == family.value]
     done = [r for r in members if r["status"] == RunStatus.OK.value]
@@ -70,7 +70,7 @@ def attribution(runs: list[dict]) -> dict:
     by_name = {r["contender"]: r for r in runs}
     optimality, words = {}, {}
     for name, run in by_name.items():
-        if run["family"] != Family.NONOPTIMAL.value:
+        if run["family"] != ContenderFamily.NONOPTIMAL.value:
             continue
         base, _, executor = name.rpartition(" (")
         executor = executor.rstrip(")")
@@ -82,8 +82,8 @@ def attribution(runs: list[dict]) -> dict:
             value = _ratio(by_name, name, f"table ({executor})")
             if value is not None:
                 optimality[f"{base} ({executor})"] = value
-    table = family_summary(runs, Family.TABLE)
-    free = family_summary(runs, Family.TABLE_FREE)
+    table = family_summary(runs, ContenderFamily.TABLE)
+    free = family_summary(runs, ContenderFamily.TABLE_FREE)
     versus = None
     if table.get("best") and free.get("best") and table["complete"] and free["complete"]:
         versus = table["best"]["seconds"] / free["best"]["seconds"]
@@ -97,13 +97,13 @@ def summarise_size(size: int, runs: list[dict], bound_s: float, idle_rss_bytes: 
             run["multiple_of_bound"] = run["seconds"] / bound_s if bound_s > 0 else None
         if run.get("peak_rss_bytes") and idle_rss_bytes:
             run["rss_above_idle_per_rank"] = max(0, run["peak_rss_bytes"] - idle_rss_bytes) // ranks
-    families = {f.value: family_summary(runs, f) for f in Family}
+    families = {f.value: family_summary(runs, f) for f in ContenderFamily}
     summary = {"bytes": size, "bound_s": bound_s, "runs": runs, "families": families,
                "attribution": attribution(runs)}
-    ours = [families[Family.TABLE.value], families[Family.TABLE_FREE.value]]
-    mpi = families[Family.MPI.value]
+    ours = [families[ContenderFamily.TABLE.value], families[ContenderFamily.TABLE_FREE.value]]
+    mpi = families[ContenderFamily.MPI.value]
     summary["complete"] = all(f["complete"] for f in families.values() if f["contenders"])
-    for name, family in (("table", families[Family.TABLE.value]), ("table_free", families[Family.TABLE_FREE.value])):
+    for name, family in (("table", families[ContenderFamily.TABLE.value]), ("table_free", families[ContenderFamily.TABLE_FREE.value])):
         if mpi.get("best") and family.get("best") and mpi["complete"] and family["complete"]:
             summary[f"mpi_over_{name}"] = mpi["best"]["seconds"] / family["best"]["seconds"]
     if all(f.get("best") and f["complete"] for f in ours) and mpi.get("best") and mpi["complete"]:
@@ -156,7 +156,7 @@ def regular_over_twisted(regular: dict, twisted: dict) -> dict[int, dict]:
         if sb is None:
             continue
         entry = {}
-        for family in (Family.TABLE, Family.TABLE_FREE, Family.MPI):
+        for family in (ContenderFamily.TABLE, ContenderFamily.TABLE_FREE, ContenderFamily.MPI):
             fa, fb = sa["families"].get(family.value, {}), sb["families"].get(family.value, {})
             both = fa.get("best") and fb.get("best") and fa.get("complete") and fb.get("complete")
             entry[family.value] = fa["best"]["seconds"] / fb["best"]["seconds"] if both else None

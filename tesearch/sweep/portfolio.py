@@ -36,12 +36,9 @@ from tesearch.instance import Instance, instance
 from tesearch.limits import Budget, Limits
 from tesearch.files import safe_name
 from tesearch.networks import Network, network_from_spec
-from tesearch.strategies import STRATEGIES as REGISTRY
-from tesearch.strategies import TableStrategy, strategy
+from tesearch.strategies import STRATEGIES, TableStrategy, strategy
 from tesearch.terms import Exchange, Status
 
-#: the strategies a portfolio entry can name: the registry's (tesearch.strategies.STRATEGIES)
-STRATEGIES = tuple(REGISTRY)
 #: the outcome of an entry that did not end with a search status
 ERROR = "error"  # the strategy raised (its message is the stop reason)
 NOT_APPLICABLE = "not-applicable"  # the strategy does not apply to this network (e.g. no stratification fits)

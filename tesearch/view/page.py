@@ -1,6 +1,6 @@
 """The view page: one HTML file with the data, script and style inlined (nothing fetched, opens offline).
 
-:func:`checked_table` is the one place a view reads and verifies its table (a table that fails
+:func:`viewed_table` is the one place a view reads and verifies its table (a table that fails
 verification is bad input: one line, exit 2); :func:`write_page` the one place it writes
 (atomically).  The page's script (``assets/view.js``) draws on a canvas and exposes
 ``window.tesearchView`` for tests (``cellAt``, ``cellRect``, ``visibleWindow``, ``colourAt``...).
@@ -30,7 +30,7 @@ _SLOTS = ("/*STYLE*/", "/*SCRIPT*/", "/*DATA*/", "<!--TITLE-->")
 
 
 @dataclass(eq=False)
-class CheckedTable:
+class ViewedTable:
     """A table read from a file, verified, with its network, Cayley graph and rotation."""
 
     path: Path
@@ -42,7 +42,7 @@ class CheckedTable:
     rotation: Rotation | None
 
 
-def checked_table(path: str | Path, *, command: str = "view", window: str | None = None) -> CheckedTable:
+def viewed_table(path: str | Path, *, command: str = "view", window: str | None = None) -> ViewedTable:
     """Read and verify the table at ``path``; a table that fails verification is a :class:`FormatError`.
 
     ``window`` (``START:END``) is checked against the table, and the page's size limit
@@ -59,7 +59,7 @@ def checked_table(path: str | Path, *, command: str = "view", window: str | None
 
     loaded = load_checked(path, command=command, segmenter=segmented, precheck=within_limits)
     graph = cached_cayley_graph(loaded.network)
-    return CheckedTable(loaded.path, loaded.table, holder["columns"], loaded.check, loaded.network, graph,
+    return ViewedTable(loaded.path, loaded.table, holder["columns"], loaded.check, loaded.network, graph,
                         find_rotation(graph))
 
 
@@ -88,10 +88,10 @@ def build_page(table_path: str | Path, *, compare: str | Path | None = None,
 
     ``window`` is ``START:END`` (END exclusive, either may be empty), as ``tesearch draw`` takes it.
     """
-    first = checked_table(table_path, window=window)
+    first = viewed_table(table_path, window=window)
     checked = [first]
     if compare is not None:
-        other = checked_table(compare, window=None if window is None else f"{first.window[0]}:{first.window[1]}")
+        other = viewed_table(compare, window=None if window is None else f"{first.window[0]}:{first.window[1]}")
         if other.network.spec != first.network.spec or other.table.exchange != first.table.exchange \
                 or other.table.letters != first.table.letters:
             raise OptionError(f"--compare {compare}: a table of {other.table.network} ({other.table.exchange}), "
