@@ -125,12 +125,8 @@ def test_search_with_intervals_meets_the_bound(spec, T):
     assert verify_table(outcome.table).ok
 
 
-def test_cli_intervals_need_the_cpsat_backend(tmp_path):
-    """The former spelling --cpsat-model intervals without --backend cpsat is refused in one line; so is the
-    interval model with repack --tail."""
-    run = subprocess.run([sys.executable, "-m", "tesearch.entry", "search", "pancake-4", "--cpsat-model", "intervals"],
-                         capture_output=True, text=True)
-    assert run.returncode == 2 and "needs --backend cpsat" in run.stderr and "--solver cpsat-intervals" in run.stderr
+def test_cli_intervals_are_not_for_repack_tail(tmp_path):
+    """The interval model with repack --tail is refused in one line."""
     run = subprocess.run([sys.executable, "-m", "tesearch.entry", "repack", "pancake-4", "--solver", "cpsat-intervals",
                           "--tail", "4"], capture_output=True, text=True)
     assert run.returncode == 2 and "leave out --tail" in run.stderr

@@ -182,7 +182,7 @@ def test_text_table_header_must_be_a_number(tmp_path):
     ["search", "star-4", "--from-width", "30", "--max-width", "25"],
     ["search", "star-4", "--out", "/proc/x.json"], ["search", "star-4", "--max-memory", "lots"],
     ["repack", "star-4", "--timeout", "-1"], ["repack", "star-4", "--tail", "-5"],
-    ["repack", "star-4", "--workers", "0"], ["stratify", "star-4", "--solver-timeout", "0"], ["stratify", "star-4", "--attempt-timeout", "0"],
+    ["repack", "star-4", "--workers", "0"], ["stratify", "star-4", "--solver-timeout", "0"],
     ["lift", "torus-4x8", "--ring", "-1"], ["construct", "pancake-4"], ["stratify", "pancake-4"],
     ["construct", "star-5", "--exchange", "odd-distance"], ["construct", "hypercube-99"],
     ["draw", "results/ring-6.json", "-o", "{tmp}/x.png", "--window", "-1:3"],

@@ -163,7 +163,7 @@ def replay_bound_check(inp) -> None:
 @input_file("table_file")
 @click.option("--refutation", "refutations", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="An SMT-LIB2 encoding (under encodings/) that z3 finds unsat: an impossibility claim. Repeatable.")
-@out_option("Where to write the certificate (proofs/NAME.json).", dest="output", required=True, old="--output")
+@out_option("Where to write the certificate (proofs/NAME.json).", dest="output", required=True)
 @OVERWRITE_OPTION
 @click.option("--name", default=None, help="The certificate's name (default: the output file's stem).")
 @click.option("--solver-timeout", "solver_timeout_s", type=SECONDS, default=600.0, show_default=True,

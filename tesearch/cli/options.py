@@ -44,46 +44,10 @@ def output_option(*names: str, required: bool = False, help: str):
                         callback=_check_output, help=help)
 
 
-def out_option(help: str, *, dest: str = "out", required: bool = False, old: str | None = None):
-    """``-o/--out FILE``: the file a command writes (every command spells it so).  ``old``: a former spelling,
-    kept hidden for one release with a deprecation notice.  A required ``--out`` is checked after the
-    former spelling is read, so either satisfies it."""
-    def decorate(function):
-        @functools.wraps(function)
-        def check_given(*args, **kwargs):
-            if required and kwargs.get(dest) is None:
-                raise click.UsageError("Missing option '-o' / '--out'.")
-            return function(*args, **kwargs)
-
-        wrapped = check_given
-        if old is not None:
-            wrapped = renamed_option(old, "-o/--out", dest, type=click.Path(dir_okay=False, path_type=Path),
-                                     callback=_check_output)(wrapped)
-        return click.option("-o", "--out", dest, type=click.Path(dir_okay=False, path_type=Path),
-                            callback=_check_output, help=help + ("" if not required else " [required]"))(wrapped)
-    return decorate
-
-
-def renamed_option(old: str, new: str, dest: str, *, convert=None, **option_kwargs):
-    """A former spelling ``old`` of the option ``new`` (whose value goes to ``dest``), hidden and kept for one
-    release: its value is used (through ``convert`` if given) with a one-line notice on stderr; both at once is
-    a usage error."""
-    alias = "renamed_" + old.lstrip("-").replace("-", "_")
-
-    def decorate(function):
-        @click.option(old, alias, hidden=True, default=None, **option_kwargs)
-        @functools.wraps(function)
-        def wrapper(*args, **kwargs):
-            value = kwargs.pop(alias)
-            if value is not None:
-                ctx = click.get_current_context()
-                if ctx.get_parameter_source(dest) is click.core.ParameterSource.COMMANDLINE:
-                    raise click.UsageError(f"{old} is the former spelling of {new}: give {new} only")
-                click.echo(f"warning: {old} is deprecated and goes in the next release; use {new}", err=True)
-                kwargs[dest] = convert(value) if convert is not None else value
-            return function(*args, **kwargs)
-        return wrapper
-    return decorate
+def out_option(help: str, *, dest: str = "out", required: bool = False):
+    """``-o/--out FILE``: the file a command writes (every command spells it so)."""
+    return click.option("-o", "--out", dest, type=click.Path(dir_okay=False, path_type=Path), required=required,
+                        callback=_check_output, help=help)
 
 
 #: --solver: which solver places the words (each reports sat / unsat / unknown the same way; only z3's unsat
@@ -92,41 +56,14 @@ SOLVER_CHOICES = ("z3", "cpsat", "cpsat-intervals")
 
 
 def solver_option(*, choices: tuple[str, ...] = SOLVER_CHOICES, default: str = "z3", help: str = ""):
-    """``--solver z3|cpsat|cpsat-intervals``; the former ``--backend`` and ``--cpsat-model`` stay hidden for one
-    release.  The function receives ``solver`` (one of ``choices``)."""
+    """``--solver z3|cpsat|cpsat-intervals``: the function receives ``solver`` (one of ``choices``)."""
     described = {"z3": "z3: Z3 pseudo-Boolean placements (its unsat over all shortest words is a certificate)",
                  "cpsat": "cpsat: OR-tools CP-SAT, one Boolean per (item, word, first column)",
                  "cpsat-intervals": "cpsat-intervals: CP-SAT, one start per item and a no-overlap per letter"}
     text = "; ".join(described[c] for c in choices) + \
         (" (CP-SAT needs the cpsat extra; its unsat is no certificate)." if choices != ("z3",) else ".")
-
-    def decorate(function):
-        @click.option("--solver", type=click.Choice(choices), default=default, show_default=True,
-                      help=(help + " " if help else "") + text)
-        @click.option("--backend", "renamed_backend", hidden=True, type=click.Choice(("z3", "cpsat")), default=None)
-        @click.option("--cpsat-model", "renamed_cpsat_model", hidden=True,
-                      type=click.Choice(("placements", "intervals")), default=None)
-        @functools.wraps(function)
-        def wrapper(*args, renamed_backend, renamed_cpsat_model, **kwargs):
-            if renamed_backend is not None or renamed_cpsat_model is not None:
-                ctx = click.get_current_context()
-                if ctx.get_parameter_source("solver") is click.core.ParameterSource.COMMANDLINE:
-                    raise click.UsageError("--backend and --cpsat-model are the former spelling of --solver: "
-                                           "give --solver only")
-                backend = renamed_backend or ("cpsat" if "z3" not in choices else "z3")
-                model = renamed_cpsat_model or "placements"
-                if model != "placements" and backend != "cpsat":
-                    raise click.UsageError(f"--cpsat-model {model} needs --backend cpsat (now: --solver cpsat-{model})")
-                solver = backend if model == "placements" else "cpsat-intervals"
-                if solver not in choices:
-                    raise click.UsageError(f"--backend {backend} is not a solver of this command "
-                                           f"(--solver {'|'.join(choices)})")
-                click.echo(f"warning: --backend and --cpsat-model are deprecated and go in the next release; "
-                           f"use --solver {solver}", err=True)
-                kwargs["solver"] = solver
-            return function(*args, **kwargs)
-        return wrapper
-    return decorate
+    return click.option("--solver", type=click.Choice(choices), default=default, show_default=True,
+                        help=(help + " " if help else "") + text)
 
 
 def solver_parts(solver: str):

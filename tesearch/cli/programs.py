@@ -69,7 +69,7 @@ def _schedule_of(table_file: Path, command: str):
                                       "trace (Perfetto, chrome://tracing) or Chakra traces (ASTRA-sim; -o names the "
                                       "prefix of PREFIX.{rank}.et; docs/traces.md).")
 @out_option("The file to write: .jsonl for programs, .json for a Chrome trace, a prefix for Chakra traces.",
-            dest="output", required=True, old="--output")
+            dest="output", required=True)
 @click.option("--tracks", type=click.Choice(["auto", "links", "letters"]), default="auto", show_default=True,
               help="chrome-trace: one track per (node, letter) link, or per letter (node-invariant); auto: links "
                    "up to 300000 hops.")

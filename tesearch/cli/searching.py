@@ -16,7 +16,7 @@ import click
 
 from tesearch.cli.app import NON_NEGATIVE, POSITIVE, SECONDS, SEED, WORKERS
 from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, SEARCH_TIMEOUT_S, emit,
-                                  limit_options, out_option, renamed_option, solver_option, solver_parts)
+                                  limit_options, out_option, solver_option, solver_parts)
 from tesearch.errors import LimitReached, OptionError, TesearchError
 from tesearch.symmetry import THE_ROTATION
 from tesearch.terms import CoreModel, ExitCode, Status
@@ -183,7 +183,6 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
 @FORCE_OPTION
 @click.option("--solver-timeout", "attempt_s", type=SECONDS, default=120.0, show_default=True,
               help="Seconds for one solver call (one part, width and filler plan).")
-@renamed_option("--attempt-timeout", "--solver-timeout", "attempt_s", type=SECONDS)
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @solver_option(help="Solver for each part (cpsat builds the wide cores Z3 stalls on).")
 @JSON_OPTION
@@ -250,7 +249,6 @@ WORD_CAP_OPTION = click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD
 @click.option("--tail", type=POSITIVE, default=None,
               help="Repack the items ending in the last TAIL columns, round by round, instead of one whole model.")
 @ROUND_OPTION
-@renamed_option("--round", "--solver-timeout", "round_s", type=SECONDS)
 @WORKERS_OPTION
 @WORD_CAP_OPTION
 @click.option("--seed", type=SEED, default=0, show_default=True)
@@ -258,26 +256,16 @@ WORD_CAP_OPTION = click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD
                                                                "cpsat-intervals with --tail).")
 @click.option("--start", type=click.Path(path_type=Path), default=None,
               help="Start from this table of NETWORK (total exchange; it must verify) instead of the greedy one.")
-@click.option("--rotation-core", "rotation_core", is_flag=True, hidden=True,
-              help="Deprecated: `tesearch narrow NETWORK`.")
 @EXCHANGE_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=SEARCH_TIMEOUT_S)
-def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, start, rotation_core, exchange,
-           as_json, limits, quiet):
+def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, start, exchange, as_json, limits,
+           quiet):
     """The greedy table of NETWORK (total exchange) narrowed by CP-SAT (needs the cpsat extra; its bound is no
     certificate).  To narrow the rotation search's core instead: `tesearch narrow`."""
     from tesearch.limits import log
     from tesearch.strategies import strategy
 
-    if rotation_core:
-        click.echo("warning: repack --rotation-core is deprecated and goes in the next release; use "
-                   "tesearch narrow NETWORK", err=True)
-        if tail is not None or start is not None:
-            raise OptionError("--rotation-core narrows the rotation search's core: leave out --tail and --start "
-                              "(they are for the full greedy table): choose one")
-        return _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits,
-                       quiet)
     if tail is not None and solver != "cpsat":
         raise OptionError(f"--solver {solver} is for the whole model: leave out --tail")
     if exchange != "total":
@@ -327,40 +315,23 @@ def narrow(network, out, force, round_s, workers, word_cap, seed, solver, core_m
     """The rotation core of NETWORK made narrow by CP-SAT: the greedy core narrowed round by round (only the
     exceptional elements are modelled, so it reaches star-9, star-10 and large tori), or mirrored lanes
     (--core-model); needs the cpsat extra; CP-SAT's bounds are no certificates."""
+    from tesearch.limits import log
+    from tesearch.strategies import strategy
+
     model = CoreModel(core_model)
     if model is CoreModel.GREEDY and (from_width is not None or max_width is not None):
         raise OptionError("--from-width and --max-width apply to --core-model lanes or joint-lanes")
-    if model is not CoreModel.GREEDY:
-        if symmetry != THE_ROTATION:
-            raise OptionError(f"--symmetry {symmetry}: the lane core mirrors by the cyclic rotation's half turn; "
-                              f"leave out --symmetry with --core-model {model.value}")
-        return _lane_core(network, out, force, round_s, model, from_width, max_width, exchange, as_json, limits,
-                          quiet)
-    return _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet,
-                   symmetry)
-
-
-def _narrow(network, out, force, round_s, workers, word_cap, seed, solver, exchange, as_json, limits, quiet,
-            symmetry: str = THE_ROTATION):
-    from tesearch.limits import log
-    from tesearch.strategies import strategy
-
+    if model is not CoreModel.GREEDY and symmetry != THE_ROTATION:
+        raise OptionError(f"--symmetry {symmetry}: the lane core mirrors by the cyclic rotation's half turn; "
+                          f"leave out --symmetry with --core-model {model.value}")
     net = _network(network, limits)
-    check_symmetry_name(symmetry, len(net.letters))
-    made = strategy("narrow", seed=seed, cpsat_model=solver_parts(solver)[1], word_cap=word_cap, workers=workers,
-                    round_s=round_s, symmetry=symmetry, progress=log)
-    outcome = _make_table(made, net, exchange, out=out, force=force, inputs=_inputs(network), limits=limits,
-                          quiet=quiet, as_json=as_json)
-    return EXIT_CODES[outcome.status]
-
-
-def _lane_core(network, out, force, round_s, model, from_width, max_width, exchange, as_json, limits, quiet):
-    from tesearch.limits import log
-    from tesearch.strategies import strategy
-
-    net = _network(network, limits)
-    made = strategy("lane-core", joint=model is CoreModel.JOINT_LANES, from_width=from_width or 0,
-                    max_width=max_width, round_s=round_s, progress=log)
+    if model is CoreModel.GREEDY:
+        check_symmetry_name(symmetry, len(net.letters))
+        made = strategy("narrow", seed=seed, cpsat_model=solver_parts(solver)[1], word_cap=word_cap, workers=workers,
+                        round_s=round_s, symmetry=symmetry, progress=log)
+    else:
+        made = strategy("lane-core", joint=model is CoreModel.JOINT_LANES, from_width=from_width or 0,
+                        max_width=max_width, round_s=round_s, progress=log)
     outcome = _make_table(made, net, exchange, out=out, force=force, inputs=_inputs(network), limits=limits,
                           quiet=quiet, as_json=as_json)
     return EXIT_CODES[outcome.status]

@@ -16,7 +16,7 @@ DRAW_DEFAULT_COLUMNS = 80
 
 @click.command()
 @input_file()
-@out_option("Picture to write: .png or .svg.", dest="output", required=True, old="--output")
+@out_option("Picture to write: .png or .svg.", dest="output", required=True)
 @OVERWRITE_OPTION
 @click.option("--window", default=None, metavar="START:END",
               help=f"Columns to draw cell by cell (END exclusive). Without it: columns 0-{DRAW_DEFAULT_COLUMNS - 1} "

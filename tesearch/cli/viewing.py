@@ -12,7 +12,7 @@ from tesearch.terms import ExitCode
 
 @click.command()
 @input_file("table_file")
-@out_option("The page to write (.html); written atomically.", dest="output", required=True, old="--output")
+@out_option("The page to write (.html); written atomically.", dest="output", required=True)
 @click.option("--compare", "compare_file", type=click.Path(dir_okay=True, path_type=Path), default=None,
               help="A second table of the same network, drawn under the first (e.g. before and after a repack).")
 @click.option("--window", default=None, metavar="START:END",
