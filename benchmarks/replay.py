@@ -11,37 +11,7 @@ seed 000 / seed 001 single-port schedules (buffered).  The issue-5 target: a sta
 table (5040 nodes, ~25 M messages, ~150 M hops) and hypercube-12 (4096 nodes, ~100 M
 hops) each replay in under a minute on one core.
 
-Measured (this machine, shared with other sessions, wall-clock seconds of the replay alone):
-
-    case                         model        nodes    messages          hops       T buffer   ok  vector s     ref s
-    star-4 greedy                all-port        24         552         1,488      24      0   ok      0.00      0.01
-    torus-6x6 greedy             all-port        36       1,260         3,888      31      0   ok      0.01      0.12
-    hypercube-6 greedy           all-port        64       4,032        12,288      36      0   ok      0.02      0.16
-    star-5 sequential            all-port       120      14,280        53,040     442      0   ok      0.02      0.50
-    star-5 fifo                  single-port    120      14,280        53,040     442    115   ok      0.03      4.62
-    torus-6x6 a2                 single-port     36       1,260         3,888     108     28   ok      0.00      0.07
-    hypercube-8 sequential       all-port       256      65,280       262,144    1024      0   ok      0.04      2.41
-    star-6 sequential            all-port       720     517,680     2,479,680    3444      0   ok      0.17     28.81
-    star-6 fifo (buffered)       single-port    720     517,680     2,479,680    3444    714   ok      0.30         -
-    star-7 sequential            all-port      5040  25,396,560   149,325,120   29628      0   ok      8.57         -
-    hypercube-12 sequential      all-port      4096  16,773,120   100,663,296   24576      0   ok      6.12         -
-    hypercube-12 a2              single-port   4096  16,773,120   100,663,296   24576   2047   ok      7.98         -
-    peak resident memory 966 MB (whole benchmark process)
-
-The vectorised and reference engines agreed on every small case.
-
-Frontier tables above the vectorised engine's 12000 nodes (read from results/frontier/, replayed by
-the streaming engine, engine="auto", each in its own process so that its peak memory is its own;
-all-port; 2 cores shared with other jobs; "peak MB" is the child's maximum resident set):
-
-    case             engine      nodes      T  words       copy-hops   ok  replay s  wall s  peak MB
-    hypercube-14     streaming   16384   8192  16383   1,879,048,192   ok       8.7     9.2       82
-    hypercube-15     streaming   32768  16384  32767   8,053,063,680   ok      24.3    24.9      119
-    hypercube-16     streaming   65536  32768  65535  34,359,738,368   ok     104.8   105.6      198
-    star-8           streaming   40320  40135  40319  11,327,662,080   ok      37.3    38.0      118
-
-(--frontier-only, load average about 1 at the start; under heavier load the same replays took
-173.6 s for hypercube-16 and 78.9 s for star-8.)
+Past measurements: docs/notes/benchmark-runs.md.
 """
 
 from __future__ import annotations

@@ -7,9 +7,7 @@ Usage:
 
     .venv/bin/python benchmarks/sweep.py [--num-cpus 2] [--timeout 120] [NETWORK ...]
 
-Measured (2-core machine, default networks, 2 CPUs): the sweep took 11.6 s wall and met every
-bound (torus-4x8 by the lift, T = 32); the seven searches one after another took 126.0 s, and
-torus-4x8's search stopped at its 120 s limit with the greedy table, T = 33.
+Past measurements: docs/notes/benchmark-runs.md.
 """
 
 from __future__ import annotations

@@ -4,9 +4,11 @@ of the package is in that table), a docstring on every public definition, no sta
 that must not load z3 do not."""
 
 import ast
+import io
 import re
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -307,6 +309,50 @@ def test_the_private_name_rule_finds_an_import_and_a_read():
     assert private_names_taken(tree) == ["imports tesearch.replay.steps._claim (line 2)",
                                          "reads tesearch.backends.cpsat._cp_model (line 3)",
                                          "reads tesearch.replay.steps.Buffers._internal (line 4)"]
+
+
+#: a run log: a network named beside a measured time, in one paragraph of a docstring or one comment block
+RUN_LOG_NETWORK = re.compile(r"\b(star|pancake|bubblesort|ring|torus|hypercube)-\d")
+RUN_LOG_TIME = re.compile(r"\b\d+(\.\d+)?(-\d+(\.\d+)?)? ?(s|ms|min|minutes|seconds|hours)\b(?![\w-])")
+
+
+def run_logs(source: str) -> list[str]:
+    """The paragraphs of docstrings and the comment blocks of ``source`` that name a network beside a time:
+    run logs, which belong in docs/notes/ or results/ (docs/architecture.md, "Results")."""
+    tree = ast.parse(source)
+    texts = [(node.body[0].lineno, ast.get_docstring(node, clean=False)) for node in ast.walk(tree)
+             if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+             and ast.get_docstring(node, clean=False)]
+    block: list[str] = []
+    last = first = None
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type != tokenize.COMMENT:
+            continue
+        if last is not None and token.start[0] != last + 1:
+            texts.append((first, " ".join(block)))
+            block = []
+        if not block:
+            first = token.start[0]
+        block.append(token.string)
+        last = token.start[0]
+    if block:
+        texts.append((first, " ".join(block)))
+    return [f"line {line}: {' '.join(part.split())[:100]}" for line, text in texts
+            for part in re.split(r"\n\s*\n", text) if RUN_LOG_NETWORK.search(part) and RUN_LOG_TIME.search(part)]
+
+
+def test_no_run_logs_in_docstrings_or_comments():
+    """A docstring says what the code does; how long a run took once goes to docs/notes/ or results/ (issue 39:
+    "star-8: 19 unknown after 178-266 s" stood in search/core.py)."""
+    found = {name: run_logs(path.read_text()) for name, path in sorted(modules().items())}
+    assert {name: logs for name, logs in found.items() if logs} == {}
+
+
+def test_the_run_log_rule_finds_a_timed_network_and_not_a_bound():
+    assert run_logs("#: the schedule (star-8: 19 unknown\n#: after 178-266 s)\nX = 1\n") == \
+        ["line 1: #: the schedule (star-8: 19 unknown #: after 178-266 s)"]
+    assert run_logs('"""star-5 is optimal at T = 111.\n\nA stop takes 2 s."""\n') == []  # two paragraphs: none
+    assert len(run_logs('"""star-5 was found in 12.5 s."""\n')) == 1
 
 
 def test_no_module_is_over_600_lines():

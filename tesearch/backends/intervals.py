@@ -10,9 +10,8 @@ cumulative of whole words with capacity ``|S|`` is added as a redundant count of
 The model does not grow with the width, and CP-SAT's scheduling propagation (energy and
 edge-finding reasoning on the no-overlaps) works on it directly.
 
-Measured on pancake-5 (119 items, 189 words, 2 workers, 2026-11-25): widths 109, 108 and
-107 are each found in under 3 s, where the placement model was unknown at 107 after
-1498 s and needed 266 s at 109 (docs/notes/frontier.md).
+It settled pancake-5 at its counting bound 107, where the placement model stayed unknown (the runs:
+docs/notes/frontier.md, Frontier II).
 
 Same interface as :func:`tesearch.backends.cpsat.solve`: a
 :class:`~tesearch.terms.SolveResult` and, if sat, the (item, word, first column) triples.

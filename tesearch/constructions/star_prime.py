@@ -46,12 +46,11 @@ block. The blanks: one in the core, none in the blocks, so p T - (letters) = 1 a
 T = ceil(letters / p), the counting bound.
 
 What is not here: a rule that writes a core array for every prime p. The arrays below were found by
-CP-SAT (seconds for p <= 5, 82 s for p = 7 in the first runs; 0.4 s for p = 7 with the progressions' first
-columns fixed, `scripts/star_core_array.py`). For p = 11 no 32-column array was found: with the first
-columns fixed, CP-SAT says INFEASIBLE for every one of the 66 patterns the clash fact allows (no
-certificate; results/frontier/star-core-arrays.json); with one extra orbit, the transpositions (a a+5)
-(words a b a), the 35-column array below was found in 9.5 s at the 59th start pattern tried
-(results/frontier/star-core-arrays-extra.json). star-12 has 12! elements, more than tesearch builds
+CP-SAT (`scripts/star_core_array.py`, with the progressions' first columns fixed; the runs:
+docs/notes/frontier.md). For p = 11 no 32-column array was found: with the first columns fixed, CP-SAT
+says INFEASIBLE for every one of the 66 patterns the clash fact allows (no certificate;
+results/frontier/star-core-arrays.json); with one extra orbit, the transpositions (a a+5) (words a b a),
+the 35-column array below was found (results/frontier/star-core-arrays-extra.json). star-12 has 12! elements, more than tesearch builds
 (`construct star-12` refuses its size); :func:`check_implied_table` checks what the array implies without
 them: the array's conditions, the width from the cycle types (T = 490753571, the counting bound, one
 blank) and sampled elements. The arrays are checked again each time a table is built (:func:`check_core`,

@@ -63,8 +63,8 @@ MAX_SUBCORE_BUDGET_S = 32.0
 MAX_CORE_PLANS_PER_WIDTH = 4
 #: the rotation search gives every (core width, filler plan) this many seconds first, then retries
 #: the unknown ones with the budget multiplied by CORE_BUDGET_GROWTH, pass after pass: one hard
-#: unsat or unknown core no longer holds up an easy core a column wider (star-8: 19 unknown
-#: after 178-266 s, 20 sat in 1-19 s)
+#: unsat or unknown core no longer holds up an easy core a column wider (star-8's runs:
+#: docs/notes/frontier.md, Frontier II)
 FIRST_CORE_BUDGET_S = 2.0
 CORE_BUDGET_GROWTH = 4.0
 #: Z3's Python API needs about 40 s to build 200k placement variables: above this the

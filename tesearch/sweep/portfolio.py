@@ -90,7 +90,7 @@ def portfolio(network: Network, exchange: Exchange | str = Exchange.TOTAL, *, se
     entries: list[Entry] = []
     if rotation:
         entries += [Entry("rotation", seed) for seed in range(seeds)]
-        if cpsat:  # CP-SAT decides small rotation cores far faster than Z3 (star-8 total: 40 s against 567 s)
+        if cpsat:  # CP-SAT decides small rotation cores far faster than Z3 (star-8: docs/notes/frontier.md)
             entries.append(Entry("rotation", backend="cpsat"))
     if network.is_product and exchange is Exchange.TOTAL:
         entries.append(Entry("lift"))
