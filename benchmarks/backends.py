@@ -5,7 +5,7 @@ seconds to build the model, the seconds to solve it, and the result.  The width
 problems are the full encodings (every target an item, up to 24 candidate words,
 mirror pin as the search sets it).  Usage:
 
-    .venv/bin/python benchmarks/backends.py [--timeout 120] [--workers 2]
+    .venv/bin/python -m benchmarks.backends [--timeout 120] [--workers 2]
 
 CP-SAT is run with ``--workers`` search workers (2 on the project machine); Z3 is
 single-threaded.  A CP-SAT unsat is not a certificate (only Z3's is).

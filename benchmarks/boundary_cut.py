@@ -4,7 +4,7 @@ For each torus-m x n x n, with the ring side split off and seed 003's table for 
 as the factor, prints the factor's size, whether the boundary-column count refutes every
 lift over it (and the cut: words, columns, demand > capacity), and the seconds it took.
 A "room" row means the count refutes nothing; it does not mean a lift exists.
-Run: .venv/bin/python benchmarks/boundary_cut.py [--n 6 8 10 12 16] [--m 2 3 4 5 6 8 10]
+Run: .venv/bin/python -m benchmarks.boundary_cut [--n 6 8 10 12 16] [--m 2 3 4 5 6 8 10]
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Build and verify the seed 003 general constructions over a range of sizes; print times.
 
-    .venv/bin/python benchmarks/constructions.py            # 2D n <= 32, 3D n <= 12, rings n <= 64
-    .venv/bin/python benchmarks/constructions.py --quick    # 2D n <= 15, 3D n <= 8
+    .venv/bin/python -m benchmarks.constructions            # 2D n <= 32, 3D n <= 12, rings n <= 64
+    .venv/bin/python -m benchmarks.constructions --quick    # 2D n <= 15, 3D n <= 8
 """
 
 from __future__ import annotations

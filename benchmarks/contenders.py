@@ -1,8 +1,8 @@
 """Build every contender of tesearch/contenders/ on the simulate study's networks; print their superstep figures.
 
-    .venv/bin/python benchmarks/contenders.py                                   # the nine networks
-    .venv/bin/python benchmarks/contenders.py --only hypercube-7 torus-4x4x8
-    .venv/bin/python benchmarks/contenders.py --report results/contenders.md
+    .venv/bin/python -m benchmarks.contenders                                   # the nine networks
+    .venv/bin/python -m benchmarks.contenders --only hypercube-7 torus-4x4x8
+    .venv/bin/python -m benchmarks.contenders --report results/contenders.md
 
 Per network (its committed optimal table as the subject) and contender: S (active supersteps, or the steps of a
 table's own timing), B (bundle sum: the sum over steps of the most hops one letter takes there), the floors D (the
@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from markdown_report import Report
+from scripts.markdown_report import Report
 
 from tesearch.contenders import contenders_for, subject_of
 from tesearch.table import read_table
@@ -43,7 +43,7 @@ def main() -> int:
     parser.add_argument("--report", default=None, metavar="FILE", help="also write the tables to FILE (results/contenders.md)")
     args = parser.parse_args()
     names = args.only or list(STUDY)
-    command = "python benchmarks/contenders.py" + (f" --only {' '.join(args.only)}" if args.only else "") \
+    command = "python -m benchmarks.contenders" + (f" --only {' '.join(args.only)}" if args.only else "") \
         + (f" --report {args.report}" if args.report else "")
     out = Report(args.report, command)
     optimum_rows = []

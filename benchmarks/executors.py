@@ -1,6 +1,6 @@
 """The executors' parameters in simulated time: the dataflow executor's K x W grid, and bundles sent as pieces.
 
-Usage: nice .venv/bin/python benchmarks/executors.py [--networks hypercube-7,...] [--report results/executors.md]
+Usage: nice .venv/bin/python -m benchmarks.executors [--networks hypercube-7,...] [--report results/executors.md]
        [--json results/executors.json] [--report-only]
 
 * **Dataflow grid** (SMPI model, 64 KiB blocks): the optimal table under the out-of-order dataflow executor for every
@@ -27,11 +27,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tesearch.files import write_atomically
+from tesearch.limits import format_bytes
 
-from tesearch.files import write_atomically  # noqa: E402
-from tesearch.limits import format_bytes  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 GRID = (1, 4, 16, 64, 128)
 GRID_NETWORKS = {"hypercube-7": "results/hypercube-7.json", "torus-8x8": "results/torus-8x8.json",

@@ -1,17 +1,17 @@
 """Fuzz every subcommand and count: how many hostile inputs were tried, and how many ended wrong.
 
-The cases come from tests/fuzzing.py (one generator per subcommand of tesearch.cli.app.COMMANDS:
+The cases come from tests/testing.py (one generator per subcommand of tesearch.cli.app.COMMANDS:
 hostile specs, generator files, tables valid, invalid and garbled, tampered certificates and
 encodings, output-path attacks, huge numbers, control characters, SIGINT/SIGTERM at random moments).
 Each runs in a temporary directory of its own, in a session of its own, watched by the judge
-(tests/fuzzing.py says what counts as wrong).  Cases run on --jobs worker processes.
+(tests/testing.py says what counts as wrong).  Cases run on --jobs worker processes.
 
-    python benchmarks/fuzz.py [--per-command N] [--seed S] [--jobs 2] [--only CMD,...] [--keep DIR] [--report FILE]
+    python -m benchmarks.fuzz [--per-command N] [--seed S] [--jobs 2] [--only CMD,...] [--keep DIR] [--report FILE]
 
 Prints one row per command (inputs, wrong, exit codes seen, seconds of its cases, seconds per
 input) and a total, then every wrong input with its command line and why; --report also writes
 that as markdown (atomically).  Exit 1 if anything was wrong, 2 if a subcommand has no generator.
-Slow commands run a share of N (fuzzing.SHARES: run, stratify and draw 50 %; sweep 3 %, each real case
+Slow commands run a share of N (testing.SHARES: run, stratify and draw 50 %; sweep 3 %, each real case
 starting a one-CPU Ray of its own, 10-45 s; regress 5 %, 4-16 s a case).
 """
 
@@ -28,27 +28,22 @@ import tempfile
 import time
 from pathlib import Path
 
-# this checkout's package first: cases that run in a fork of this process import tesearch here, and must get the
-# tree the report names, not an installed (editable) copy that may be another checkout
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import strategies as st
 
-from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-import fuzzing  # noqa: E402
+from tesearch import testing
 
 
-def draw_cases(command: str, count: int, rng_seed: int) -> list[fuzzing.Case]:
+def draw_cases(command: str, count: int, rng_seed: int) -> list[testing.Case]:
     """``count`` cases of one subcommand, the same for the same seed."""
-    drawn: list[fuzzing.Case] = []
+    drawn: list[testing.Case] = []
 
     @seed(rng_seed)
     @settings(max_examples=count, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
     @given(data=st.data())
     def collect(data):
-        drawn.append(data.draw(fuzzing.cases(command)))
+        drawn.append(data.draw(testing.cases(command)))
 
     collect()
     return drawn[:count]
@@ -56,18 +51,18 @@ def draw_cases(command: str, count: int, rng_seed: int) -> list[fuzzing.Case]:
 
 def count_for(command: str, per_command: int) -> int:
     """How many cases a command runs: its share of --per-command, at least 2."""
-    return max(2, round(per_command * fuzzing.SHARES.get(command, 1.0)))
+    return max(2, round(per_command * testing.SHARES.get(command, 1.0)))
 
 
-def _run_one(job: tuple[int, fuzzing.Case, str, str | None]) -> fuzzing.Outcome:
+def _run_one(job: tuple[int, testing.Case, str, str | None]) -> testing.CaseResult:
     index, case, scratch, keep = job
     case_dir = Path(scratch) / f"c{index}"
     outcome = None
     try:
-        outcome = fuzzing.run_case(case, case_dir)
+        outcome = testing.run_case(case, case_dir)
         return outcome
     except Exception as exc:  # noqa: BLE001 - the harness itself failed on this case: say so, go on
-        return fuzzing.Outcome(case, None, 0.0, [f"the fuzzer failed to run it: {type(exc).__name__}: {exc}"])
+        return testing.CaseResult(case, None, 0.0, [f"the fuzzer failed to run it: {type(exc).__name__}: {exc}"])
     finally:
         if keep and outcome is not None and outcome.wrong:
             try:
@@ -95,7 +90,7 @@ def write_atomically(path: str, text: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-command", type=int, default=600,
-                        help="cases per subcommand (slow ones run a share of it, see fuzzing.SHARES)")
+                        help="cases per subcommand (slow ones run a share of it, see testing.SHARES)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2, help="cases run at once")
     parser.add_argument("--only", default=None, help="comma-separated subcommands (default: all)")
@@ -104,17 +99,17 @@ def main() -> int:
     parser.add_argument("--report", default=None, metavar="FILE",
                         help="also write the table and the wrong inputs, with the command and date, to FILE")
     args = parser.parse_args()
-    missing = fuzzing.missing_generators()
+    missing = testing.missing_generators()
     if missing:
-        print(f"fuzz: no generator for subcommand(s) {', '.join(missing)} (add one to tests/fuzzing.py)",
+        print(f"fuzz: no generator for subcommand(s) {', '.join(missing)} (add one to tests/testing.py)",
               file=sys.stderr)
         return 2
-    commands = args.only.split(",") if args.only else list(fuzzing.GENERATORS)
-    unknown = [c for c in commands if c not in fuzzing.GENERATORS]
+    commands = args.only.split(",") if args.only else list(testing.GENERATORS)
+    unknown = [c for c in commands if c not in testing.GENERATORS]
     if unknown:
         print(f"fuzz: unknown subcommand(s) {', '.join(unknown)}", file=sys.stderr)
         return 2
-    command_line = f"python benchmarks/fuzz.py --per-command {args.per_command} --seed {args.seed} --jobs {args.jobs}"
+    command_line = f"python -m benchmarks.fuzz --per-command {args.per_command} --seed {args.seed} --jobs {args.jobs}"
     if args.only:
         command_line += f" --only {args.only}"
     started = time.monotonic()
@@ -125,7 +120,7 @@ def main() -> int:
     print(f"{len(jobs)} cases drawn in {time.monotonic() - started:.0f} s; running on {args.jobs} worker(s)",
           flush=True)
     tallies = {c: {"tried": 0, "wrong": 0, "seconds": 0.0, "exits": collections.Counter()} for c in commands}
-    wrong: list[fuzzing.Outcome] = []
+    wrong: list[testing.CaseResult] = []
     with tempfile.TemporaryDirectory(prefix="tfz-") as scratch:
         context = multiprocessing.get_context("fork")
         with context.Pool(args.jobs, maxtasksperchild=100) as pool:
@@ -156,7 +151,7 @@ def main() -> int:
         total_wrong += tally["wrong"]
     wall = time.monotonic() - started
     lines.append(f"| **total** | **{total_tried}** | **{total_wrong}** | | {wall:.0f} (wall, {args.jobs} jobs) | |")
-    per_unit = sum(count_for(c, 1000) for c in fuzzing.GENERATORS) / 1000  # inputs per unit of --per-command
+    per_unit = sum(count_for(c, 1000) for c in testing.GENERATORS) / 1000  # inputs per unit of --per-command
     rate = wall / total_tried if total_tried else 0.0
     needed = math.ceil(10000 / per_unit)
     lines.append("")
@@ -177,7 +172,7 @@ def main() -> int:
                 f"{_commit()}.", "",
                 "Wrong = exit 70 or outside 0-4/130/143, a traceback, an error of more than one line, a hang, "
                 "a changed input or committed file, a half-written or temporary file, a process left behind, "
-                "a false exit 3 or CONFIRMED, exit 0 on a table the fuzzer made invalid (tests/fuzzing.py).", ""]
+                "a false exit 3 or CONFIRMED, exit 0 on a table the fuzzer made invalid (tests/testing.py).", ""]
         write_atomically(args.report, "\n".join(head + lines) + "\n")
     return 1 if total_wrong else 0
 

@@ -6,7 +6,7 @@ and the process's peak resident memory so far (``resource.getrusage``; run one d
 ``--only D``, for a per-size figure).  The construction works for every d
 (docs/proofs/hypercube.md); a size the checkers cannot rebuild is reported as such.
 
-Run: .venv/bin/python benchmarks/hypercube_construction.py [MAX_D] [--only D]   (default 20)
+Run: .venv/bin/python -m benchmarks.hypercube_construction [MAX_D] [--only D]   (default 20)
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Build and verify mirror-lane tables (tesearch/constructions/lanes.py) for every m x n x n in range; print times.
 
-    .venv/bin/python benchmarks/lanes.py              # 4 | m < n, n even, n <= 24
-    .venv/bin/python benchmarks/lanes.py --max-n 64 --report results/lanes-bench.md
-    .venv/bin/python benchmarks/lanes.py --min-n 48 --min-m 32 --max-n 64   # go on after n = 48, m = 28
+    .venv/bin/python -m benchmarks.lanes              # 4 | m < n, n even, n <= 24
+    .venv/bin/python -m benchmarks.lanes --max-n 64 --report results/lanes-bench.md
+    .venv/bin/python -m benchmarks.lanes --min-n 48 --min-m 32 --max-n 64   # go on after n = 48, m = 28
 
 Each row: the shape, its nodes, T, two lower bounds, whether the table is valid and meets them,
 the number of shells (braids) the port-matching rule chains, and the seconds to build (the
@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from markdown_report import Report
+from scripts.markdown_report import Report
 
 from tesearch.constructions.lanes import mirror_lane_table
 from tesearch.errors import ConstructionError
@@ -40,7 +40,7 @@ def main() -> int:
     parser.add_argument("--report", default=None, metavar="FILE",
                         help="also write the table, with the command and date, to FILE (results/lanes-bench.md)")
     args = parser.parse_args()
-    out = Report(args.report, f"python benchmarks/lanes.py --min-n {args.min_n} --min-m {args.min_m} --max-n {args.max_n} "
+    out = Report(args.report, f"python -m benchmarks.lanes --min-n {args.min_n} --min-m {args.min_m} --max-n {args.max_n} "
                  f"--kernel-max-nodes {args.kernel_max_nodes}")
     failures = 0
     out.line("| shape | nodes | T | bound | kernel | optimal | shells | seconds |")

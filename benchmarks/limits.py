@@ -4,8 +4,8 @@ For each (command, --timeout, --max-memory) row, a real `tesearch` process is st
 samples the resident memory of its whole process tree (the command and its worker) every 0.1 s from
 /proc, and records the wall time to exit, the exit code, the phase the command named, and the peak.
 
-    python benchmarks/limits.py            # the default rows (star-8, star-9, pancake-7, hypercube-20)
-    python benchmarks/limits.py --quick    # small rows only (seconds)
+    python -m benchmarks.limits            # the default rows (star-8, star-9, pancake-7, hypercube-20)
+    python -m benchmarks.limits --quick    # small rows only (seconds)
 
 Prints a markdown table (results/README.md quotes a run).
 """
@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 
-from markdown_report import Report
+from scripts.markdown_report import Report
 
 ROWS = [
     # (label, arguments, timeout, max memory)
@@ -86,7 +86,7 @@ def main() -> int:
     parser.add_argument("--report", default=None, metavar="FILE",
                         help="also write the table, with the command and date, to FILE (results/limits.md)")
     args = parser.parse_args()
-    out = Report(args.report, "python benchmarks/limits.py" + (" --quick" if args.quick else ""))
+    out = Report(args.report, "python -m benchmarks.limits" + (" --quick" if args.quick else ""))
     out.line("| run | --timeout | --max-memory | exit | wall s | over the limit s | peak memory | phase named |")
     out.line("|---|---|---|---|---|---|---|---|")
     for label, arguments, timeout, memory in (QUICK if args.quick else ROWS):

@@ -1,6 +1,6 @@
 """MPI benchmark: a table's schedule run rank by rank against MPI_Alltoall on the same blocks.
 
-Usage: nice -n 10 .venv/bin/python benchmarks/mpi.py [--networks star-4,...] [--sizes 8,64K,1M]
+Usage: nice -n 10 .venv/bin/python -m benchmarks.mpi [--networks star-4,...] [--sizes 8,64K,1M]
        [--repeat 3] [--max-memory 8G] [--executor step|dataflow|both] [--json FILE]
 
 For each network (a table in results/) and block size it runs ``tesearch run TABLE --mpi``'s
@@ -21,12 +21,11 @@ import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tesearch.files import RECORD_KIND, write_output
+from tesearch.limits import format_bytes, parse_bytes
+from tesearch.programs.launch import MpiRun, launch, memory_estimate
 
-from tesearch.files import RECORD_KIND, write_output  # noqa: E402
-from tesearch.limits import format_bytes, parse_bytes  # noqa: E402
-from tesearch.programs.launch import MpiRun, launch, memory_estimate  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 NETWORKS = ("hypercube-4", "star-4", "torus-4x4", "torus-4x4x8", "star-5")
 SIZES = ("8", "64K", "1M")

@@ -1,6 +1,6 @@
 """MPI_Alltoall on SimGrid, one (network, model, size, algorithm) at a time, each run given the wall clock it needs.
 
-Usage: nice .venv/bin/python benchmarks/mpi_contenders.py [--out results/simulate-mpi.jsonl] [--only NETWORK,...]
+Usage: nice .venv/bin/python -m benchmarks.mpi_contenders [--out results/simulate-mpi.jsonl] [--only NETWORK,...]
        [--models smpi,cm02] [--run-timeout S] [--max-memory 8G] [--list]
 
 The simulate study's MPI contenders take from seconds (64 ranks) to hours (1024 ranks, every rank sending to every
@@ -23,17 +23,16 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from benchmarks.simulate import PLAN
+from tesearch.limits import parse_bytes
+from tesearch.loading import load_checked
+from tesearch.programs.ranks import rank_numbering
+from tesearch.networks import network_for_table
+from tesearch.simulate import study
+from tesearch.simulate.lineup import KNOWN_ALGORITHMS, Lineup, mpi_contenders
+from tesearch.simulate.verdicts import RunStatus
 
-from benchmarks.simulate import PLAN  # noqa: E402
-from tesearch.limits import parse_bytes  # noqa: E402
-from tesearch.loading import load_checked  # noqa: E402
-from tesearch.programs.ranks import rank_numbering  # noqa: E402
-from tesearch.networks import network_for_table  # noqa: E402
-from tesearch.simulate import study  # noqa: E402
-from tesearch.simulate.lineup import KNOWN_ALGORITHMS, Lineup, mpi_contenders  # noqa: E402
-from tesearch.simulate.verdicts import RunStatus  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SIZES = {"8": 8, "4K": 4096, "64K": 65536, "1M": 1 << 20}
 

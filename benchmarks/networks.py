@@ -4,7 +4,7 @@ Prints one row per network: nodes, degree, diameter, seconds to build the Cayley
 (SymPy order check + numpy BFS + multiplication tables), and seconds for everything
 `tesearch info` computes (rotation, orbits, exceptional words, all bounds).  Usage:
 
-    .venv/bin/python benchmarks/networks.py [--skip-star9]
+    .venv/bin/python -m benchmarks.networks [--skip-star9]
 """
 
 from __future__ import annotations

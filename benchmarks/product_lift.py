@@ -1,7 +1,7 @@
 """Ring lifts of mixed-radix tori: nodes, factor, options of the Z3 model, T, bound, seconds.
 
 Each torus is lifted from its factor table (searched or lifted in turn), then verified.
-Run: .venv/bin/python benchmarks/product_lift.py [SPEC ...]   (default: the TPU-shaped tori)
+Run: .venv/bin/python -m benchmarks.product_lift [SPEC ...]   (default: the TPU-shaped tori)
 """
 
 import sys

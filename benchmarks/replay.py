@@ -1,7 +1,7 @@
 """Replay benchmark: the vectorised engine against the per-message reference, and at scale.
 
-Usage: .venv/bin/python benchmarks/replay.py [--no-large] [--no-reference-star6] [--no-frontier]
-       .venv/bin/python benchmarks/replay.py --frontier-only
+Usage: .venv/bin/python -m benchmarks.replay [--no-large] [--no-reference-star6] [--no-frontier]
+       .venv/bin/python -m benchmarks.replay --frontier-only
 
 Inputs are built here (not read from results/): a "sequential" table puts one shortest
 word per target one after another in row 0 (every column holds one letter, so it is a

@@ -3,7 +3,7 @@
 Prints one row per instance with the seconds each variant took (and its result), and the
 ratio to the default, so one run shows what each idea buys.  Usage:
 
-    .venv/bin/python benchmarks/search.py [--timeout 60]
+    .venv/bin/python -m benchmarks.search [--timeout 60]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """SimGrid study: every network's table, the table-free schedules and every MPI_Alltoall algorithm, in simulated time.
 
-Usage: nice -n 10 .venv/bin/python benchmarks/simulate.py [--networks hypercube-7,...] [--models smpi,cm02]
+Usage: nice -n 10 .venv/bin/python -m benchmarks.simulate [--networks hypercube-7,...] [--models smpi,cm02]
        [--sizes 64K] [--mpi-runs FILE.jsonl ...] [--report-only]
 
 For each network and model it runs ``tesearch simulate TABLE --json --mpi-algorithms none`` (the table's executors,
@@ -26,12 +26,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tesearch.files import write_atomically
+from tesearch.limits import format_bytes, parse_bytes
+from tesearch.simulate.verdicts import RunStatus, crossover, summarise_size
 
-from tesearch.files import write_atomically  # noqa: E402
-from tesearch.limits import format_bytes, parse_bytes  # noqa: E402
-from tesearch.simulate.verdicts import RunStatus, crossover, summarise_size  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 #: network -> (table, sizes under SMPI, sizes under CM02, extra simulate options)
 PLAN = {

@@ -5,7 +5,7 @@ the plain search (`--strategy auto`, its default); then both totals.  The sweep'
 includes starting and stopping a local Ray (about 5 and 3 s on the 2-core project machine).
 Usage:
 
-    .venv/bin/python benchmarks/sweep.py [--num-cpus 2] [--timeout 120] [NETWORK ...]
+    .venv/bin/python -m benchmarks.sweep [--num-cpus 2] [--timeout 120] [NETWORK ...]
 
 Past measurements: docs/notes/benchmark-runs.md.
 """

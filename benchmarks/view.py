@@ -1,8 +1,8 @@
 """How large `tesearch view` pages are and how soon they become interactive, measured in headless Chromium.
 
-    .venv/bin/python benchmarks/view.py                                   # star-5, star-7, star-8, hypercube-16
-    .venv/bin/python benchmarks/view.py --report results/view.md
-    .venv/bin/python benchmarks/view.py --only star-5 --screenshot docs/view-star-5.png
+    .venv/bin/python -m benchmarks.view                                   # star-5, star-7, star-8, hypercube-16
+    .venv/bin/python -m benchmarks.view --report results/view.md
+    .venv/bin/python -m benchmarks.view --only star-5 --screenshot docs/view-star-5.png
 
 Per table: the seconds `build_page` takes (read, verify, rotation, arrays), the page's bytes and
 gzipped bytes, and, over --loads page loads, the median time from navigation start to the moment the
@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from markdown_report import Report
+from scripts.markdown_report import Report
 
 from tesearch.view import browser
 from tesearch.view.page import build_page
@@ -69,7 +69,7 @@ def main() -> int:
         return 2
     from playwright.sync_api import sync_playwright
 
-    report = Report(args.report, "python " + " ".join(["benchmarks/view.py"] + sys.argv[1:]))
+    report = Report(args.report, "python -m " + " ".join(["benchmarks.view"] + sys.argv[1:]))
     report.line("| table | rows x columns | words | build s | page bytes | gzipped | interactive ms (median, range) | redraw ms |")
     report.line("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:

@@ -4,7 +4,7 @@ Each table gets proofs/NAME.json (NAME = the table file's stem; frontier tables
 are prefixed "frontier-"), with every kept refutation of the same network and
 exchange under encodings/ attached as an impossibility claim.  Usage:
 
-    .venv/bin/python scripts/certify_all.py [--only SUBSTRING]
+    .venv/bin/python -m scripts.certify_all [--only SUBSTRING]
 """
 
 from __future__ import annotations

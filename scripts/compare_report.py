@@ -1,7 +1,7 @@
 """Write results/compare.md, results/compare.json and results/compare.png: tesearch tables against the schedules
 users would otherwise run (shortest-path FIFO, dimension-ordered FIFO, the node-invariant single-port FIFO FIFO).
 
-    python scripts/compare_report.py [--only SPEC ...] [--out-dir results]
+    python -m scripts.compare_report [--only SPEC ...] [--out-dir results]
 
 Every number comes from this run: the baselines are simulated (tesearch.compare), the bound is computed
 (tesearch info's best bound), and the tesearch T is read from the committed tables results/SPEC.json and
@@ -360,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{spec}: {result['seconds']} s, replay {replay_cell(result['replay'])}, "
               f"all-node engine {all_nodes_cell(result['all_nodes'])}", file=sys.stderr)
     total = time.perf_counter() - started
-    command = ("python scripts/compare_report.py" + (" --only " + " ".join(args.only) if args.only else "")
+    command = ("python -m scripts.compare_report" + (" --only " + " ".join(args.only) if args.only else "")
                + (" --no-replay" if args.no_replay else "")
                + (f" --all-nodes-limit {args.all_nodes_limit}" if args.all_nodes_limit != 300_000 else ""))
     args.out_dir.mkdir(parents=True, exist_ok=True)

@@ -7,15 +7,23 @@ lift-cores.json (scripts/lift_core.py), the metadata of the committed tables, th
 in results/manifest.toml (constructions, stratified and repacked tables), and the notes in
 docs/notes/frontier.md (the analysis of what was refuted and what is open).  Usage:
 
-    .venv/bin/python scripts/frontier.py [--only SUBSTRING] [--timeout 120] [--jobs N]
-    .venv/bin/python scripts/frontier.py --report      # only rewrite results/frontier.md
-    .venv/bin/python scripts/frontier.py --sweep [--address ADDR] [--timeout 3600]
+    .venv/bin/python -m scripts.frontier [--only SUBSTRING] [--timeout 120] [--jobs N]
+    .venv/bin/python -m scripts.frontier --report      # only rewrite results/frontier.md
+    .venv/bin/python -m scripts.frontier --sweep [--address ADDR] [--timeout 3600]
+    .venv/bin/python -m scripts.frontier --strategies [--only star-8] [--out results/frontier-bench-star-8.md]
 
 With --sweep the targets run through `tesearch sweep` (one per exchange, as Ray tasks: locally, or
 on the cluster at --address; --timeout is then each sweep's whole wall-clock limit) instead of one
 `tesearch search` each; the default stays the per-target search, which made the committed records.
 Tables go to the same paths under the keep-better rule, so a sweep never replaces a stratified,
 lifted or repacked table by a wider one; runs.json records the winning entry as the strategy.
+
+With --strategies the frontier stars run side by side under every strategy, earlier and current
+(STRATEGY_ROWS: star-7 and star-8, total and odd-distance; each row one real `tesearch` command to its end
+or its timeout, in a fresh process, its table checked by `tesearch verify`), and a markdown table of wall
+times, exit codes and widths is printed (--out: also written, with the command and the date:
+results/frontier-bench-star-7.md and -star-8.md; about 45 minutes on 2 cores for every row).  Nothing under
+results/frontier/ changes.
 """
 
 from __future__ import annotations
@@ -28,9 +36,12 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from scripts.markdown_report import Report
 
 ROOT = Path(__file__).resolve().parent.parent
 TESEARCH = str(Path(sys.executable).with_name("tesearch"))
@@ -75,7 +86,7 @@ def manifest_commands() -> dict[str, str]:
 
 def current(command: str) -> str:
     """A recorded command in the current CLI (records made before the restructure name old entry points)."""
-    from make_manifest import translate  # scripts/ is on sys.path when this file runs as a script
+    from scripts.make_manifest import translate
 
     return translate(command)
 
@@ -97,6 +108,66 @@ TIMEOUTS = {"star-8": 900, "star-9": 1200}
 SYMMETRY_TARGETS = [("star-9", ["--strategy", "rotation", "--symmetry", "Q8", "--max-memory", "6G"])]
 
 
+#: --strategies: (network, exchange, label, command after `tesearch`, timeout in seconds): the earlier strategies
+#: (the rotation search with the patient schedule, how star-8 was first found; symmetry stratification, how star-7
+#: was) beside the current ones (the escalating schedule with Z3 and CP-SAT; the split strategy with CP-SAT)
+STRATEGY_ROWS = [
+    ("star-7", "total", "stratify (z3; earlier)", ["stratify", "star-7"], 900),
+    ("star-7", "total", "rotation, patient (z3; earlier)", ["search", "star-7", "--core-schedule", "patient"], 300),
+    ("star-7", "total", "split (cpsat)", ["search", "star-7", "--strategy", "split", "--solver", "cpsat",
+                                         "--word-cap", "64"], 300),
+    ("star-7", "odd-distance", "stratify (z3; earlier)",
+     ["stratify", "star-7", "--exchange", "odd-distance", "--solver-timeout", "60"], 900),
+    ("star-7", "odd-distance", "split (cpsat)", ["search", "star-7", "--exchange", "odd-distance", "--strategy",
+                                                "split", "--solver", "cpsat", "--word-cap", "64"], 300),
+    ("star-8", "total", "rotation, patient (z3; earlier)", ["search", "star-8", "--core-schedule", "patient"], 900),
+    ("star-8", "total", "rotation, escalating (z3)", ["search", "star-8"], 600),
+    ("star-8", "total", "rotation, escalating (cpsat)", ["search", "star-8", "--solver", "cpsat"], 900),
+    ("star-8", "odd-distance", "rotation, patient (z3; earlier)",
+     ["search", "star-8", "--exchange", "odd-distance", "--core-schedule", "patient"], 900),
+    ("star-8", "odd-distance", "rotation, escalating (cpsat)",
+     ["search", "star-8", "--exchange", "odd-distance", "--solver", "cpsat"], 900),
+]
+
+
+def tesearch(*args: str, timeout: float | None = None) -> subprocess.CompletedProcess:
+    """One `tesearch` command in a fresh process (this interpreter), its output captured."""
+    return subprocess.run([sys.executable, "-m", "tesearch.entry", *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def strategy_row(command: list[str], timeout: float, workdir: str) -> dict:
+    """Run one --strategies row; its wall time, exit code, T and whether `tesearch verify` accepts the table."""
+    out = os.path.join(workdir, "table.json")
+    if os.path.exists(out):
+        os.remove(out)
+    started = time.monotonic()
+    proc = tesearch(*command, "--timeout", str(timeout), "--out", out, "--quiet", timeout=timeout + 120)
+    wall = time.monotonic() - started
+    T, verified = None, None
+    if os.path.exists(out):
+        with open(out) as fh:
+            T = json.load(fh)["T"]
+        verified = tesearch("verify", out).returncode == 0
+    return {"exit": proc.returncode, "wall": wall, "T": T, "verified": verified}
+
+
+def compare_strategies(only: str | None, out: str | None) -> None:
+    """The --strategies rows (of one network with ``only``), printed as a markdown table (and written to ``out``)."""
+    report = Report(out, "python -m scripts.frontier --strategies" + (f" --only {only}" if only else ""))
+    report.line("| network | exchange | strategy | wall s | exit | T | verify |")
+    report.line("|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as workdir:
+        for network, exchange, label, command, timeout in STRATEGY_ROWS:
+            if only and network != only:
+                continue
+            row = strategy_row(command, timeout, workdir)
+            verdict = {True: "VALID", False: "FAILS", None: "-"}[row["verified"]]
+            report.line(f"| {network} | {exchange} | {label} | {row['wall']:.1f} | {row['exit']} | "
+                        f"{row['T'] if row['T'] is not None else '-'} | {verdict} |")
+    report.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default=None)
@@ -108,7 +179,13 @@ def main() -> None:
     ap.add_argument("--address", default=None, help="with --sweep: the Ray cluster to use (default: local)")
     ap.add_argument("--symmetry-targets", action="store_true",
                     help="run the letter-group searches of SYMMETRY_TARGETS instead of the frontier targets")
+    ap.add_argument("--strategies", action="store_true",
+                    help="time every strategy on the frontier stars side by side (STRATEGY_ROWS; --only: one network)")
+    ap.add_argument("--out", default=None, help="with --strategies: also write the table to this markdown file")
     args = ap.parse_args()
+    if args.strategies:
+        compare_strategies(args.only, args.out)
+        return
     if args.report:
         write_report()
         return
@@ -132,7 +209,7 @@ def main() -> None:
 
 def sweep_frontier(chosen: list[tuple[str, list[str]]], store: dict, *, timeout: float, address: str | None) -> None:
     """Every target through `tesearch sweep`, one sweep per exchange, recorded in runs.json as searches are."""
-    from sweeping import sweep_targets  # scripts/ is on sys.path when this file runs as a script
+    from scripts.sweeping import sweep_targets
 
     for exchange in ("total", "odd-distance"):
         specs = [spec for spec, extra in chosen if ("--exchange" in extra) == (exchange != "total")]
@@ -187,7 +264,6 @@ def best_bound(d: dict) -> int | None:
     None), the bound recomputed from the network (tesearch.info, as `tesearch info` prints it)."""
     if d.get("best_bound") is not None:
         return d["best_bound"]
-    sys.path.insert(0, str(ROOT))
     from tesearch.info import network_info
     from tesearch.networks import network_from_spec
 

@@ -5,7 +5,7 @@ than the table already there (an equal one is left alone, so its certificate sta
 every run (found or not) is recorded with its time in results/frontier/lifts.json, which
 scripts/frontier.py --report reads.  Usage:
 
-    .venv/bin/python scripts/frontier_lifts.py [--only SUBSTRING] [--timeout 120] [--backend cpsat] [--ring I]
+    .venv/bin/python -m scripts.frontier_lifts [--only SUBSTRING] [--timeout 120] [--backend cpsat] [--ring I]
         [--mode fixed|latin|cyclic ...]
 
 A run with the default options is stored under the network's name; one with --backend,

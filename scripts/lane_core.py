@@ -2,7 +2,7 @@
 results/twisted/runs.json): the lane core is now ``tesearch narrow --core-model lanes|joint-lanes``
 (tesearch/search/lanecore.py, the ``lane-core`` strategy).
 
-    python scripts/lane_core.py SPEC --out FILE [--timeout S] [--attempt S] [--min-width W] [--max-width W] [--joint]
+    python -m scripts.lane_core SPEC --out FILE [--timeout S] [--attempt S] [--min-width W] [--max-width W] [--joint]
 
 runs ``tesearch narrow SPEC --core-model lanes (joint-lanes with --joint) -o FILE --timeout S
 --solver-timeout S [--from-width W] [--max-width W]``, with this script's former defaults (1200 s, 40 s

@@ -17,12 +17,16 @@ Old entry points are translated to the current CLI (``python -m tesearch.frontie
 -> ``tesearch lift`` with ``--timeout`` -> ``--solver-timeout``; ``python -m
 tesearch.frontier.star`` -> ``tesearch stratify``; ``python -m tesearch.backends.cpsat`` ->
 ``tesearch repack``; ``python -m tesearch.frontier.hypercube`` and
-scripts/frontier_constructions.py -> ``tesearch construct``).
+scripts/frontier_constructions.py -> ``tesearch construct``), a script or benchmark run by its path
+(``python scripts/NAME.py``, as the run records of before issue 39 say) to the module it is now
+(``python -m scripts.NAME``), and the option spellings removed at 0.1.0 to the current ones (``--backend``
+and ``--cpsat-model`` -> ``--solver``, ``--round`` and ``--attempt-timeout`` -> ``--solver-timeout``,
+``--output`` -> ``--out``, ``repack --rotation-core`` -> ``narrow``).
 
 This is the documented way to add entries: commit the new file, add its rule here if no
 existing rule covers it (an unknown file stops this script), and rerun
 
-    .venv/bin/python scripts/make_manifest.py
+    .venv/bin/python -m scripts.make_manifest
 
 which rewrites results/manifest.toml, sha256 fields included (so rerun it after a result file
 is deliberately regenerated). tests/test_manifest.py fails while a committed result file has
@@ -120,147 +124,147 @@ SPOT_CHECKS: dict[str, str] = {
 
 #: run records, reports and other non-table files: (command(s), depends_on, note)
 FIXED: dict[str, tuple[list[str], list[str], str]] = {
-    "results/fuzz.md": (["python benchmarks/fuzz.py --per-command 720 --seed 2032 --jobs 2 --report results/fuzz.md"], [],
+    "results/fuzz.md": (["python -m benchmarks.fuzz --per-command 720 --seed 2032 --jobs 2 --report results/fuzz.md"], [],
                         "hostile inputs per subcommand and how many ended wrong; the committed run (10210 inputs, 0 "
                         "wrong) was made on commit 862b1d7, the code of the combined executor (session note of "
                         "2026-11-26, fourth session)"),
     "results/frontier-bench-star-8.md": (
-        ["python benchmarks/frontier.py --only star-8 --report results/frontier-bench-star-8.md"], [],
+        ["python -m scripts.frontier --strategies --only star-8 --out results/frontier-bench-star-8.md"], [],
         "star-8 total and odd-distance: the earlier rotation schedule beside the escalating one, Z3 and CP-SAT"),
     "results/frontier-bench-star-7.md": (
-        ["python benchmarks/frontier.py --only star-7 --report results/frontier-bench-star-7.md"], [],
+        ["python -m scripts.frontier --strategies --only star-7 --out results/frontier-bench-star-7.md"], [],
         "star-7 total and odd-distance: stratification and the patient rotation schedule beside the split strategy"),
-    "results/lanes-bench.md": (["python benchmarks/lanes.py --max-n 64 --kernel-max-nodes 60000 --report results/lanes-bench.md"], [],
+    "results/lanes-bench.md": (["python -m benchmarks.lanes --max-n 64 --kernel-max-nodes 60000 --report results/lanes-bench.md"], [],
                                "mirror-lane tables for every m x n x n (4 | m < n, n even): T, tesearch's and the "
                                "kernel's bounds, the shells chained, seconds; all 240 shapes up to n = 64, from two runs "
                                "(the first stopped at n = 48, the second went on with --min-n 48 --min-m 32), "
                                "stated at the top"),
     "results/symmetry-cores.md": (
-        ["python scripts/symmetry_cores.py --max-n 9 --report results/symmetry-cores.md"], [],
+        ["python -m scripts.symmetry_cores --max-n 9 --report results/symmetry-cores.md"], [],
         "the core of every regular letter group (every group of order n-1) on star-5..9, total and odd-distance"),
     "results/symmetry-search.md": (
-        ["python scripts/symmetry_cores.py --search --max-n 7 --timeout 150 --report results/symmetry-search.md"], [],
+        ["python -m scripts.symmetry_cores --search --max-n 7 --timeout 150 --report results/symmetry-search.md"], [],
         "what the rotation search reaches with each regular letter group (--symmetry) on star-5..7, one run each"),
-    "results/star-structure.md": (["python scripts/star_structure.py --report results/star-structure.md"], [],
+    "results/star-structure.md": (["python -m scripts.star_structure --report results/star-structure.md"], [],
                                   "the rotation core of star-4, 6, 8 (n - 1 prime): the powers of the p-cycle, their "
                                   "progression words, and how the committed optimal tables stagger them"),
-    "results/view.md": (["python benchmarks/view.py --report results/view.md"], [],
+    "results/view.md": (["python -m benchmarks.view --report results/view.md"], [],
                         "tesearch view pages (star-5, star-7, star-8, hypercube-16): build seconds, bytes, gzipped bytes, "
                         "time to interactive and redraw time measured in headless Chromium (quoted in README.md)"),
-    "results/limits.md": (["python benchmarks/limits.py --report results/limits.md"], [],
+    "results/limits.md": (["python -m benchmarks.limits --report results/limits.md"], [],
                           "from --timeout to exit and peak memory per run (quoted in results/README.md)"),
-    "results/twisted/runs.json": (["python scripts/twisted_runs.py SPEC --timeout S [--command search|stratify]"], [],
+    "results/twisted/runs.json": (["python -m scripts.twisted_runs SPEC --timeout S [--command search|stratify]"], [],
                                   "one row per step (search, verify, replay, certify, check-proof) of every twisted run, "
                                   "in the order run; each row holds its own tesearch command"),
-    "results/twisted/comparison.json": (["python scripts/twisted_report.py"], ["results/twisted/runs.json"],
+    "results/twisted/comparison.json": (["python -m scripts.twisted_report"], ["results/twisted/runs.json"],
                                         "regular against twisted: bounds, distances, T and their ratio"),
-    "results/twisted/README.md": (["python scripts/twisted_report.py"], ["results/twisted/runs.json"],
+    "results/twisted/README.md": (["python -m scripts.twisted_report"], ["results/twisted/runs.json"],
                                   "generated from the tables, runs.json and the network facts"),
-    "results/twisted/T-vs-nodes.png": (["python scripts/twisted_report.py"], ["results/twisted/runs.json"],
+    "results/twisted/T-vs-nodes.png": (["python -m scripts.twisted_report"], ["results/twisted/runs.json"],
                                        "T against node count, regular and twisted wiring"),
     "results/twisted/attempts-torus-32x16-twisted.json": (
         ["tesearch search torus-32x16:twisted --timeout 240 --backend cpsat --word-cap 400 --json"], [],
         "the per-attempt log of one unknown 32x16 run (sampled words: it proves nothing)"),
-    "results/compare.md": (["python scripts/compare_report.py --all-nodes-limit 1100000"], [],
+    "results/compare.md": (["python -m scripts.compare_report --all-nodes-limit 1100000"], [],
                            "the tables against shortest-path FIFO, e-cube and seed 000 (writes compare.json and the "
                            "plots too)"),
-    "results/compare.json": (["python scripts/compare_report.py --all-nodes-limit 1100000"], [],
+    "results/compare.json": (["python -m scripts.compare_report --all-nodes-limit 1100000"], [],
                              "the records behind results/compare.md"),
-    "results/compare.png": (["python scripts/compare_report.py --all-nodes-limit 1100000"], [],
+    "results/compare.png": (["python -m scripts.compare_report --all-nodes-limit 1100000"], [],
                             "steps against network size for each schedule"),
-    "results/compare-overhead.png": (["python scripts/compare_report.py --all-nodes-limit 1100000"], [],
+    "results/compare-overhead.png": (["python -m scripts.compare_report --all-nodes-limit 1100000"], [],
                                      "steps over the bound and peak buffers"),
-    "results/mpi.md": (["python benchmarks/mpi.py", "tesearch run results/star-5.json --mpi --executor both",
+    "results/mpi.md": (["python -m benchmarks.mpi", "tesearch run results/star-5.json --mpi --executor both",
                         "tesearch run results/torus-4x4x8.json --mpi --executor both"], [],
                        "quotes a benchmark run and the 120-rank star-5 and 128-rank torus-4x4x8 runs under both "
                        "executors (hand-written around the run outputs)"),
-    "results/mpi.json": (["python benchmarks/mpi.py"], [], "the benchmark's records (both executors)"),
-    "results/contenders.md": (["python benchmarks/contenders.py --report results/contenders.md"], [],
+    "results/mpi.json": (["python -m benchmarks.mpi"], [], "the benchmark's records (both executors)"),
+    "results/contenders.md": (["python -m benchmarks.contenders --report results/contenders.md"], [],
                               "every contender of tesearch/contenders/ on the simulate study's nine networks: S, B, "
                               "the floors D, P and F, the largest bundle, the held-blocks peaks, build seconds and "
                               "the standing in the superstep model (docs/simulate.md, 'The superstep model')"),
-    "results/simulate.json": (["python benchmarks/simulate.py"], ["results/simulate-mpi.jsonl"],
+    "results/simulate.json": (["python -m benchmarks.simulate"], ["results/simulate-mpi.jsonl"],
                               "every tesearch simulate report (SimGrid SMPI and CM02) of the schedules, merged network "
                               "by network, with the MPI_Alltoall runs of results/simulate-mpi.jsonl merged in"),
-    "results/simulate-mpi.jsonl": (["python benchmarks/mpi_contenders.py --out results/simulate-mpi.jsonl"], [],
+    "results/simulate-mpi.jsonl": (["python -m benchmarks.mpi_contenders --out results/simulate-mpi.jsonl"], [],
                                    "every MPI_Alltoall run of the simulate study, one JSON line each (the runs of "
                                    "the study at 1d87e2a first, then benchmarks/mpi_contenders.py's, each given the "
                                    "wall clock it needs or stopped once it could not be the best)"),
-    "results/simulate.md": (["python benchmarks/simulate.py --report-only"],
+    "results/simulate.md": (["python -m benchmarks.simulate --report-only"],
                             ["results/simulate.json", "docs/notes/simulate-findings.md"],
                             "generated from results/simulate.json and the findings in docs/notes/simulate-findings.md"),
-    "results/simulate.png": (["python benchmarks/simulate.py --report-only"], ["results/simulate.json"],
+    "results/simulate.png": (["python -m benchmarks.simulate --report-only"], ["results/simulate.json"],
                              "simulated time against block size, log-log, one panel per network (SMPI model)"),
     "results/suite.json": (
-        ["python scripts/results_suite.py"],
+        ["python -m scripts.results_suite"],
         [],
         "every base-suite search (about 73 runs, roughly 20 CPU minutes on this machine; each run writes its "
-        "table with --out under the keep-better rule). One run: `python scripts/results_suite.py --only NAME`."),
-    "results/README.md": (["python scripts/results_suite.py --report"],
+        "table with --out under the keep-better rule). One run: `python -m scripts.results_suite --only NAME`."),
+    "results/README.md": (["python -m scripts.results_suite --report"],
                           ["results/suite.json", "results/fuzz.md", "results/limits.md"],
                           "generated from results/suite.json and the tables' metadata"),
     "results/frontier/runs.json": (
-        ["python scripts/frontier.py", "python scripts/frontier.py --symmetry-targets"],
+        ["python -m scripts.frontier", "python -m scripts.frontier --symmetry-targets"],
         [],
         "every frontier search (hours: star-8 alone takes about 10 minutes); one: `--only NAME`; the letter-group "
         "runs (star-9 with Q8, up to 20 min): `--symmetry-targets`."),
     "results/frontier/lifts.json": (
-        ["python scripts/frontier_lifts.py",
-         "python scripts/frontier_lifts.py --only torus-8x16x16 --timeout 900",
-         "python scripts/frontier_lifts.py --only torus-6x8x10 --backend cpsat --timeout 300",
-         "python scripts/frontier_lifts.py --only torus-8x16x16 --ring 1 --timeout 3000",
-         "python scripts/frontier_lifts.py --only torus-8x16x16 --ring 1 --backend cpsat --timeout 1800",
-         "python scripts/frontier_lifts.py --only torus-8x16x16 --ring 1 --mode cyclic --backend cpsat --timeout 900"],
+        ["python -m scripts.frontier_lifts",
+         "python -m scripts.frontier_lifts --only torus-8x16x16 --timeout 900",
+         "python -m scripts.frontier_lifts --only torus-6x8x10 --backend cpsat --timeout 300",
+         "python -m scripts.frontier_lifts --only torus-8x16x16 --ring 1 --timeout 3000",
+         "python -m scripts.frontier_lifts --only torus-8x16x16 --ring 1 --backend cpsat --timeout 1800",
+         "python -m scripts.frontier_lifts --only torus-8x16x16 --ring 1 --mode cyclic --backend cpsat --timeout 900"],
         [],
         "one record per lift run, keyed by network and options; the runs in the order they were made "
         "(scripts/frontier_lifts.py --timeout is seconds per solver call). The torus-8x16x16 runs take hours "
         "and end unknown."),
     "results/frontier/lift-cores.json": (
-        ["python scripts/lift_core.py torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
+        ["python -m scripts.lift_core torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
         [],
         "also writes encodings/lift-torus-8x16x16-ring0-construction-core.smt2; about 200 s."),
     "encodings/lift-torus-8x16x16-ring0-construction-core.smt2": (
-        ["python scripts/lift_core.py torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
+        ["python -m scripts.lift_core torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
         [],
         "written by the lift-core run that writes results/frontier/lift-cores.json"),
     "results/frontier/word-choice.json": (
-        ["python scripts/word_choice_runs.py"],
+        ["python -m scripts.word_choice_runs"],
         [],
         "one `tesearch bound` run per open frontier case (the word-choice bound, issue 40), with wall seconds and "
         "peak memory; also writes the proofs/word-choice-*.json certificates. star-10 takes about an hour."),
     "results/frontier/star-core-arrays.json": (
-        [f"python scripts/star_core_array.py {p} --timeout 60 --record results/frontier/star-core-arrays.json"
+        [f"python -m scripts.star_core_array {p} --timeout 60 --record results/frontier/star-core-arrays.json"
          for p in (3, 5, 7, 11)],
         [],
         "core arrays of the prime-star construction by CP-SAT, one row per start pattern tried (p = 3, 5, 7: the "
         "first pattern gives one; p = 11: all 66 patterns INFEASIBLE, CP-SAT's word, no certificate); the file "
         "was removed before the four runs"),
     "results/frontier/star-core-arrays-extra.json": (
-        ["python scripts/star_core_array.py 11 --extra-orbit --timeout 10 "
+        ["python -m scripts.star_core_array 11 --extra-orbit --timeout 10 "
          "--record results/frontier/star-core-arrays-extra.json"],
         [],
         "p = 11 with one extra orbit of transpositions in a 35-column core: the 59th start pattern gave the array "
         "recorded in tesearch/constructions/star_prime.py (about 13 min wall on the loaded machine, 18:57 to 19:10, most of it building the 59 models)"),
     "results/frontier/star9-core.json": (
-        ["python scripts/star9_balanced_core.py --timeout 1200 --record results/frontier/star9-core.json"],
+        ["python -m scripts.star9_balanced_core --timeout 1200 --record results/frontier/star9-core.json"],
         [],
         "star-9's rotation core at 438 columns with the balanced word choice fixed first (CP-SAT interval model)"),
     "results/twisted/core-exact.json": (
-        ["python scripts/twisted_core_exact.py --timeout 900 --workers 2 --record results/twisted/core-exact.json"],
+        ["python -m scripts.twisted_core_exact --timeout 900 --workers 2 --record results/twisted/core-exact.json"],
         [],
         "torus-12x12x24:twisted's rotation core in exactly 60 columns (T = 6036), the exact abelian CP-SAT model"),
     "results/frontier.md": (
-        ["python scripts/frontier.py --report"],
+        ["python -m scripts.frontier --report"],
         ["results/frontier/runs.json", "results/frontier/lifts.json", "results/frontier/lift-cores.json",
          "results/frontier/word-choice.json", "docs/notes/frontier.md"],
         "generated from the run records, the frontier tables' metadata and the notes in docs/notes/frontier.md"),
     "results/regress.md": (
-        ["python scripts/regress_report.py"],
+        ["python -m scripts.regress_report"],
         ["results/errata-notes.md"],
         "generated from `tesearch regress --json` (tesearch.published.regress.run_regress) and "
         "benchmarks/constructions.py; seconds and the run line differ on every run"),
     "results/errata.md": (
-        ["python scripts/regress_report.py"],
+        ["python -m scripts.regress_report"],
         ["results/errata-notes.md"],
         "generated from `tesearch regress --json` and the analysis in results/errata-notes.md"),
     "results/errata-notes.md": (
@@ -294,6 +298,40 @@ def translate(old: str) -> str:
         words = ["tesearch", "repack", *words[3:]]
     words = [w for w in words if w != "--keep-better"]  # keep-better is the CLI's rule now
     return shlex.join(words)
+
+
+#: a script or a benchmark run by its path, as records written before they were packages say
+RUN_BY_PATH = re.compile(r"^python (scripts|benchmarks)/([a-z_0-9]+)\.py\b")
+
+
+#: tesearch options renamed before 0.1.0 (their shims are gone): former spelling -> current one
+RENAMED_OPTIONS = {"--round": "--solver-timeout", "--attempt-timeout": "--solver-timeout", "--output": "--out"}
+
+
+def current(command: str) -> str:
+    """A recorded command as it runs now: ``python scripts/NAME.py ARGS`` is ``python -m scripts.NAME ARGS``
+    (benchmarks alike), and a ``tesearch`` command takes the current option spellings (module doc)."""
+    command = RUN_BY_PATH.sub(lambda m: f"python -m {m[1]}.{m[2]}", command)
+    words = shlex.split(command)
+    if not words or words[0] != "tesearch":
+        return command
+    if words[1] == "repack" and "--rotation-core" in words:
+        words = ["tesearch", "narrow", *[w for w in words[2:] if w != "--rotation-core"]]
+    backend = model = None
+    rest, i = [], 0
+    while i < len(words):
+        w = words[i]
+        if w == "--backend":
+            backend, i = words[i + 1], i + 2
+        elif w == "--cpsat-model":
+            model, i = words[i + 1], i + 2
+        else:
+            rest.append(RENAMED_OPTIONS.get(w, w))
+            i += 1
+    if backend is not None or model is not None:
+        solver = "cpsat-intervals" if model == "intervals" else (backend or "cpsat")
+        rest += ["--solver", solver]
+    return shlex.join(rest)
 
 
 def with_out(command: str, out: str) -> str:
@@ -457,6 +495,8 @@ def main() -> None:
     dupes = {n for n in names if names.count(n) > 1}
     if dupes:
         raise SystemExit(f"duplicate names: {sorted(dupes)}")
+    for e in entries:
+        e["command"] = [current(c) for c in e["command"]] if isinstance(e["command"], list) else current(e["command"])
     MANIFEST.write_text(render(entries))
     print(f"wrote {MANIFEST.relative_to(ROOT)}: {len(entries)} entries")
 
@@ -472,7 +512,7 @@ HEADER = '''\
 # results/manifest.toml: every committed result file and the command that makes it.
 #
 # Written by scripts/make_manifest.py (rerun it after adding or deliberately regenerating a
-# file); checked by tests/test_manifest.py and `python scripts/reproduce.py --check`.
+# file); checked by tests/test_manifest.py and `python -m scripts.reproduce --check`.
 #
 # Fields: name (unique), path (from the repository root), kind (table | certificate |
 # encoding | proof | record | report), command (run from the repository root with the

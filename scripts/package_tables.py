@@ -1,6 +1,6 @@
 """Copy the committed tables into the package (tesearch/data/tables/*.json.gz), for network specs without results/.
 
-Usage: python scripts/package_tables.py [--check]
+Usage: python -m scripts.package_tables [--check]
 
 Every tesearch-table under results/, results/twisted/ and results/frontier/ whose gzipped form is at most 64 KiB,
 named by its network's spec (as `tesearch.tables_data.packaged_table` looks it up).  --check exits 1 when the
@@ -15,10 +15,9 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tesearch.data import TABLES, packaged_name
 
-from tesearch.data import TABLES, packaged_name  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 LIMIT = 64 << 10
 

@@ -6,7 +6,7 @@ results/errata.md: every `claim-differs` / `invalid` row and every `ambiguous-tr
 row, each with its hand-written explanation from results/errata-notes.md (keyed by the row's
 name; a row without a note gets its regress detail and a warning on stderr). Usage:
 
-    .venv/bin/python scripts/regress_report.py [--outdir DIR] [--regress-json FILE]
+    .venv/bin/python -m scripts.regress_report [--outdir DIR] [--regress-json FILE]
 
 --outdir writes the two files there instead of results/; --regress-json takes the rows from a
 saved `tesearch regress --json` output instead of running the regression.
@@ -81,7 +81,7 @@ def constructions_block() -> tuple[list[str], int]:
     """benchmarks/constructions.py as run, with its times (the `time` lines of the original report)."""
     before = os.times()
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "benchmarks/constructions.py"], cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.constructions"], cwd=ROOT, capture_output=True, text=True)
     real = time.perf_counter() - started
     after = os.times()
     fmt = lambda s: f"{int(s // 60)}m{s % 60:.3f}s"  # noqa: E731
@@ -105,7 +105,7 @@ def regress_md(rows: list[dict], code: int, when: str, rev: str) -> str:
         "",
         "## Constructions over a wider range",
         "",
-        "`.venv/bin/python benchmarks/constructions.py` (each row: build, then the Theorem-1 verifier with bounds; "
+        "`.venv/bin/python -m benchmarks.constructions` (each row: build, then the Theorem-1 verifier with bounds; "
         "seconds on this machine):",
         "",
         "```",

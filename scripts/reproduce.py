@@ -1,9 +1,9 @@
 """List, check and rerun the committed results recorded in results/manifest.toml.
 
-    .venv/bin/python scripts/reproduce.py --list [--kind table]       # every entry and its command
-    .venv/bin/python scripts/reproduce.py --check [--deep] [NAME...]  # the committed files still hold
-    .venv/bin/python scripts/reproduce.py NAME... --into /tmp/scratch # rerun into a scratch directory
-    .venv/bin/python scripts/reproduce.py NAME... --force             # rerun in place, replacing files
+    .venv/bin/python -m scripts.reproduce --list [--kind table]       # every entry and its command
+    .venv/bin/python -m scripts.reproduce --check [--deep] [NAME...]  # the committed files still hold
+    .venv/bin/python -m scripts.reproduce NAME... --into /tmp/scratch # rerun into a scratch directory
+    .venv/bin/python -m scripts.reproduce NAME... --force             # rerun in place, replacing files
 
 --check: every entry's file exists and its sha256 matches the manifest; a table also passes
 the Theorem-1 verifier (in this process, tesearch.verify.verify_table, as `tesearch verify`);

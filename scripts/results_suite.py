@@ -3,8 +3,8 @@
 Every row of the summary is one `tesearch search` run made by this script;
 the command column is what reproduces it.  Usage:
 
-    .venv/bin/python scripts/results_suite.py [--only SUBSTRING] [--timeout 300] [--report]
-    .venv/bin/python scripts/results_suite.py --sweep [--address ADDR] [--timeout 3600]
+    .venv/bin/python -m scripts.results_suite [--only SUBSTRING] [--timeout 300] [--report]
+    .venv/bin/python -m scripts.results_suite --sweep [--address ADDR] [--timeout 3600]
 
 With --sweep the targets run through `tesearch sweep` (one per exchange, as Ray tasks: locally, or
 on the cluster at --address; --timeout is then each sweep's whole wall-clock limit) instead of one
@@ -108,7 +108,7 @@ def main() -> None:
 def sweep_suite(chosen: list[tuple[str, list[str]]], previous: dict, summary_path: Path, *, timeout: float,
                 address: str | None) -> list[tuple[str, list[str]]]:
     """Sweep the targets that are plain searches (one sweep per exchange); return the others, left to search."""
-    from sweeping import sweep_targets  # scripts/ is on sys.path when this file runs as a script
+    from scripts.sweeping import sweep_targets
 
     plain = {"total": [], "odd-distance": []}
     rest = []

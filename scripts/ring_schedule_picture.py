@@ -1,6 +1,6 @@
 """Print the schedule of a ring table as an ASCII space-time picture (the one in docs/schedules.md).
 
-Usage: .venv/bin/python scripts/ring_schedule_picture.py results/ring-6.json
+Usage: .venv/bin/python -m scripts.ring_schedule_picture results/ring-6.json
 
 Nodes are ranks (on a ring, rank = position on the ring); each step shows every link's two
 directions with the message on it as ORIGIN>DESTINATION; a second part lists node 0's own
@@ -10,12 +10,9 @@ messages hop by hop.  Everything is derived from tesearch.programs.schedule.prog
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from tesearch.programs.schedule import compile_schedule, program  # noqa: E402
-from tesearch.table import read_table  # noqa: E402
+from tesearch.programs.schedule import compile_schedule, program
+from tesearch.table import read_table
 
 CELL = 11
 

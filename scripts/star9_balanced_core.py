@@ -1,6 +1,6 @@
 """star-9 at its bound: the rotation core with a balanced word choice fixed first (issue 40, item 3).
 
-    python scripts/star9_balanced_core.py [--exchange total] [--width W] [--timeout 1200] [--cap 48] [--record FILE]
+    python -m scripts.star9_balanced_core [--exchange total] [--width W] [--timeout 1200] [--cap 48] [--record FILE]
 
 At T = 365202 the table has no blank and every letter is used exactly T times; with every free C8 orbit a
 rotation block, the core's 383 elements (3504 letters) must fill 438 columns with each letter exactly once per
@@ -20,17 +20,16 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
+from tesearch.backends import Backend, CpsatModel
+from tesearch.backends.decide import decide
+from tesearch.bounds import star_letter_balance
+from tesearch.encode import EncodingOptions, Item, TableProblem
+from tesearch.instance import instance
+from tesearch.words import shortest_words
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import numpy as np  # noqa: E402
-
-from tesearch.backends import Backend, CpsatModel  # noqa: E402
-from tesearch.backends.decide import decide  # noqa: E402
-from tesearch.bounds import star_cycle_profile, star_letter_balance  # noqa: E402
-from tesearch.encode import EncodingOptions, Item, TableProblem  # noqa: E402
-from tesearch.instance import instance  # noqa: E402
-from tesearch.words import shortest_words  # noqa: E402
 
 
 def balanced_vectors(cg, core: list[int]) -> dict[int, tuple[int, ...]]:
@@ -96,7 +95,7 @@ def main() -> int:
            "words_offered": sum(len(it.words) for it in items), "cap": args.cap,
            "result": decision.result.value, "solve_seconds": round(decision.seconds, 1),
            "wall_seconds": round(time.monotonic() - started, 1), "timeout": args.timeout,
-           "command": "python scripts/star9_balanced_core.py " + " ".join(sys.argv[1:])}
+           "command": "python -m scripts.star9_balanced_core " + " ".join(sys.argv[1:])}
     print(json.dumps(row))
     if args.record:
         path = Path(args.record)

@@ -1,6 +1,6 @@
 """Search for a core array of the prime-star construction (tesearch/constructions/star_prime.py) by CP-SAT.
 
-    python scripts/star_core_array.py P [--starts 0,2,...] [--patterns N] [--timeout S] [--workers W]
+    python -m scripts.star_core_array P [--starts 0,2,...] [--patterns N] [--timeout S] [--workers W]
                                         [--record results/frontier/star-core-arrays.json]
 
 A core array for the prime p places, in 3p - 1 columns, the p - 1 progressions (one of each step s = 1..p-1,
@@ -24,14 +24,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tesearch.constructions.star_prime import check_core
 
-from tesearch.constructions.star_prime import check_core  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def start_patterns(p: int, width: int | None = None) -> list[tuple[int, ...]]:

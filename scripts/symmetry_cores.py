@@ -7,14 +7,14 @@ exchange, each group's core: the elements some non-identity element fixes, their
 sum of their distances), the core width at zero blanks (letters / |S|), and how the core splits
 into orbit sizes.  It also says whether two groups leave the same set of elements.
 
-    python scripts/symmetry_cores.py --max-n 9 --report results/symmetry-cores.md
+    python -m scripts.symmetry_cores --max-n 9 --report results/symmetry-cores.md
 
 With ``--search`` it measures instead what the rotation search reaches with each group as its
 blocks' symmetry (``tesearch search NETWORK --strategy rotation --symmetry GROUP``, one process per
 run, ``--timeout`` seconds each): the found T against the best bound, the core's width and how the
 run ended (a core at the bound, or the greedy-core table kept when no core was found in time).
 
-    python scripts/symmetry_cores.py --search --max-n 7 --timeout 120 --report results/symmetry-search.md
+    python -m scripts.symmetry_cores --search --max-n 7 --timeout 120 --report results/symmetry-search.md
 """
 
 from __future__ import annotations
@@ -32,16 +32,15 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tesearch.files import write_atomically
+from tesearch.groups import cached_cayley_graph
+from tesearch.instance import instance
+from tesearch.networks import network_from_spec
+from tesearch.rotation import find_rotation
+from tesearch.symmetry import LetterGroup, groups_of_order
+from tesearch.words import targets
 
-from tesearch.files import write_atomically  # noqa: E402
-from tesearch.groups import cached_cayley_graph  # noqa: E402
-from tesearch.instance import instance  # noqa: E402
-from tesearch.networks import network_from_spec  # noqa: E402
-from tesearch.rotation import find_rotation  # noqa: E402
-from tesearch.symmetry import LetterGroup, groups_of_order  # noqa: E402
-from tesearch.words import targets  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def cores(n: int) -> list[dict]:
@@ -179,7 +178,7 @@ def main(argv=None) -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="with --search: seconds per search run")
     args = parser.parse_args(argv)
     start = time.monotonic()
-    command = "python scripts/symmetry_cores.py" + (" --search" if args.search else "") + f" --max-n {args.max_n}"
+    command = "python -m scripts.symmetry_cores" + (" --search" if args.search else "") + f" --max-n {args.max_n}"
     if args.search:
         command += f" --timeout {args.timeout:g}"
     if args.report:

@@ -1,6 +1,6 @@
 """Regenerate results/twisted/README.md's comparison table and plot from the JSON files.
 
-    python scripts/twisted_report.py
+    python -m scripts.twisted_report
 
 Twisted T: results/twisted/NAME-twisted.json.  Regular T: the best table of the same shape
 (sides sorted, default groups) in results/ or results/frontier/.  Bounds, diameter and
@@ -16,12 +16,11 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tesearch.info import network_info
+from tesearch.networks import network_from_spec
+from tesearch.simulate.verdicts import regular_over_twisted
 
-from tesearch.info import network_info  # noqa: E402
-from tesearch.networks import network_from_spec  # noqa: E402
-from tesearch.simulate.study import regular_over_twisted  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 TWISTED = ROOT / "results" / "twisted"
 README = TWISTED / "README.md"

@@ -1,6 +1,6 @@
 """Search, verify, replay and certify one twisted torus, recording every step in results/twisted/runs.json.
 
-    python scripts/twisted_runs.py torus-4x4x8:twisted --timeout 600 [--command search|stratify|repack|narrow] [--extra "..."]
+    python -m scripts.twisted_runs torus-4x4x8:twisted --timeout 600 [--command search|stratify|repack|narrow] [--extra "..."]
 
 Each step is one ``tesearch`` command (the lane core: ``--command narrow --extra "--core-model lanes"``) run
 under ``nice -n 10``; its row in runs.json holds the

@@ -6,7 +6,7 @@ memory and the command's JSON report.  Where the target's row says so the run wr
 certificate under proofs/ (``tesearch check-proof`` re-derives it).  scripts/frontier.py --report reads
 the records into results/frontier.md.
 
-    python scripts/word_choice_runs.py [--only SUBSTRING] [--refresh-facts]
+    python -m scripts.word_choice_runs [--only SUBSTRING] [--refresh-facts]
 """
 
 from __future__ import annotations

@@ -1,6 +1,4 @@
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,16 +20,6 @@ def graph():
 def run_cli(*args, env=None):
     """``tesearch ARGS`` in process (click's runner): the result has exit_code, output, stdout, stderr."""
     return CliRunner().invoke(main, [str(a) for a in args], env=env)
-
-
-def load_script(name: str):
-    """A module of scripts/ (they are not a package), loaded once."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 @pytest.fixture(autouse=True)

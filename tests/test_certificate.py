@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CERTIFICATES = sorted((ROOT / "proofs").glob("*.json"))
 #: the suite re-checks certificates up to this many nodes (the vectorised replay's range); the five larger
 #: ones (star-8 total and odd, hypercube-14..16: minutes of streaming replay) are re-checked by
-#: `python scripts/reproduce.py --check --deep`, as docs/reproducing.md says
+#: `python -m scripts.reproduce --check --deep`, as docs/reproducing.md says
 SUITE_MAX_NODES = 12_000
 IN_SUITE = [p for p in CERTIFICATES if json.loads(p.read_text())["network"]["order"] <= SUITE_MAX_NODES]
 #: certificates with impossibility claims are swept here (z3, cvc5 and the DRAT check confirm the claims);

@@ -47,10 +47,10 @@ SKIPPED = {
                                                                    "under every MPI algorithm (minutes)",
     "tesearch simulate torus-4x4x8:twisted --model cm02 --mpi-algorithms pair,bruck,ompi --json":
         "SimGrid runs of 128 ranks (minutes)",
-    ".venv/bin/python scripts/reproduce.py --check": "about a minute of CPU (the docs say so)",
-    ".venv/bin/python scripts/reproduce.py --check --deep": "replays every table and checks every certificate "
+    ".venv/bin/python -m scripts.reproduce --check": "about a minute of CPU (the docs say so)",
+    ".venv/bin/python -m scripts.reproduce --check --deep": "replays every table and checks every certificate "
                                                             "(the docs say: long)",
-    ".venv/bin/python scripts/reproduce.py table:torus-5x5 --force": "rewrites a committed result in place",
+    ".venv/bin/python -m scripts.reproduce table:torus-5x5 --force": "rewrites a committed result in place",
     "tesearch search torus-4x8 --timeout 300": "the docs report it: Z3 unknown at T = 32 after 300 s, exit 4",
 }
 #: commands that run, but take more than the everyday run's few seconds
@@ -140,7 +140,7 @@ def _missing(command: str) -> list[str]:
 
 def test_the_docs_show_commands_and_the_lists_name_only_shown_ones():
     assert "tesearch construct torus-8x16x16" in COMMANDS  # the extraction finds inline commands
-    assert any(c.startswith(".venv/bin/python scripts/reproduce.py") for c in COMMANDS)  # and fenced ones
+    assert any(c.startswith(".venv/bin/python -m scripts.reproduce") for c in COMMANDS)  # and fenced ones
     assert not any(c.startswith("tesearch search NETWORK") for c in COMMANDS)  # synopses are no commands
     assert "tesearch search --strategy full" not in COMMANDS  # nor mentions of an option
     assert not [c for c in NEEDS if not any(command.split(" && ")[-1].startswith(c) for command in COMMANDS)]

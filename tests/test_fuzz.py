@@ -1,6 +1,6 @@
 """Fuzzing every subcommand with hostile input (issues 14 and 28), and the fuzzer's own judge.
 
-Each case runs in its own session and sandbox; tests/fuzzing.py says what is wrong (exit codes,
+Each case runs in its own session and sandbox; tests/testing.py says what is wrong (exit codes,
 tracebacks, multi-line errors, hangs, changed inputs, half-written or temporary files, processes
 left behind, false exit 3 or CONFIRMED, exit 0 on a table the fuzzer made invalid).  The everyday
 run tries a few cases per subcommand; the slow one more; benchmarks/fuzz.py runs thousands.  The
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-import fuzzing
-from fuzzing import COMMANDS, Case, Run, cases, judge, run_case
+from tesearch import testing
+from tesearch.testing import COMMANDS, Case, Run, cases, judge, run_case
 
 _counter = itertools.count()
 
@@ -32,13 +32,13 @@ def _check(case, tmp_path_factory):
 
 def test_every_subcommand_has_a_generator():
     """A command added to tesearch.cli.app.COMMANDS without a fuzz generator fails here."""
-    assert fuzzing.missing_generators() == [], \
-        f"no fuzz generator for {fuzzing.missing_generators()}: add one with fuzzing.register() in tests/fuzzing.py"
+    assert testing.missing_generators() == [], \
+        f"no fuzz generator for {testing.missing_generators()}: add one with testing.register() in tests/testing.py"
 
 
 def test_missing_generator_is_noticed(monkeypatch):
-    monkeypatch.delitem(fuzzing.GENERATORS, "export")
-    assert fuzzing.missing_generators() == ["export"]
+    monkeypatch.delitem(testing.GENERATORS, "export")
+    assert testing.missing_generators() == ["export"]
 
 
 @pytest.mark.parametrize("command", [c for c in COMMANDS if c not in _SLOW_COMMANDS])
@@ -156,10 +156,10 @@ def test_judge_flags_a_timeout_ignored(tmp_path):
 
 
 def test_known_widths_come_from_committed_tables():
-    assert fuzzing.known_width("star-4") == 21
-    assert fuzzing.known_width("ring-6:cyclic") == 6
-    assert fuzzing.known_width("star-4", "odd-distance") is not None
-    assert fuzzing.known_width("no-such-net") is None
+    assert testing.known_width("star-4") == 21
+    assert testing.known_width("ring-6:cyclic") == 6
+    assert testing.known_width("star-4", "odd-distance") is not None
+    assert testing.known_width("no-such-net") is None
 
 
 @settings(max_examples=30, deadline=None, database=None, derandomize=True)
@@ -170,7 +170,7 @@ def test_invalid_tables_are_invalid(data):
     from tesearch.kernel import build_network, check_theorem1, input_from_json
     from tesearch.networks import network_from_spec
 
-    table, why = data.draw(fuzzing.invalid_table())
+    table, why = data.draw(testing.invalid_table())
     if why.startswith("lower_bound"):  # no table is narrower than a lower bound
         assert table["lower_bound"] > table["T"]
         return
@@ -196,11 +196,11 @@ def test_a_real_hang_is_caught(tmp_path):
 
 def test_output_attack_files_are_set_up(tmp_path):
     """A symlink output points at a committed copy the judge watches; the FIFO and device are made."""
-    case = Case(["draw", "t.json", "-o", "link.png"], {"t.json": fuzzing.committed("results/ring-4.json"),
-                                                       "committed/compare.png": fuzzing.committed("results/compare.png")},
+    case = Case(["draw", "t.json", "-o", "link.png"], {"t.json": testing.committed("results/ring-4.json"),
+                                                       "committed/compare.png": testing.committed("results/compare.png")},
                 links={"link.png": "committed/compare.png"}, fifos=["f.png"], devices=["dev"])
-    work = fuzzing.make_sandbox(case, tmp_path)
-    snap = fuzzing.snapshot(tmp_path)
+    work = testing.make_sandbox(case, tmp_path)
+    snap = testing.snapshot(tmp_path)
     assert snap["work/link.png"] == ("symlink", "committed/compare.png")
     assert snap["work/f.png"] == ("fifo",)
     assert snap["work/dev"][0] in ("device", "file")
@@ -213,7 +213,7 @@ def test_watch_finds_a_process_left_behind():
     import time
 
     proc = subprocess.Popen(["sh", "-c", "sleep 30 & echo started"], stdout=subprocess.DEVNULL, start_new_session=True)
-    watch = fuzzing.Watch(proc.pid)
+    watch = testing.Watch(proc.pid)
     watch.poll()
     proc.wait()
     time.sleep(0.1)
@@ -231,5 +231,5 @@ def test_judge_excuses_only_an_interrupt_before_any_tesearch_code(tmp_path):
     case = Case(["search", "star-5"], signal=(int(signal.SIGINT), 0.05, False))
     site = "Traceback (most recent call last):\n  File \"<frozen site>\", line 1\nKeyboardInterrupt\n"
     assert _judged(case, Run(1, "", site, 0.2, signal_sent=0.05), tmp_path=tmp_path) == []
-    ours = site.replace("<frozen site>", str(fuzzing.ROOT / "tesearch" / "entry.py"))
+    ours = site.replace("<frozen site>", str(testing.ROOT / "tesearch" / "entry.py"))
     assert any("traceback" in w for w in _judged(case, Run(1, "", ours, 0.2, signal_sent=0.05), tmp_path=tmp_path))

@@ -6,7 +6,7 @@ from collections import defaultdict
 import pytest
 import z3
 
-from conftest import load_script, run_cli
+from conftest import run_cli
 from tesearch.backends import Backend
 from tesearch.errors import LiftError, LiftImpossible, SpecError
 from tesearch.networks import network_from_spec
@@ -22,7 +22,9 @@ from tesearch.verify import verify_table
 
 def restrict(model, keep):
     """scripts/lift_core.py's relaxation: every copy of the chosen factor words, nothing else."""
-    return load_script("lift_core").restrict(model, keep)
+    from scripts.lift_core import restrict
+
+    return restrict(model, keep)
 
 
 def lifted_table(spec, **options):

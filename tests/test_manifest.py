@@ -7,8 +7,10 @@ the tables; --deep replays them and re-checks the certificates).
 from __future__ import annotations
 
 import hashlib
+import re
 import shlex
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -86,13 +88,14 @@ def test_commands_use_existing_subcommands_and_options(entries, monkeypatch):
                     assert "--out" in words and words[words.index("--out") + 1] == e["path"], \
                         f"{e['name']}: the command does not write {e['path']}"
             else:
-                assert words[0] == "python" and words[1].startswith(("scripts/", "benchmarks/")), f"{e['name']}: {command}"
-                script = ROOT / words[1]
-                assert script.is_file(), f"{e['name']}: no {words[1]}"
+                assert words[:2] == ["python", "-m"] and words[2].startswith(("scripts.", "benchmarks.")), \
+                    f"{e['name']}: {command} (a script or a benchmark runs as a module, python -m scripts.NAME)"
+                script = ROOT / (words[2].replace(".", "/") + ".py")
+                assert script.is_file(), f"{e['name']}: no {words[2]}"
                 source = script.read_text()
-                for w in words[2:]:
+                for w in words[3:]:
                     if w.startswith("--"):
-                        assert f'"{w}"' in source, f"{e['name']}: {words[1]} has no option {w}"
+                        assert f'"{w}"' in source, f"{e['name']}: {words[2]} has no option {w}"
 
 
 def test_certificates_depend_on_their_table_and_encodings(entries):
@@ -111,7 +114,7 @@ def test_certificates_depend_on_their_table_and_encodings(entries):
 def reproduce(*args: str) -> subprocess.CompletedProcess:
     import sys
 
-    return subprocess.run([sys.executable, str(ROOT / "scripts" / "reproduce.py"), *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "scripts.reproduce", *args], cwd=ROOT,
                           capture_output=True, text=True)
 
 
@@ -131,3 +134,61 @@ def test_reproduce_lists_and_checks_one_entry():
     proc = reproduce("--check", "table:ring-6", "certificate:ring-6-cyclic", "encoding:ring-6_cyclic-total-full-T5")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "all              3       0" in proc.stdout
+
+
+def readme_rows(folder: str) -> dict[str, set[str]]:
+    """``folder``/README.md's table: program -> the committed results it says the program makes."""
+    rows = {}
+    for line in (ROOT / folder / "README.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 3:
+            rows[cells[0].strip("`")] = set(re.findall(r"`([^`]+)`", cells[2]))
+    return rows
+
+
+def owners(entries: list[dict]) -> dict[tuple[str, str], set[str]]:
+    """(folder, program) -> the result files whose manifest command runs it (its first command that does)."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for e in entries:
+        for command in commands(e):
+            words = shlex.split(command)
+            if words[:2] == ["python", "-m"]:
+                folder, program = words[2].split(".")
+                out.setdefault((folder, program), set()).add(e["path"])
+                break
+    return out
+
+
+@pytest.mark.parametrize("folder", ["scripts", "benchmarks"])
+def test_each_folder_says_what_lives_there_and_which_results_it_makes(entries, folder):
+    """scripts/ and benchmarks/ each list every program in their README with the results it makes, as the
+    manifest names their commands (issue 39: neither folder said what belonged in it)."""
+    rows = readme_rows(folder)
+    programs = {p.stem for p in (ROOT / folder).glob("*.py") if p.name != "__init__.py"}
+    assert set(rows) == programs, f"{folder}/README.md lists {sorted(set(rows) ^ programs)} wrongly"
+    made = {program: paths for (where, program), paths in owners(entries).items() if where == folder}
+    assert {p: r for p, r in rows.items() if r} == made, f"{folder}/README.md's results differ from the manifest's"
+
+
+def test_no_program_is_in_both_folders():
+    """One place for what produces a committed result (frontier.py was in both folders)."""
+    scripts = {p.name for p in (ROOT / "scripts").glob("*.py")} - {"__init__.py"}
+    assert not scripts & {p.name for p in (ROOT / "benchmarks").glob("*.py")}
+
+
+def test_scripts_and_benchmarks_are_modules_that_import_each_other_properly():
+    """Every program of scripts/ and benchmarks/ imports as ``scripts.NAME`` / ``benchmarks.NAME`` (how
+    ``python -m`` runs it), none changes sys.path to find its neighbours or the package, and no test loads one
+    by its path (scripts/twisted_report.py imported a function from where it no longer was)."""
+    names = [f"{p.parent.name}.{p.stem}" for folder in ("scripts", "benchmarks")
+             for p in sorted((ROOT / folder).glob("*.py")) if p.name != "__init__.py"]
+    for folder in ("scripts", "benchmarks", "tests"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            if path == Path(__file__).resolve():
+                continue
+            text = path.read_text()
+            assert folder == "tests" or "sys.path" not in text, f"{path} changes sys.path"
+            assert "spec_from_file_location" not in text and "run_path" not in text, f"{path} loads a file by path"
+    code = "import importlib, sys; [importlib.import_module(n) for n in sys.argv[1:]]"
+    done = subprocess.run([sys.executable, "-c", code, *names], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]

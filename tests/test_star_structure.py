@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import itertools
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from star_structure import clash, core_facts, progression_step, table_core  # noqa: E402
+from scripts.star_structure import clash, core_facts, progression_step, table_core
 
 
 def test_star_6_core_is_the_powers_of_the_5_cycle_each_with_its_5_progressions():

@@ -300,10 +300,8 @@ def test_a_table_the_driver_refuses_is_not_counted_or_written(local_ray, tmp_pat
 def test_results_suite_sweep_path_joins_a_running_ray_by_address(local_ray, tmp_path, monkeypatch):
     """scripts/results_suite.py --sweep --address: the targets through `tesearch sweep` joining the module's Ray
     (the --address path), records in the suite's own shape, tables at the paths the suite uses."""
-    from conftest import load_script
+    from scripts import results_suite as suite
 
-    suite = load_script("results_suite")
-    monkeypatch.syspath_prepend(str(Path(suite.__file__).parent))
     monkeypatch.setattr(suite, "ROOT", tmp_path)
     (tmp_path / "results").mkdir()
     summary = tmp_path / "results" / "suite.json"
@@ -362,10 +360,8 @@ def test_an_address_where_nothing_answers_is_one_line_exit_2_at_once(tmp_path):
 
 @pytest.mark.slow
 def test_frontier_sweep_path_records_runs_as_searches_are(local_ray, tmp_path, monkeypatch):
-    from conftest import load_script
+    from scripts import frontier
 
-    frontier = load_script("frontier")
-    monkeypatch.syspath_prepend(str(Path(frontier.__file__).parent))
     monkeypatch.setattr(frontier, "ROOT", tmp_path)
     monkeypatch.setattr(frontier, "STORE", tmp_path / "results" / "frontier" / "runs.json")
     (tmp_path / "results" / "frontier").mkdir(parents=True)

@@ -1,4 +1,5 @@
-"""A benchmark's markdown table, printed as it grows and written with its command and date for results/."""
+"""A markdown table for results/, printed as it grows and written with its command and date (benchmarks and
+scripts that write a --report use it)."""
 
 from __future__ import annotations
 
