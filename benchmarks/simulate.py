@@ -410,6 +410,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     json_path = Path(args.json)
     records = json.loads(json_path.read_text())["records"] if json_path.exists() else {}
+    stale = [key for key, record in records.items() if "error" not in record and record.get("sizes")
+             and "families" not in record["sizes"][0]]
+    for key in stale:  # a record of the study before families (1d87e2a): its MPI runs live in results/simulate-mpi.jsonl
+        print(f"dropping {key}: a record of the earlier study, without families", flush=True)
+        del records[key]
     if not args.report_only:
         for model in args.models.split(","):
             for network in args.networks.split(","):
