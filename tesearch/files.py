@@ -280,6 +280,10 @@ HTML_KIND = FileKind("HTML page", (".html", ".htm"), frozenset({"html"}))
 MARKDOWN_KIND = FileKind("markdown report", (".md",), frozenset({"other"}))
 #: a plain JSON record of a benchmark or report script (no tesearch format): never over a table or certificate
 RECORD_KIND = FileKind("JSON record", (".json",), frozenset({"json"}))
+#: a shared library (tesearch library): only over another ELF file
+SHARED_LIBRARY_KIND = FileKind("shared library", (".so",), frozenset({"elf"}))
+#: a C header (tesearch library): plain text
+HEADER_KIND = FileKind("C header", (".h",), frozenset({"other"}))
 
 #: what :func:`sniff_kind`'s tags mean, for messages
 KIND_NAMES = {
@@ -287,7 +291,7 @@ KIND_NAMES = {
     "tesearch-programs": "a tesearch-programs file", "tesearch-certificate": "a proof certificate",
     "tesearch-sweep-runs": "a sweep runs record", "chrome-trace": "a Chrome trace", "png": "a PNG image",
     "svg": "an SVG image", "html": "an HTML page", "json": "a JSON file tesearch did not write",
-    "gzip": "a gzip file tesearch did not write", "other": "a file tesearch did not write",
+    "gzip": "a gzip file tesearch did not write", "elf": "an ELF binary", "other": "a file tesearch did not write",
 }
 #: bytes :func:`sniff_kind` reads from the start of a file
 SNIFF_BYTES = 1 << 16
@@ -311,6 +315,8 @@ def sniff_kind(path: str | Path) -> str:
         return "empty"
     if head.startswith(b"\x89PNG\r\n\x1a\n"):
         return "png"
+    if head.startswith(b"\x7fELF"):
+        return "elf"
     compressed = head[:2] == GZIP_MAGIC
     if compressed:
         try:

@@ -1455,6 +1455,10 @@ register("simulate", table_command("simulate", output=("--trace", "trace"), exec
                                                   ["--executor", "combined,sideways"], ["--combine", "0"],
                                                   ["--combine", f"{HUGE[0]}", "--bytes", "8"]]),
          share=0.1, reads_tables=True)
+register("library", table_command("library", output=("-o", "directory"), output_required=True,
+                                  extra_choices=[["--crossover", "t.json"], ["--rank-map", "t.json"],
+                                                 ["--mpicc", "no-such-compiler"], ["--force"]]),
+         share=0.3, reads_tables=True)
 register("view", table_command("view", output=("-o", "page"), output_required=True,
                                extra_choices=[["--window", "0:3"], ["--window", "5:2"], ["--window", f"0:{HUGE[0]}"]]),
          share=0.5)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import json
 import os
 from pathlib import Path
 
@@ -236,3 +237,89 @@ def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, a
                     started=command_start())
     emit(report.to_json(), as_json, report.summary())
     return ExitCode.OK if report.ok else ExitCode.FAILED
+
+
+def library_plan(table_file: Path, crossover: Path | None, rank_map_file: Path | None):
+    """The plan of ``tesearch library`` (and of ``simulate --program``): the checked table's schedule and balanced
+    superstep map under the rank map, and the size rules of a simulate report (bad files: one line, exit 2)."""
+    from tesearch.contenders.maps import balanced_map
+    from tesearch.errors import OptionError
+    from tesearch.execute.hops import HopSchedule
+    from tesearch.execute.hopsfile import routes_bytes
+    from tesearch.execute.library import DEFAULT_RULES, LibraryPlan, mapped_numbering, read_rank_map, read_report
+    from tesearch.execute.library import rules_from_report
+    from tesearch.terms import Exchange
+
+    compiled = _schedule_of(table_file, "library")
+    table = compiled.table
+    if table.exchange != Exchange.TOTAL.value:
+        raise OptionError(f"the table is for the {table.exchange} exchange; MPI_Alltoall is a total exchange",
+                          where=str(table_file))
+    rank_map = None if rank_map_file is None else read_rank_map(rank_map_file, compiled.ranks)
+    if crossover is None:
+        rules, source = DEFAULT_RULES, "no simulate report given: the default"
+    else:
+        rules, source = rules_from_report(read_report(crossover), network=table.network, ranks=compiled.ranks,
+                                          where=str(crossover))
+    schedule = HopSchedule.from_table(table, numbering=mapped_numbering(compiled.numbering, rank_map))
+    return LibraryPlan(table.network, compiled.ranks, table.T, routes_bytes(schedule),
+                       routes_bytes(balanced_map(schedule)), rules, source, rank_map)
+
+
+@click.command()
+@input_file("table_file")
+@click.option("-o", "--out-dir", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="The directory to write libtesearch_alltoall.so, tesearch_alltoall.h, tesearch_alltoall.json and "
+                   "README.md into (it must exist).")
+@click.option("--crossover", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A tesearch simulate --json report of the same network: below the first size where one of the "
+                   "library's executors beat every MPI algorithm, PMPI_Alltoall; from there, the fastest of them. "
+                   "Default: the combined executor at every size.")
+@click.option("--rank-map", "rank_map", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A file of one integer per MPI rank (or a JSON list): the tesearch rank (node in tesearch's rank "
+                   "numbering) MPI rank r runs.  Default: MPI rank r runs tesearch rank r.")
+@click.option("--mpicc", default=None, help="The MPI C compiler (default: the mpi extra's mpicc, else mpicc on PATH).")
+@OVERWRITE_OPTION
+@limit_options(timeout_default=None)
+def library(table_file, out_dir, crossover, rank_map, mpicc, force, limits, quiet):
+    """Build an MPI_Alltoall library for TABLE_FILE's network into DIR: libtesearch_alltoall.so defines MPI_Alltoall
+    through the PMPI profiling interface with the table's schedule compiled in; unmodified programs pick it up with
+    LD_PRELOAD or by linking it.  Calls it does not handle go to PMPI_Alltoall (DIR/README.md lists them).
+    """
+    import shutil
+    import tempfile
+
+    from tesearch.errors import OptionError
+    from tesearch.execute.build import Flavour, compiler
+    from tesearch.execute.library import HEADER_NAME, LIBRARY_NAME, PLAN_NAME, README_NAME, build_library
+    from tesearch.execute.library import header_text, readme_text
+    from tesearch.files import HEADER_KIND, MARKDOWN_KIND, RECORD_KIND, SHARED_LIBRARY_KIND, check_output
+    from tesearch.files import write_output
+
+    if not out_dir.is_dir() or out_dir.is_symlink():
+        raise OptionError("is not an existing directory (create it first)", where=str(out_dir))
+    inputs = [table_file, crossover, rank_map]
+    outputs = [(out_dir / LIBRARY_NAME, SHARED_LIBRARY_KIND), (out_dir / HEADER_NAME, HEADER_KIND),
+               (out_dir / PLAN_NAME, RECORD_KIND), (out_dir / README_NAME, MARKDOWN_KIND)]
+    for path, kind in outputs:  # every output is checked before any work
+        check_output(path, kind=kind, inputs=inputs, force=force)
+    if mpicc is None:
+        command = compiler(Flavour.MPI)
+    else:
+        command = shutil.which(mpicc)
+        if command is None:
+            raise OptionError(f"--mpicc {mpicc}: no such program on PATH or at that path")
+    plan = library_plan(table_file, crossover, rank_map)
+    if not quiet:
+        click.echo(f"compiling {LIBRARY_NAME} for {plan.network} with {command} ...", err=True)
+    with tempfile.TemporaryDirectory(prefix="tesearch-library-") as scratch:
+        built = build_library(plan, command, Path(scratch))
+        data = built.read_bytes()
+    write_output(out_dir / HEADER_NAME, header_text(plan), kind=HEADER_KIND, inputs=inputs, force=force)
+    write_output(out_dir / PLAN_NAME, json.dumps(plan.to_json(), indent=1) + "\n", kind=RECORD_KIND, inputs=inputs,
+                 force=force)
+    write_output(out_dir / README_NAME, readme_text(plan, out_dir), kind=MARKDOWN_KIND, inputs=inputs, force=force)
+    write_output(out_dir / LIBRARY_NAME, data, kind=SHARED_LIBRARY_KIND, inputs=inputs, force=force)
+    click.echo(f"wrote {out_dir / LIBRARY_NAME} ({len(data)} bytes), {HEADER_NAME}, {PLAN_NAME}, {README_NAME}: "
+               f"{plan.description()}")
+    return ExitCode.OK

@@ -35,8 +35,8 @@ from tesearch.limits import format_bytes
 from tesearch.processes import EndedBy, run_watched
 from tesearch.terms import ExitCode
 
-#: memory of one rank besides its blocks (the MPICH process, its shared-memory segments, the program): 9.6 MiB
-#: measured (proportional set size per rank, star-4 and ring-8), doubled
+#: memory of one rank besides its blocks (the MPICH process, its shared-memory segments, the program): about 9 MiB
+#: measured (proportional set size per process, star-4's 24 ranks at 8 B), doubled
 RANK_BASE_BYTES = 20 << 20
 #: bytes of each block in the check run
 CHECK_BYTES = 8
