@@ -11,6 +11,7 @@ collective tests (from its source distribution, downloaded once into a cache) ru
 
 import json
 import re
+import shutil
 import sys
 import tarfile
 from pathlib import Path
@@ -300,3 +301,70 @@ def test_mpi4py_collective_tests_pass_with_the_library_preloaded(mpi, libraries)
     assert len(re.findall(r"^OK", done.stderr, re.M)) == 8
     used = [int(m.group(3)) for m in map(_STATS.match, done.stderr.splitlines()) if m]
     assert len(used) == 8 and min(used) > 0, used
+
+
+@pytest.mark.slow  # a SimGrid study of hypercube-3 (about 6 s) and an 8-rank run
+def test_a_library_built_from_a_simulate_report_falls_back_below_its_crossover(mpi, tmp_path, check_program):
+    """The rules come from the study's runs: on hypercube-3 under SMPI an MPI algorithm wins at 8 B and 4 KiB, the
+    combined executor at 64 KiB; so the 8-byte calls go to PMPI_Alltoall and the 65536-byte call to the schedule."""
+    if not shutil.which("smpirun"):
+        pytest.skip("needs SimGrid (smpirun)")
+    report = tmp_path / "simulate.json"
+    result = run_cli("simulate", RESULTS / "hypercube-3.json", "--bytes", "8,4K,64K", "--mpi-algorithms",
+                     "basic_linear,pair,bruck,ompi", "--executor", "all", "--dataflow", "1:1,8:8", "--table-free",
+                     "none", "--no-non-optimal", "--combine", "balanced", "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    report.write_text(result.stdout)
+    out = tmp_path / "lib"
+    out.mkdir()
+    assert run_cli("library", RESULTS / "hypercube-3.json", "-o", out, "--crossover", report, "--quiet").exit_code == 0
+    plan = json.loads((out / "tesearch_alltoall.json").read_text())
+    assert [(r["min_bytes"], r["executor"]) for r in plan["rules"]] == [(0, "pmpi"), (65536, "combined")], plan
+    stdout, stats = run_check(mpi[1], 8, check_program, preload=out / "libtesearch_alltoall.so")
+    assert "CHECKED 13 cases, 0 differ" in stdout
+    for numbers in stats.values():
+        assert numbers["on"] == numbers["combined"] == 1  # 65536 B: every other case is below 64 KiB
+        assert numbers["reasons"]["below the size rules"] == 9
+
+
+# ------------------------------------------------------------------ simulate --program: a user's program under SimGrid
+
+TIMING_SOURCE = ROOT / "tests" / "c" / "alltoall_timing.c"
+
+
+def test_simulate_times_a_users_program_with_the_library_beside_smpi(tmp_path):
+    """The program is built with smpicc linked with the library and plain; every MPI_Alltoall of the linked build ran
+    on the schedule (4 calls at 3 sizes on 8 ranks), its blocks arrived as sent, and SMPI's algorithm ran the plain
+    build: each with SimGrid's simulated time and the program's own printed timings."""
+    if not shutil.which("smpirun"):
+        pytest.skip("needs SimGrid (smpirun)")
+    result = run_cli("simulate", RESULTS / "hypercube-3.json", "--program", TIMING_SOURCE, "--executor",
+                     "step,combined", "--mpi-algorithms", "basic_linear", "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    runs = {r["name"]: r for r in report["runs"]}
+    assert list(runs) == ["tesearch (step)", "tesearch (combined)", "alltoall:basic_linear"]
+    for name in ("tesearch (step)", "tesearch (combined)"):
+        run = runs[name]
+        assert run["status"] == "ok" and run["alltoall_calls"] == run["on_schedule"] == 8 * 12, run
+        assert run["output"][-1] == "BLOCKS ok" and run["simulated_s"] > 0
+        assert [line.split()[1] for line in run["output"][:3]] == ["8", "4096", "65536"]
+    plain = runs["alltoall:basic_linear"]
+    assert plain["status"] == "ok" and "on_schedule" not in plain and plain["output"][-1] == "BLOCKS ok"
+    assert report["verdict"] == "ok" and report["best_plain"]["name"] == "alltoall:basic_linear"
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--program", "{missing}"], "no such file"),
+    (["--program", "{broken}"], "smpicc cannot compile it"),
+    (["--program", "{timing}", "--bytes", "8"], "--bytes is for the study"),
+])
+def test_simulate_program_refuses_bad_input(tmp_path, args, fragment):
+    if not shutil.which("smpirun"):
+        pytest.skip("needs SimGrid (smpirun)")
+    broken = tmp_path / "broken.c"
+    broken.write_text("int main(void) { return undefined_name; }\n")
+    values = {"missing": tmp_path / "missing.c", "broken": broken, "timing": TIMING_SOURCE}
+    result = run_cli("simulate", RESULTS / "hypercube-3.json", *[a.format(**values) for a in args], "--quiet")
+    assert result.exit_code == 2, result.output
+    assert fragment in result.output and len(result.output.strip().splitlines()) == 1, result.output

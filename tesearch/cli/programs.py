@@ -239,33 +239,6 @@ def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, a
     return ExitCode.OK if report.ok else ExitCode.FAILED
 
 
-def library_plan(table_file: Path, crossover: Path | None, rank_map_file: Path | None):
-    """The plan of ``tesearch library`` (and of ``simulate --program``): the checked table's schedule and balanced
-    superstep map under the rank map, and the size rules of a simulate report (bad files: one line, exit 2)."""
-    from tesearch.contenders.maps import balanced_map
-    from tesearch.errors import OptionError
-    from tesearch.execute.hops import HopSchedule
-    from tesearch.execute.hopsfile import routes_bytes
-    from tesearch.execute.library import DEFAULT_RULES, LibraryPlan, mapped_numbering, read_rank_map, read_report
-    from tesearch.execute.library import rules_from_report
-    from tesearch.terms import Exchange
-
-    compiled = _schedule_of(table_file, "library")
-    table = compiled.table
-    if table.exchange != Exchange.TOTAL.value:
-        raise OptionError(f"the table is for the {table.exchange} exchange; MPI_Alltoall is a total exchange",
-                          where=str(table_file))
-    rank_map = None if rank_map_file is None else read_rank_map(rank_map_file, compiled.ranks)
-    if crossover is None:
-        rules, source = DEFAULT_RULES, "no simulate report given: the default"
-    else:
-        rules, source = rules_from_report(read_report(crossover), network=table.network, ranks=compiled.ranks,
-                                          where=str(crossover))
-    schedule = HopSchedule.from_table(table, numbering=mapped_numbering(compiled.numbering, rank_map))
-    return LibraryPlan(table.network, compiled.ranks, table.T, routes_bytes(schedule),
-                       routes_bytes(balanced_map(schedule)), rules, source, rank_map)
-
-
 @click.command()
 @input_file("table_file")
 @click.option("-o", "--out-dir", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
@@ -309,7 +282,9 @@ def library(table_file, out_dir, crossover, rank_map, mpicc, force, limits, quie
         command = shutil.which(mpicc)
         if command is None:
             raise OptionError(f"--mpicc {mpicc}: no such program on PATH or at that path")
-    plan = library_plan(table_file, crossover, rank_map)
+    from tesearch.execute.library import plan_for
+
+    plan, _ = plan_for(table_file, crossover, rank_map, command="library")
     if not quiet:
         click.echo(f"compiling {LIBRARY_NAME} for {plan.network} with {command} ...", err=True)
     with tempfile.TemporaryDirectory(prefix="tesearch-library-") as scratch:

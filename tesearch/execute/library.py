@@ -215,6 +215,37 @@ def read_rank_map(path: Path, ranks: int) -> tuple[int, ...]:
     return tuple(values)
 
 
+def plan_for(table_file: Path, crossover: Path | None, rank_map_file: Path | None, *,
+             command: str) -> tuple[LibraryPlan, RankNumbering]:
+    """The plan of a library for the table at ``table_file`` (checked as verify checks it): its schedule and balanced
+    superstep map under the rank map of ``rank_map_file``, the size rules of the simulate report ``crossover``; and
+    the numbering (MPI rank -> node) it runs.  Bad files: one line naming them, exit 2."""
+    from tesearch.contenders.maps import balanced_map
+    from tesearch.errors import OptionError
+    from tesearch.execute.hops import HopSchedule
+    from tesearch.execute.hopsfile import routes_bytes
+    from tesearch.loading import load_checked_table
+    from tesearch.programs.schedule import compile_schedule
+    from tesearch.terms import Exchange
+
+    compiled = compile_schedule(load_checked_table(table_file, command=command))
+    table = compiled.table
+    if table.exchange != Exchange.TOTAL.value:
+        raise OptionError(f"the table is for the {table.exchange} exchange; MPI_Alltoall is a total exchange",
+                          where=str(table_file))
+    rank_map = None if rank_map_file is None else read_rank_map(rank_map_file, compiled.ranks)
+    if crossover is None:
+        rules, source = DEFAULT_RULES, "no simulate report given: the default"
+    else:
+        rules, source = rules_from_report(read_report(crossover), network=table.network, ranks=compiled.ranks,
+                                          where=str(crossover))
+    numbering = mapped_numbering(compiled.numbering, rank_map)
+    schedule = HopSchedule.from_table(table, numbering=numbering)
+    plan = LibraryPlan(table.network, compiled.ranks, table.T, routes_bytes(schedule),
+                       routes_bytes(balanced_map(schedule)), rules, source, rank_map)
+    return plan, numbering
+
+
 def mapped_numbering(numbering: RankNumbering, rank_map: tuple[int, ...] | None) -> RankNumbering:
     """The numbering in which MPI rank r stands for the element of tesearch rank ``rank_map[r]``."""
     if rank_map is None:
