@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from tesearch.cli.app import POSITIVE, NON_NEGATIVE
+from tesearch.cli.app import POSITIVE
 from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, out_option
 from tesearch.terms import ExitCode
 
