@@ -33,7 +33,7 @@ CHECK_SOURCE = ROOT / "tests" / "c" / "alltoall_check.c"
 ON_SCHEDULE = 7
 FALLBACKS = {"another communicator size": 1, "MPI_IN_PLACE": 1, "a zero count": 1, "datatypes or counts": 3}
 _STATS = re.compile(r"tesearch_alltoall: rank (\d+): (\d+) MPI_Alltoall calls, (\d+) on the schedule \(step (\d+), "
-                    r"dataflow (\d+), combined (\d+)\), (\d+) to PMPI_Alltoall \(([^)]*)\); (.*)$")
+                    r"dataflow (\d+), combined (\d+)\), (\d+) to PMPI_Alltoall(?: \(([^)]*)\))?; (.*)$")
 
 
 def _mpi_or_skip() -> tuple[str, Path]:
@@ -89,7 +89,7 @@ def run_check(mpiexec: Path, ranks: int, program: Path, *, preload: Path | None,
             rank, calls, on, step, dataflow, combined, fell, reasons, neighbours = match.groups()
             stats[int(rank)] = {"calls": int(calls), "on": int(on), "step": int(step), "dataflow": int(dataflow),
                                 "combined": int(combined), "fell": int(fell),
-                                "reasons": {k: int(v) for k, v in (r.rsplit(" ", 1) for r in reasons.split(", ")
+                                "reasons": {k: int(v) for k, v in (r.rsplit(" ", 1) for r in (reasons or "").split(", ")
                                                                   if r)}, "neighbours": neighbours}
     return done.stdout, stats
 
@@ -168,6 +168,31 @@ def test_a_rank_map_moves_the_nodes(mpi, libraries, check_program, tmp_path):
         assert numbers["neighbours"] == f"rank {rank}'s neighbours " + " ".join(map(str, expected))
     plain = run_check(mpi[1], 8, check_program, preload=libraries("hypercube-3.json") / "libtesearch_alltoall.so")[1]
     assert plain[0]["neighbours"] != stats[0]["neighbours"]
+
+
+def test_a_schedule_from_the_environment_is_checked_before_use(mpi, libraries, check_program, tmp_path):
+    """TESEARCH_SCHEDULE: a tesearch-hops file run instead of the embedded schedules; the programs of a broken one
+    (a hop sent a step late) fail the lockstep check on the communicator and every call goes to PMPI_Alltoall."""
+    from conftest import broken_programs
+    from tesearch.execute.hops import HopSchedule
+    from tesearch.execute.hopsfile import programs_bytes, routes_bytes
+    from tesearch.table import read_table
+
+    lib = libraries("hypercube-3.json") / "libtesearch_alltoall.so"
+    good = tmp_path / "good.hops"
+    good.write_bytes(routes_bytes(HopSchedule.from_table(read_table(RESULTS / "hypercube-3.json"))))
+    stdout, stats = run_check(mpi[1], 8, check_program, preload=lib, env={"TESEARCH_SCHEDULE": str(good)})
+    assert_agrees_and_used(stdout, stats, 8, "combined")
+    path, _ = broken_programs(tmp_path, "late", RESULTS / "hypercube-3.json", 5, 2)
+    bad = tmp_path / "late.hops"
+    bad.write_bytes(programs_bytes(path, rank_numbering(network_from_spec("hypercube-3"))))
+    environment = mpi_environment({"TESEARCH_ALLTOALL_STATS": "1", "TESEARCH_SCHEDULE": str(bad)})
+    done = run_captured([str(mpi[1]), "-n", "8", "-env", "LD_PRELOAD", str(lib), str(check_program)],
+                        env=environment, timeout_s=120)
+    assert done.status == 0 and "CHECKED 13 cases, 0 differ" in done.stdout, done.stderr[-2000:]
+    assert "TESEARCH_SCHEDULE's schedule fails its check" in done.stderr and "late" in done.stderr
+    calls = [_STATS.match(line) for line in done.stderr.splitlines()]
+    assert [int(m.group(3)) for m in calls if m] == [0] * 8  # nothing ran on the broken schedule
 
 
 # ------------------------------------------------------------------ the size rules from a simulate report

@@ -31,7 +31,7 @@ HEADER_NAME = "tesearch_alltoall.h"
 PLAN_NAME = "tesearch_alltoall.json"
 README_NAME = "README.md"
 #: the C files of the library, besides the generated te_embedded.c
-LIBRARY_SOURCES = ("te_pmpi.c", "te_schedule.c", "te_run.c")
+LIBRARY_SOURCES = ("te_pmpi.c", "te_schedule.c", "te_run.c", "te_check.c")
 EMBEDDED_SOURCE = "te_embedded.c"
 #: te.h's te_executor_kind codes, and 0 for PMPI_Alltoall
 EXECUTOR_CODES = {"pmpi": 0, "step": 1, "dataflow": 2, "combined": 3}
@@ -241,8 +241,11 @@ def plan_for(table_file: Path, crossover: Path | None, rank_map_file: Path | Non
                                           where=str(crossover))
     numbering = mapped_numbering(compiled.numbering, rank_map)
     schedule = HopSchedule.from_table(table, numbering=numbering)
-    plan = LibraryPlan(table.network, compiled.ranks, table.T, routes_bytes(schedule),
-                       routes_bytes(balanced_map(schedule)), rules, source, rank_map)
+    supersteps = balanced_map(schedule)
+    for made in (schedule, supersteps):  # a schedule that fails here is a bug (exit 70), never compiled in
+        made.check()
+    plan = LibraryPlan(table.network, compiled.ranks, table.T, routes_bytes(schedule), routes_bytes(supersteps),
+                       rules, source, rank_map)
     return plan, numbering
 
 

@@ -11,6 +11,10 @@
  * and the ranks agree on that (one PMPI_Allreduce on the library's own communicator: a program may legally pass
  * different datatypes on different ranks).  Everything else goes to PMPI_Alltoall unchanged.
  *
+ * The embedded schedules come from a verified table (checked again when the library is made); a schedule given with
+ * TESEARCH_SCHEDULE is checked in lockstep frames (te_check) on each communicator before its first use, and is not
+ * used when any rank finds a fault.
+ *
  * Per communicator the library keeps, as an attribute, a private duplicate (it never sends on the user's
  * communicator) and this rank's programs; the first call on a communicator makes them (a collective
  * PMPI_Comm_dup), later calls only look them up; they are freed with the communicator, or at MPI_Finalize.
@@ -65,13 +69,13 @@ typedef struct comm_state {
 
 /* one process's state (one rank's under SimGrid, whose programs run privatized) */
 static struct {
-  int ready, keyval, usable, ranks, same_types, stats, forced, lookahead, inflight;
+  int ready, keyval, usable, external, ranks, same_types, stats, forced, lookahead, inflight;
   long long min_bytes; /* -1: the rules' own */
   te_schedule *table, *supersteps;
   comm_state *states;
   long calls, scheduled[4], fallbacks[WHY_KINDS];
   char neighbours[256];
-} g = {0, MPI_KEYVAL_INVALID, 0, 0, 0, 0, -1, 0, 0, -1, NULL, NULL, NULL, 0, {0}, {0}, ""};
+} g = {0, MPI_KEYVAL_INVALID, 0, 0, 0, 0, 0, -1, 0, 0, -1, NULL, NULL, NULL, 0, {0}, {0}, ""};
 
 static void warn(const char *what) {
   int me = 0, up = 0;
@@ -114,7 +118,7 @@ static void settle(void) {
     if (fh && fseek(fh, 0, SEEK_END) == 0 && (length = ftell(fh)) >= 0 && fseek(fh, 0, SEEK_SET) == 0 &&
         (bytes = malloc(length > 0 ? (size_t)length : 1)) && fread(bytes, 1, (size_t)length, fh) == (size_t)length &&
         te_schedule_parse(bytes, (size_t)length, &g.table, why, sizeof why) == 0) {
-      g.usable = 1;
+      g.usable = g.external = 1;
     } else {
       snprintf(text, sizeof text, "TESEARCH_SCHEDULE=%s cannot be used (%s); every call goes to PMPI_Alltoall", path,
                fh ? (length < 0 ? "unreadable" : why) : "cannot open it");
@@ -214,6 +218,22 @@ static comm_state *state_of(MPI_Comm comm) {
   if (st->usable && g.supersteps) {
     st->have_supersteps = te_program_of(g.supersteps, me, &st->supersteps, why, sizeof why) == 0;
     st->usable = st->have_supersteps;
+  }
+  if (g.external) { /* a schedule from TESEARCH_SCHEDULE is checked in lockstep frames (te_check) before any use */
+    te_fault first;
+    te_faults found = {&first, 1, 0};
+    double start, end;
+    int faults = 0, mine = !st->usable || te_check(&st->table, 8, st->comm, &found, &start, &end) != 0 ? 1 : found.count;
+    PMPI_Allreduce(&mine, &faults, 1, MPI_INT, MPI_SUM, st->comm);
+    if (faults) {
+      st->usable = 0;
+      if (me == 0) {
+        char text[500];
+        snprintf(text, sizeof text, "TESEARCH_SCHEDULE's schedule fails its check (%d fault(s)%s%s); calls go to "
+                 "PMPI_Alltoall", faults, found.count ? ", first: " : "", found.count ? first.detail : "");
+        fprintf(stderr, PREFIX "%s\n", text);
+      }
+    }
   }
   if (st->usable && !g.neighbours[0]) {
     int at = snprintf(g.neighbours, sizeof g.neighbours, "rank %d's neighbours", me);
@@ -315,10 +335,10 @@ TE_EXPORT int MPI_Finalize(void) {
       }
       fprintf(stderr,
               PREFIX "rank %d: %ld MPI_Alltoall calls, %ld on the schedule (step %ld, dataflow %ld, combined %ld), "
-                     "%ld to PMPI_Alltoall (%s); %s\n",
+                     "%ld to PMPI_Alltoall%s%s%s; %s\n",
               me, g.calls, g.scheduled[TE_STEP] + g.scheduled[TE_DATAFLOW] + g.scheduled[TE_COMBINED],
-              g.scheduled[TE_STEP], g.scheduled[TE_DATAFLOW], g.scheduled[TE_COMBINED], fell, reasons,
-              g.neighbours[0] ? g.neighbours : "no schedule made");
+              g.scheduled[TE_STEP], g.scheduled[TE_DATAFLOW], g.scheduled[TE_COMBINED], fell, fell ? " (" : "",
+              reasons, fell ? ")" : "", g.neighbours[0] ? g.neighbours : "no schedule made");
       fflush(stderr);
     }
     if (g.keyval != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&g.keyval);
