@@ -27,7 +27,7 @@ import numpy as np  # noqa: E402
 
 from tesearch.backends import Backend, CpsatModel  # noqa: E402
 from tesearch.backends.decide import decide  # noqa: E402
-from tesearch.bounds import star_cycle_profile, star_letter_balance  # noqa: E402
+from tesearch.bounds import star_letter_balance  # noqa: E402
 from tesearch.encode import EncodingOptions, Item, TableProblem  # noqa: E402
 from tesearch.instance import instance  # noqa: E402
 from tesearch.words import shortest_words  # noqa: E402

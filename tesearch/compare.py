@@ -13,7 +13,6 @@ A table is buffer-free by the format (a word takes consecutive columns).
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 from tesearch import limits
 from tesearch.baselines import Engine, InjectionOrder, Route, has_axes, run_baseline, schedule_stats

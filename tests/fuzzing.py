@@ -180,6 +180,7 @@ class Case:
     exec_mode: bool = False  # a real `python -m tesearch.entry` process instead of a fork
     seconds: float = CASE_SECONDS
     kind: str = "plain"  # which generator branch made it (for the report)
+    env: dict[str, str] = field(default_factory=dict)  # environment variables the command gets (the tests' hooks)
 
     @property
     def command(self) -> str:
@@ -188,7 +189,7 @@ class Case:
 
     def command_line(self) -> str:
         """The command line, shell-quoted, to reproduce it."""
-        return shlex.join(["tesearch", *self.args])
+        return shlex.join([f"{k}={v}" for k, v in self.env.items()] + ["tesearch", *self.args])
 
 
 @dataclass
@@ -303,8 +304,8 @@ class Watch:
                 pass
 
 
-def _exec_env(tmp: Path) -> dict[str, str]:
-    env = dict(os.environ)
+def _exec_env(tmp: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ, **(extra or {}))
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env["TMPDIR"] = str(tmp)
@@ -322,7 +323,7 @@ def _become_main_process() -> None:
 
 
 def run_process(args: list[str], work: Path, case_dir: Path, *, exec_mode: bool, seconds: float,
-                sig: tuple[int, float, bool] | None = None) -> Run:
+                sig: tuple[int, float, bool] | None = None, env: dict[str, str] | None = None) -> Run:
     """Run ``tesearch ARGS`` in ``work`` in a session of its own; watch it and every process it starts."""
     tmp = case_dir / "tmp"
     tmp.mkdir(exist_ok=True)
@@ -337,7 +338,7 @@ def run_process(args: list[str], work: Path, case_dir: Path, *, exec_mode: bool,
         try:
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
                 proc = subprocess.Popen([sys.executable, "-m", "tesearch.entry", *args], cwd=work, stdout=out,
-                                        stderr=err, stdin=subprocess.DEVNULL, env=_exec_env(tmp),
+                                        stderr=err, stdin=subprocess.DEVNULL, env=_exec_env(tmp, env),
                                         start_new_session=True)
         finally:
             signal.signal(signal.SIGINT, previous)
@@ -350,7 +351,7 @@ def run_process(args: list[str], work: Path, case_dir: Path, *, exec_mode: bool,
                 _become_main_process()
                 os.setsid()
                 os.chdir(work)
-                os.environ.update({"TMPDIR": str(tmp), "RAY_TMPDIR": str(tmp)})
+                os.environ.update({"TMPDIR": str(tmp), "RAY_TMPDIR": str(tmp), **(env or {})})
                 tempfile.tempdir = str(tmp)
                 os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
                 os.dup2(os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 1)
@@ -775,7 +776,8 @@ def run_case(case: Case, case_dir: Path) -> Outcome:
             seconds = float(limit) + 15
     except ValueError:
         pass
-    run = run_process(case.args, work, case_dir, exec_mode=case.exec_mode, seconds=seconds, sig=case.signal)
+    run = run_process(case.args, work, case_dir, exec_mode=case.exec_mode, seconds=seconds, sig=case.signal,
+                      env=case.env)
     after = snapshot(case_dir)
     wrong = judge(case, run, before, after, case_dir)
     if case.follow_up and run.exit_code == 0:
@@ -1455,6 +1457,10 @@ register("simulate", table_command("simulate", output=("--trace", "trace"), exec
                                                   ["--executor", "combined,sideways"], ["--combine", "0"],
                                                   ["--combine", f"{HUGE[0]}", "--bytes", "8"]]),
          share=0.1, reads_tables=True)
+register("library", table_command("library", output=("-o", "directory"), output_required=True,
+                                  extra_choices=[["--crossover", "t.json"], ["--rank-map", "t.json"],
+                                                 ["--mpicc", "no-such-compiler"], ["--force"]]),
+         share=0.3, reads_tables=True)
 register("view", table_command("view", output=("-o", "page"), output_required=True,
                                extra_choices=[["--window", "0:3"], ["--window", "5:2"], ["--window", f"0:{HUGE[0]}"]]),
          share=0.5)
@@ -1543,8 +1549,9 @@ register("check-proof", lambda: _check_proof())
 
 @st.composite
 def _run(draw) -> Case:
-    """run: tiny MPI runs (ring-4, ring-6; valid, invalid or hostile tables, hostile programs files), no --mpi,
-    huge sizes, and SIGINT/SIGTERM to run --mpi ring-8."""
+    """run: tiny MPI runs (ring-4, ring-6; valid, invalid or hostile tables, hostile programs files through the
+    tests' hook TESEARCH_TEST_PROGRAMS), no --mpi, huge sizes, every executor, and SIGINT/SIGTERM to run --mpi
+    ring-8."""
     branch = draw(st.sampled_from(["mpi", "mpi", "invalid", "no mpi", "hostile", "programs", "huge", "signal"]))
     if branch == "signal":
         return signal_case(draw, ["run", "t.json", "--mpi", "--repeat", "20", "--timeout", "40"],
@@ -1565,10 +1572,12 @@ def _run(draw) -> Case:
         case.files["t.json"] = good
         case.files["p.jsonl"] = draw(st.sampled_from([b"", b"{}\n", b"[" * 100, b"\xff", json.dumps(
             {"format": "tesearch-programs", "format_version": 1, "ranks": 10 ** 20}).encode() + b"\n"]))
-        case.args += ["--programs", "p.jsonl"]
+        case.env["TESEARCH_TEST_PROGRAMS"] = "p.jsonl"
     elif branch == "huge":
-        case.args += [draw(st.sampled_from(["--bytes", "--repeat", "-n", "--seed"])), draw(st.sampled_from(HUGE))]
-    extra = draw(st.sampled_from([[], ["--json"], ["-n", "3"], ["--bytes", "0"], ["--repeat", "2"], ["--quiet"]]))
+        case.args += [draw(st.sampled_from(["--bytes", "--repeat", "-n", "--dataflow"])), draw(st.sampled_from(HUGE))]
+    extra = draw(st.sampled_from([[], ["--json"], ["-n", "3"], ["--bytes", "0"], ["--repeat", "2"], ["--quiet"],
+                                  ["--executor", "all"], ["--executor", "combined,step"], ["--executor", "nope"],
+                                  ["--executor", "dataflow", "--dataflow", "2:3"], ["--dataflow", "1:1"]]))
     case.args += [*extra, *_bounded("run", extra, "30")]
     return case
 

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from tesearch.networks import network_from_spec
 from tesearch.rotation import find_rotation
 from tesearch.symmetry import LetterGroup, SymmetryError, groups_of_order, letter_automorphism
 from tesearch.words import shortest_words, targets

@@ -16,7 +16,7 @@ from conftest import run_cli
 from tesearch.chrome_trace import trace_problems
 from tesearch.errors import SizeLimitError
 from tesearch.programs.export import iter_programs, stream_programs
-from tesearch.programs.schedule import Column, compile_schedule
+from tesearch.programs.schedule import compile_schedule
 from tesearch.programs.traces import chrome_trace_document, link_slices
 from tesearch.table import read_table
 

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from tesearch.draw import parse_window
-from tesearch.errors import FormatError, OptionError
+from tesearch.errors import OptionError
 from tesearch.files import HTML_KIND, check_output, write_output
 from tesearch.groups import CayleyGraph, cached_cayley_graph
 from tesearch.networks import Network
