@@ -150,6 +150,10 @@ def merge_mpi(record: dict, mpi: dict, broken: dict[str, str]) -> dict:
             if (net, mod, size_bytes) != (network, model, size["bytes"]):
                 continue
             run = dict(run)
+            if not run.get("peak_rss_bytes") and run.get("peak_pss_bytes"):
+                # mpi_contenders.py's runs sampled the simulator's proportional set size (one process: its
+                # resident memory less its share of shared pages); 0 means the run ended before a sample
+                run["peak_rss_bytes"] = run["peak_pss_bytes"]
             if name in broken and run["status"] == "ok":
                 run.update(status="failed", reason=f"not trusted: {broken[name]} (SimGrid's implementation)")
             runs.append(run)
