@@ -19,7 +19,6 @@ the processor while it polls (:data:`MPI_ENVIRONMENT`), Open MPI to allow oversu
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -30,7 +29,8 @@ from statistics import median
 
 from tesearch.errors import LimitReached, SolverUnavailable, TesearchError
 from tesearch.execute.build import MPI_HINT, Flavour, build
-from tesearch.execute.faults import FaultRecord, by_cause, parse_fault
+from tesearch.execute.faults import by_cause
+from tesearch.execute.output import DriverOutput, parse_driver_output
 from tesearch.limits import format_bytes
 from tesearch.processes import EndedBy, run_watched
 from tesearch.terms import ExitCode
@@ -177,42 +177,6 @@ def _fault_lines(faults: list[dict], count: int) -> list[str]:
 
 def _times(values: list[float]) -> str:
     return f"best {min(values):.4f} s, median {median(values):.4f} s over {len(values)} run(s)"
-
-
-# ------------------------------------------------------------------ reading te_main's lines
-
-_RESULT = re.compile(r"^RESULT (\S+) (\d+) (\S+) ([01]) (\d+) (\S+) (\d+) (\d+) (\d+)$")
-_TIMES = re.compile(r"^TIMES (\S+)((?: \S+)+)$")
-_LIBRARY = re.compile(r"^LIBRARY (\d+\.\d+) ?(.*)$")
-
-
-@dataclass
-class DriverOutput:
-    """What te_main printed: RESULT and TIMES lines by label, FAULT lines, the LIBRARY line."""
-
-    results: dict[str, dict] = field(default_factory=dict)
-    times: dict[str, list[float]] = field(default_factory=dict)
-    faults: list[FaultRecord] = field(default_factory=list)
-    library: tuple[str, str] | None = None  # (MPI version, the library's first line)
-
-
-def parse_driver_output(text: str) -> DriverOutput:
-    """The RESULT, TIMES, FAULT and LIBRARY lines of a te_main run (``tesearch/execute/c/te_main.c``)."""
-    output = DriverOutput()
-    for line in text.splitlines():
-        if match := _RESULT.match(line):
-            label, size, seconds, checked, mismatches, skew, held_bytes, held_blocks, messages = match.groups()
-            output.results[label] = {"bytes": int(size), "seconds": float(seconds), "checked": checked == "1",
-                                     "mismatches": int(mismatches), "start_skew_s": float(skew),
-                                     "held_bytes": int(held_bytes), "held_blocks": int(held_blocks),
-                                     "messages": int(messages)}
-        elif match := _TIMES.match(line):
-            output.times[match.group(1)] = [float(x) for x in match.group(2).split()]
-        elif (fault := parse_fault(line)) is not None:
-            output.faults.append(fault)
-        elif match := _LIBRARY.match(line):
-            output.library = (match.group(1), " ".join(match.group(2).split()) or "unknown")
-    return output
 
 
 # ------------------------------------------------------------------ running
