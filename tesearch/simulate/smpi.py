@@ -17,7 +17,7 @@ from typing import Callable
 
 from tesearch.errors import SolverUnavailable, TesearchError
 from tesearch.limits import format_bytes
-from tesearch.processes import EndedBy, run_watched
+from tesearch.processes import EndedBy, run_captured, run_watched
 from tesearch.terms import ExitCode
 
 INSTALL_HINT = "install SimGrid: apt-get install libsimgrid-dev (Debian, Ubuntu)"
@@ -42,11 +42,9 @@ def find_tool(name: str) -> str:
 
 def simgrid_version() -> str:
     """SimGrid's version as smpirun states it ('3.32'), or 'unknown'."""
-    import subprocess
-
     try:
-        done = subprocess.run([find_tool("smpirun"), "-version"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError, SolverUnavailable):
+        done = run_captured([find_tool("smpirun"), "-version"], timeout_s=30, phase="simulate")
+    except (OSError, SolverUnavailable):
         return "unknown"
     match = re.search(r"SimGrid version (\S+)", done.stdout + done.stderr)
     return match.group(1) if match else "unknown"
