@@ -1,16 +1,15 @@
-"""MPI benchmark: a table's schedule run rank by rank against MPI_Alltoall on the same blocks.
+"""MPI benchmark: a table's schedule under the C executors against MPI_Alltoall on the same blocks.
 
 Usage: nice -n 10 .venv/bin/python -m benchmarks.mpi [--networks star-4,...] [--sizes 8,64K,1M]
-       [--repeat 3] [--max-memory 8G] [--executor step|dataflow|both] [--json FILE]
+       [--repeat 3] [--max-memory 10G] [--executor all] [--dataflow 1:1] [--json FILE]
 
-For each network (a table in results/) and block size it runs ``tesearch run TABLE --mpi``'s
-launcher (one rank per node, the MPI library of the mpi extra) and prints ranks, steps,
-messages, the best wall time of the schedule under each executor asked for (step, dataflow: both
-by default) and of MPI_Alltoall (the slowest rank's, best of --repeat), the whole mpiexec run's
-wall time, its peak memory, and the verdict.  A combination
-whose memory estimate (ranks x 3 x ranks x block bytes plus a base per rank) exceeds
---max-memory is listed as skipped, not run.  results/mpi.md quotes a run and says what such
-numbers on one shared-memory machine can and cannot show.
+For each network (a table in results/) and block size it runs what ``tesearch run TABLE --mpi`` runs (the check of
+every schedule, then each executor asked for, one rank per node, the MPI library of the mpi extra) and prints
+ranks, steps, messages, the best time of the schedule under each executor (step, dataflow K:W, combined: all by
+default) and of MPI_Alltoall (the slowest rank's, best of --repeat over every executor's run), the whole run's wall
+time, its peak memory, and the verdict.  A combination whose memory estimate exceeds --max-memory is listed as
+skipped, not run.  results/mpi.md quotes a run and says what such numbers on one shared-memory machine can and
+cannot show.
 """
 
 from __future__ import annotations
@@ -21,23 +20,18 @@ import os
 import sys
 from pathlib import Path
 
+from tesearch.cli.programs import executor_kinds, mpi_jobs
+from tesearch.execute.hops import HopSchedule
+from tesearch.execute.mpi import MpiRun, launch, memory_estimate
 from tesearch.files import RECORD_KIND, write_output
 from tesearch.limits import format_bytes, parse_bytes
-from tesearch.programs.launch import MpiRun, launch, memory_estimate
+from tesearch.programs.schedule import compile_schedule
+from tesearch.table import read_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
 NETWORKS = ("hypercube-4", "star-4", "torus-4x4", "torus-4x4x8", "star-5")
 SIZES = ("8", "64K", "1M")
-RANKS = {"hypercube-4": 16, "star-4": 24, "torus-4x4": 16, "torus-4x4x8": 128, "star-5": 120}
-
-
-def _nodes(table: Path) -> int:
-    """Number of nodes of a table's network (for networks not in RANKS)."""
-    from tesearch.programs.schedule import compile_schedule
-    from tesearch.table import read_table
-
-    return compile_schedule(read_table(table)).ranks
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,46 +40,53 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--networks", default=",".join(NETWORKS))
     parser.add_argument("--sizes", default=",".join(SIZES))
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--max-memory", default="8G")
-    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per run")
-    parser.add_argument("--executor", choices=["step", "dataflow", "both"], default="both")
+    parser.add_argument("--max-memory", default="10G")
+    parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per network and size")
+    parser.add_argument("--executor", default="all", help="as tesearch run --executor")
+    parser.add_argument("--dataflow", default="1:1", help="as tesearch run --dataflow")
     parser.add_argument("--json", default=None, help="also write the rows here")
     args = parser.parse_args(argv)
     budget = parse_bytes(args.max_memory)
-    executors = ["step", "dataflow"] if args.executor == "both" else [args.executor]
-    header = (f"{'network':<13}{'ranks':>6}{'steps':>6}{'messages':>9}{'bytes':>9}"
-              + "".join(f"{name + ' s':>12}" for name in executors)
-              + f"{'alltoall s':>12}{'run wall s':>11}{'peak mem':>10}  verdict")
-    print(f"{os.cpu_count()} cores; best of {args.repeat} repeat(s); times are the slowest rank's")
-    print(header)
+    kinds = executor_kinds(args.executor)
     rows = []
+    print(f"{os.cpu_count()} cores; best of {args.repeat} repeat(s); times are the slowest rank's", flush=True)
+    header = None
     for network in args.networks.split(","):
-        table = ROOT / "results" / f"{network}.json"
+        compiled = compile_schedule(read_table(ROOT / "results" / f"{network}.json"))
+        schedule = HopSchedule.from_compiled(compiled)
+        schedules, jobs, bundle = mpi_jobs(schedule, kinds, args.dataflow)
+        names = [job.name for job in jobs]
+        if header is None:
+            header = (f"{'network':<13}{'ranks':>6}{'steps':>6}{'messages':>9}{'bytes':>9}"
+                      + "".join(f"{name + ' s':>{max(12, len(name) + 4)}}" for name in names)
+                      + f"{'alltoall s':>12}{'run wall s':>11}{'peak mem':>10}  verdict")
+            print(header, flush=True)
+        letters = len(compiled.letters)
         for size_text in args.sizes.split(","):
             block = parse_bytes(size_text)
-            ranks = RANKS.get(network) or _nodes(table)
-            needed = memory_estimate(ranks, block)
+            ranks = compiled.ranks
+            needed = memory_estimate(ranks, block, max(letters, 2 * letters * bundle))
             if needed > budget:
                 row = {"network": network, "ranks": ranks, "bytes": block, "verdict":
                        f"skipped: needs about {format_bytes(needed)} (> {format_bytes(budget)})"}
-                print(f"{network:<13}{ranks:>6}{'':>6}{'':>9}{format_bytes(block):>9}{'':>12}"
-                      + "".join(f"{'':>12}" for _ in executors) + f"{'':>11}"
-                      f"{'':>10}  {row['verdict']}", flush=True)
+                print(f"{network:<13}{ranks:>6}{'':>15}{format_bytes(block):>9}  {row['verdict']}", flush=True)
                 rows.append(row)
                 continue
-            report = launch(MpiRun(table, ranks, block, args.repeat, timeout_s=args.timeout, max_memory=budget,
-                                   executor=args.executor))
+            report = launch(MpiRun(ranks, block, tuple(schedules), tuple(jobs), compiled.table.T, schedule.hops,
+                                   args.repeat, args.timeout, budget))
             d = report.data
             row = {"network": network, "ranks": d["ranks"], "steps": d["steps"], "messages": d["messages"],
-                   "bytes": block, **{f"{name}_s": min(d["runs"][name]["schedule_s"]) for name in executors},
-                   "alltoall_s": min(d["alltoall_s"]),
-                   "wall_s": report.wall_s, "peak_bytes": report.peak_resident_bytes, "library": d["library"],
+                   "bytes": block, **{f"{name}_s": min(d["runs"][name]["schedule_s"]) for name in d["runs"]},
+                   "alltoall_s": min(d["alltoall_s"]) if d["alltoall_s"] else None, "wall_s": report.wall_s,
+                   "peak_bytes": report.peak_resident_bytes, "library": d["library"],
+                   "held_blocks": {name: d["runs"][name]["held_blocks"] for name in d["runs"]},
                    "verdict": "match" if report.ok else
-                   "FAULT (" + ", ".join(f"{name} {d['runs'][name]['fault_count']}" for name in executors) + ")"}
+                   "FAULT (" + ", ".join(f"{c['schedule']} {c['fault_count']}" for c in d["checks"]) + "; " +
+                   ", ".join(f"{name} {d['runs'][name]['fault_count']}" for name in d["runs"]) + ")"}
             rows.append(row)
             print(f"{network:<13}{row['ranks']:>6}{row['steps']:>6}{row['messages']:>9}{format_bytes(block):>9}"
-                  + "".join(f"{row[name + '_s']:>12.4f}" for name in executors)
-                  + f"{row['alltoall_s']:>12.4f}{row['wall_s']:>11.1f}"
+                  + "".join(f"{row.get(name + '_s', float('nan')):>{max(12, len(name) + 4)}.4f}" for name in names)
+                  + f"{row['alltoall_s'] or float('nan'):>12.4f}{row['wall_s']:>11.1f}"
                   f"{format_bytes(row['peak_bytes']):>10}  {row['verdict']}", flush=True)
     libraries = sorted({r["library"] for r in rows if "library" in r})
     print(f"MPI library: {', '.join(libraries)}")

@@ -87,6 +87,16 @@ def best_so_far(runs: list[dict], network: str, model: str, size: int) -> float 
     return min(times, default=None)
 
 
+def untrusted(runs: list[dict]) -> dict[str, str]:
+    """Algorithms that delivered wrong blocks in a checked run of any network: name -> the evidence."""
+    evidence = {}
+    for run in runs:
+        if run.get("wrong_blocks"):
+            evidence.setdefault(run["contender"], f"{run['wrong_blocks']} wrong blocks in a checked run on "
+                                                  f"{run['network']} at {run['bytes']} bytes ({run['model']})")
+    return evidence
+
+
 def main() -> int:
     """Run the missing MPI contenders, appending one JSON line per run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -95,10 +105,14 @@ def main() -> int:
     parser.add_argument("--models", default="smpi,cm02")
     parser.add_argument("--run-timeout", type=float, default=6 * 3600)
     parser.add_argument("--max-memory", default="8G")
+    parser.add_argument("--also", nargs="*", default=[],
+                        help="other JSON-lines files of runs (read only): their settled runs are not run again")
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
     out = Path(args.out)
-    todo = jobs(read_runs(out), args.models.split(","), args.only.split(",") if args.only else None)
+    known = [run for path in args.also for run in read_runs(Path(path))]
+    todo = jobs(known + read_runs(out), args.models.split(","), args.only.split(",") if args.only else None)
+    broken = untrusted(known + read_runs(out))
     if args.list:
         for job in todo:
             print(*job)
@@ -117,7 +131,14 @@ def main() -> int:
                 spaces[(network, model)] = study.prepare(Lineup(), setup, directory, numbering)
             setup = study.Setup(sizes=(size,), bandwidth_bps=1e10, latency_s=1e-6, model=study.Model(model),
                                 run_timeout_s=args.run_timeout, max_memory=parse_bytes(args.max_memory))
-            cut = best_so_far(read_runs(out), network, model, size)
+            if name in broken:  # wrong blocks in a checked run: its times would not be trusted, so it is not run
+                record = {"contender": name, "family": "MPI", "bytes": size, "status": RunStatus.FAILED.value,
+                          "checked": False, "network": network, "model": model, "source": "benchmarks/mpi_contenders.py",
+                          "reason": f"not run: not trusted, {broken[name]}"}
+                with out.open("a") as fh:
+                    fh.write(json.dumps(record) + "\n")
+                continue
+            cut = best_so_far(known + read_runs(out), network, model, size)
             print(f"{time.strftime('%H:%M:%S')} {network} {model} {size} {name} (best so far "
                   f"{'-' if cut is None else f'{cut * 1e3:.4g} ms'}) ...", flush=True)
             record = study.run_one(spaces[(network, model)], by_name[name], size, checked=False, setup=setup,

@@ -149,6 +149,10 @@ def merge_mpi(record: dict, mpi: dict, broken: dict[str, str]) -> dict:
             if (net, mod, size_bytes) != (network, model, size["bytes"]):
                 continue
             run = dict(run)
+            if not run.get("peak_rss_bytes") and run.get("peak_pss_bytes"):
+                # mpi_contenders.py's runs sampled the simulator's proportional set size (one process: its
+                # resident memory less its share of shared pages); 0 means the run ended before a sample
+                run["peak_rss_bytes"] = run["peak_pss_bytes"]
             if name in broken and run["status"] == "ok":
                 run.update(status="failed", reason=f"not trusted: {broken[name]} (SimGrid's implementation)")
             runs.append(run)
@@ -409,6 +413,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     json_path = Path(args.json)
     records = json.loads(json_path.read_text())["records"] if json_path.exists() else {}
+    stale = [key for key, record in records.items() if "error" not in record and record.get("sizes")
+             and "families" not in record["sizes"][0]]
+    for key in stale:  # a record of the study before families (1d87e2a): its MPI runs live in results/simulate-mpi.jsonl
+        print(f"dropping {key}: a record of the earlier study, without families", flush=True)
+        del records[key]
     if not args.report_only:
         for model in args.models.split(","):
             for network in args.networks.split(","):

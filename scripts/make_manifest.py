@@ -174,11 +174,16 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                             "steps against network size for each schedule"),
     "results/compare-overhead.png": (["python -m scripts.compare_report --all-nodes-limit 1100000"], [],
                                      "steps over the bound and peak buffers"),
-    "results/mpi.md": (["python -m benchmarks.mpi", "tesearch run results/star-5.json --mpi --executor both",
-                        "tesearch run results/torus-4x4x8.json --mpi --executor both"], [],
-                       "quotes a benchmark run and the 120-rank star-5 and 128-rank torus-4x4x8 runs under both "
-                       "executors (hand-written around the run outputs)"),
-    "results/mpi.json": (["python -m benchmarks.mpi"], [], "the benchmark's records (both executors)"),
+    "results/mpi.md": (["python -m benchmarks.mpi --repeat 3 --max-memory 10G --executor all --json results/mpi.json",
+                        "tesearch run results/star-5.json --mpi --executor all",
+                        "tesearch run results/star-5.json --mpi --executor all --bytes 64K",
+                        "tesearch run results/torus-4x4x8.json --mpi --executor all",
+                        "tesearch run results/torus-4x4x8.json --mpi --executor all --bytes 64K",
+                        "tesearch run results/star-5.json --mpi --executor dataflow --dataflow 8:8,64:64"], [],
+                       "quotes a benchmark run and the 120-rank star-5 and 128-rank torus-4x4x8 runs under every C "
+                       "executor at 8 B and 64 KiB (hand-written around the run outputs)"),
+    "results/mpi.json": (["python -m benchmarks.mpi --repeat 3 --max-memory 10G --executor all --json results/mpi.json"],
+                         [], "the benchmark's records (every C executor: step, dataflow 1:1, combined)"),
     "results/contenders.md": (["python -m benchmarks.contenders --report results/contenders.md"], [],
                               "every contender of tesearch/contenders/ on the simulate study's nine networks: S, B, "
                               "the floors D, P and F, the largest bundle, the held-blocks peaks, build seconds and "

@@ -280,6 +280,10 @@ HTML_KIND = FileKind("HTML page", (".html", ".htm"), frozenset({"html"}))
 MARKDOWN_KIND = FileKind("markdown report", (".md",), frozenset({"other"}))
 #: a plain JSON record of a benchmark or report script (no tesearch format): never over a table or certificate
 RECORD_KIND = FileKind("JSON record", (".json",), frozenset({"json"}))
+#: a shared library (tesearch library): only over another ELF file
+SHARED_LIBRARY_KIND = FileKind("shared library", (".so",), frozenset({"elf"}))
+#: a C header (tesearch library): plain text
+HEADER_KIND = FileKind("C header", (".h",), frozenset({"other"}))
 
 #: what tesearch's Chakra traces record as ``made_by`` at the start of their global metadata (binary protobuf:
 #: :func:`sniff_kind` recognises them by it; tesearch.programs.traces writes it)
@@ -292,7 +296,7 @@ KIND_NAMES = {
     "tesearch-sweep-runs": "a sweep runs record", "chrome-trace": "a Chrome trace", "png": "a PNG image",
     "svg": "an SVG image", "html": "an HTML page", "chakra": "a Chakra execution trace",
     "json": "a JSON file tesearch did not write",
-    "gzip": "a gzip file tesearch did not write", "other": "a file tesearch did not write",
+    "gzip": "a gzip file tesearch did not write", "elf": "an ELF binary", "other": "a file tesearch did not write",
 }
 #: bytes :func:`sniff_kind` reads from the start of a file
 SNIFF_BYTES = 1 << 16
@@ -318,6 +322,8 @@ def sniff_kind(path: str | Path) -> str:
         return "png"
     if head[:1] not in (b"{", b"[", b"<") and b"made_by" in head[:128] and CHAKRA_MARK.encode() in head[:128]:
         return "chakra"  # a protobuf GlobalMetadata whose first attribute is made_by = CHAKRA_MARK
+    if head.startswith(b"\x7fELF"):
+        return "elf"
     compressed = head[:2] == GZIP_MAGIC
     if compressed:
         try:

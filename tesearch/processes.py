@@ -4,7 +4,8 @@ and stopped with everything it started.
 :class:`ProcessGroupChild` starts one and :meth:`~ProcessGroupChild.stop` ends it and every process it started
 (found by process group, session and parentage: MPICH's hydra gives each proxy and rank a session of its own);
 :func:`run_watched` is the one way tesearch runs such a command to its end: its own time budget, a memory limit,
-the command's deadline, a caller's watch function, and its peak memory (``wait4``'s maximum resident set).
+the command's deadline, a caller's watch function, and its peak memory (``wait4``'s maximum resident set);
+:func:`run_captured` is the same with the command's output read back (a compiler, ``smpirun -version``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import enum
 import os
 import signal
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -286,3 +288,29 @@ def run_watched(argv: list[str], *, cwd: str | os.PathLike | None = None, env: d
         child.stop()
     return WatchedRun(status if ended_by is EndedBy.EXIT else None, ended_by, time.monotonic() - started,
                       child.peak_rss_bytes, pss, reason)
+
+
+@dataclass
+class CapturedRun:
+    """A watched command's end (:class:`WatchedRun`) with what it printed."""
+
+    run: WatchedRun
+    stdout: str
+    stderr: str
+
+    @property
+    def status(self) -> int | None:
+        """Its exit status (None when it was stopped)."""
+        return self.run.status
+
+
+def run_captured(argv: list[str], *, cwd: str | os.PathLike | None = None, env: dict | None = None,
+                 timeout_s: float | None = None, deadline: float | None = None, phase: str = "run",
+                 max_memory: int | None = None) -> CapturedRun:
+    """:func:`run_watched` with the command's standard output and error kept in temporary files and read back."""
+    with tempfile.TemporaryFile("w+", errors="replace") as out, tempfile.TemporaryFile("w+", errors="replace") as err:
+        done = run_watched(argv, cwd=cwd, env=env, stdout=out, stderr=err, timeout_s=timeout_s, deadline=deadline,
+                           phase=phase, max_memory=max_memory)
+        out.seek(0)
+        err.seek(0)
+        return CapturedRun(done, out.read(), err.read())

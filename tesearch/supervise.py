@@ -158,13 +158,24 @@ def _child_main(conn, work: Callable[[], object], limits: Limits, started: float
 
 
 
-class _Signalled(BaseException):
+class Signalled(BaseException):
+    """SIGINT or SIGTERM, raised where the work is: by :func:`supervise`'s handler, or by a caller that noted the
+    signal first and raises it where it is safe (the sweep driver, whose waits are inside Ray's native code)."""
+
     def __init__(self, signum: int):
+        super().__init__(signum)
         self.signum = signum
 
 
 def _raise_signalled(signum, _frame):
-    raise _Signalled(signum)
+    raise Signalled(signum)
+
+
+def interruption(signum: int, detail: str) -> Interrupted:
+    """The one error a stop signal becomes: exit 130 for SIGINT, 143 for SIGTERM, the message naming the signal
+    (worded by terms.stop_text) followed by ``detail`` (where it was, what was written)."""
+    code = ExitCode.INTERRUPTED if signum == signal.SIGINT else ExitCode.TERMINATED
+    return Interrupted(f"{stop_text(code)}{detail}", exit_code=code)
 
 
 class _ProgressView:
@@ -400,10 +411,9 @@ def supervise(work: Callable[[], T], *, limits: Limits, quiet: bool = False, sto
                     raise RemoteError(f"internal error: the worker process died ({phase_text(phase)}; {how})",
                                       ExitCode.INTERNAL, phase)
                 view.tick()
-    except _Signalled as sig:
+    except Signalled as sig:
         _stop(proc, known, stop_grace_s)
-        code = ExitCode.INTERRUPTED if sig.signum == signal.SIGINT else ExitCode.TERMINATED
-        raise Interrupted(f"{stop_text(code)} ({phase_text(phase)}); {stopped_note}", exit_code=code) from None
+        raise interruption(sig.signum, f" ({phase_text(phase)}); {stopped_note}") from None
     finally:
         _supervising = outer
         for sig, handler in previous.items():

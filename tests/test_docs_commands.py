@@ -42,7 +42,7 @@ SKIPPED = {
     "tesearch search star-8 --solver cpsat": "16 s of CP-SAT on an idle machine, minutes on a loaded one",
     "tesearch lift torus-12x12x24 --solver cpsat": "32 s of CP-SAT",
     "tesearch check-proof proofs/frontier-star-8.json": "replays 40320 nodes (minutes)",
-    "tesearch run results/star-5.json --mpi --executor both": "120 MPI ranks (tests/test_mpi.py runs it, slow)",
+    "tesearch run results/star-5.json --mpi --executor all": "120 MPI ranks (tests/test_mpi.py runs it, slow)",
     "tesearch simulate results/hypercube-7.json --bytes 8,64K,1M": "SimGrid runs of 128 ranks at three sizes "
                                                                    "under every MPI algorithm (minutes)",
     "tesearch simulate torus-4x4x8:twisted --model cm02 --mpi-algorithms pair,bruck,ompi --json":

@@ -1,9 +1,10 @@
-"""Runs on MPI: schedules match MPI_Alltoall; broken programs (late, wrong neighbour, dropped) are caught and named.
+"""Runs on MPI: the C executors (step, dataflow, combined) match MPI_Alltoall; broken programs are caught and named.
 
-Needs the mpi extra (mpi4py and an MPI library with mpiexec); skipped with the reason otherwise.
-The everyday run uses at most 16 ranks (broken programs on ring-8, 8 ranks); the 24-rank runs of star-4
-and the 120-rank run are marked slow.  Both executors (step and dataflow, issue 29) are tested the same way,
-and the dataflow one also on a cycle of late hops that would lock it without its progress markers.
+Needs the mpi extra (the mpich wheel's mpicc and mpiexec); skipped with the reason otherwise.  The everyday run uses
+at most 16 ranks (broken programs on ring-8, 8 ranks); the 24-rank runs of star-4 and the 64-rank run are marked
+slow; star-5 (120 ranks) and torus-4x4x8 (128) are run by benchmarks/mpi.py (results/mpi.md).  A broken program
+reaches the executors through the environment variable TESEARCH_TEST_PROGRAMS (a tesearch-programs file), as in
+tesearch simulate.
 """
 
 import json
@@ -13,13 +14,14 @@ import pytest
 from conftest import ROOT, run_cli
 from conftest import broken_programs as shared_broken_programs
 from tesearch.errors import SolverUnavailable
-from tesearch.programs.launch import find_mpiexec, require_mpi4py
+from tesearch.execute.build import Flavour, compiler
+from tesearch.execute.mpi import find_mpiexec
 
 try:
-    require_mpi4py()
+    compiler(Flavour.MPI)
     find_mpiexec()
 except SolverUnavailable as exc:
-    pytest.skip(f"MPI tests need mpi4py and mpiexec: {exc.message}", allow_module_level=True)
+    pytest.skip(f"MPI tests need mpicc and mpiexec: {exc.message}", allow_module_level=True)
 
 pytestmark = pytest.mark.mpi
 RESULTS = ROOT / "results"
@@ -28,13 +30,13 @@ BROKEN_RANK = 5
 BROKEN_STEP = 3
 
 
-def run_json(*args, timeout=300):
-    result = run_cli("run", *args, "--mpi", "--json", "--quiet", "--timeout", str(timeout))
+def run_json(*args, timeout=300, env=None):
+    result = run_cli("run", *args, "--mpi", "--json", "--quiet", "--timeout", str(timeout), env=env)
     assert result.exit_code in (0, 1), result.output
     return result.exit_code, json.loads(result.stdout)
 
 
-@pytest.mark.parametrize("name,ranks", [  # everyday: test_both_executors_match_alltoall_and_report_each (hypercube-4)
+@pytest.mark.parametrize("name,ranks", [  # everyday: test_every_executor_matches_alltoall_and_reports_each
                                         pytest.param("hypercube-4.json", 16, marks=pytest.mark.slow),
                                         pytest.param("star-4.json", 24, marks=pytest.mark.slow),
                                         pytest.param("torus-4x4.json", 16, marks=pytest.mark.slow)])
@@ -44,13 +46,43 @@ def test_schedule_matches_alltoall(name, ranks):
     assert report["ranks"] == ranks and report["messages"] == ranks * (ranks - 1)
     assert "MPICH" in report["library"] or "Open MPI" in report["library"]
     assert len(report["schedule_s"]) == len(report["alltoall_s"]) == 2
+    assert [c["schedule"] for c in report["checks"]] == ["table"] and report["checks"][0]["ok"]
 
 
 def test_text_output_names_library_ranks_times_and_verdict():
-    result = run_cli("run", RESULTS / "hypercube-4.json", "--mpi", "--quiet")
+    result = run_cli("run", RESULTS / "hypercube-3.json", "--mpi", "--quiet")
     assert result.exit_code == 0, result.output
-    for fragment in ("MPI library:", "ranks 16, steps 8", "MPI_Alltoall:", "schedule (step):", "verdict: match"):
+    for fragment in ("MPI library: MPICH", "ranks 8, steps 4", "MPI_Alltoall:", "schedule (step):",
+                     "check: every schedule passed (table)", "verdict: match"):
         assert fragment in result.output
+
+
+def test_every_executor_matches_alltoall_and_reports_each():
+    """--executor all: the table's timing under step and dataflow (here K:W = 2:2), its balanced superstep map under
+    combined (one message per link per superstep: fewer messages than hops), each checked first."""
+    code, report = run_json(RESULTS / "hypercube-3.json", "--executor", "all", "--dataflow", "2:2", "--bytes", "64",
+                            "--repeat", "2")
+    assert code == 0 and report["verdict"] == "match"
+    assert report["executors"] == ["step", "dataflow K=2 W=2", "combined"]
+    assert [c["schedule"] for c in report["checks"]] == ["table", "table: balanced supersteps"]
+    hops = report["hops"]
+    for name in report["executors"]:
+        run = report["runs"][name]
+        assert run["verdict"] == "match" and run["fault_count"] == 0 and len(run["schedule_s"]) == 2
+        assert len(run["alltoall_s"]) == 2  # MPI_Alltoall timed as often, in the same mpiexec run
+    assert report["runs"]["step"]["messages"] == report["runs"]["dataflow K=2 W=2"]["messages"] == hops == 8 * 12
+    assert report["runs"]["combined"]["schedule"] == "table: balanced supersteps"
+    assert report["runs"]["combined"]["messages"] < hops
+    assert "schedule_s" not in report and len(report["alltoall_s"]) == 6
+
+
+@pytest.mark.slow  # 2-4 s: the everyday run stays under 2 minutes (the full suite runs it)
+def test_both_is_step_and_dataflow_in_text():
+    text = run_cli("run", RESULTS / "ring-8.json", "--mpi", "--executor", "both", "--quiet")
+    assert text.exit_code == 0, text.output
+    for fragment in ("schedule (step):", "schedule (dataflow K=1 W=1):", "verdict (step): match",
+                     "verdict (dataflow K=1 W=1): match"):
+        assert fragment in text.output
 
 
 def broken_programs(tmp_path, kind, name="star-4.json"):
@@ -62,76 +94,36 @@ def broken_programs(tmp_path, kind, name="star-4.json"):
     ("ring-8.json", "late", "late", BROKEN_STEP + 1),  # the everyday run: 8 ranks
     pytest.param("ring-8.json", "wrong", "wrong neighbour", BROKEN_STEP, marks=pytest.mark.slow),
     pytest.param("ring-8.json", "dropped", "dropped", BROKEN_STEP, marks=pytest.mark.slow),
-])  # star-4 (24 ranks, 9.5 s a kind): benchmarks/mpi.py and results/mpi.md
-def test_broken_program_is_caught_and_named(tmp_path, name, kind, fault, step_shown):
+    pytest.param("star-4.json", "late", "late", BROKEN_STEP + 1, marks=pytest.mark.slow),
+])
+def test_broken_program_is_caught_named_and_nothing_is_timed(tmp_path, name, kind, fault, step_shown):
     path, (_, neighbour, origin, destination) = broken_programs(tmp_path, kind, name)
-    code, report = run_json(RESULTS / name, "--programs", path)
+    hook = {"TESEARCH_TEST_PROGRAMS": str(path)}
+    code, report = run_json(RESULTS / name, "--executor", "all", env=hook, timeout=120)
     assert code == 1 and report["verdict"] == "fault"
-    first = report["faults"][0]
+    assert report["runs"] == {} and report["executors"] == []  # checked first: nothing was timed
+    check = report["checks"][0]
+    assert check["schedule"] == "table" and not check["ok"]
+    first = check["faults"][0]
+    assert first == {k: v for k, v in report["faults"][0].items() if k != "check"}
     assert first["kind"] == fault
     assert (first["rank"], first["origin"], first["destination"], first["step"]) == \
         (BROKEN_RANK, origin, destination, step_shown)
     assert f"rank {BROKEN_RANK}" in first["detail"] and f"{origin}->{destination}" in first["detail"]
     if kind == "late":
         assert "1 step(s) late" in first["detail"]
-    text = run_cli("run", RESULTS / name, "--programs", path, "--mpi", "--quiet")
-    assert text.exit_code == 1 and f"{fault}: " in text.output
+    assert report["program_source"].startswith(str(path))
+    text = run_cli("run", RESULTS / name, "--mpi", "--quiet", env=hook)
+    assert text.exit_code == 1 and f"{fault}: " in text.output and "nothing was timed" in text.output
 
 
 @pytest.mark.slow
-# 64 ranks in the suite (about 10 s); star-5 (120 ranks, about 60 s with both executors) and torus-4x4x8 (128):
-# benchmarks/mpi.py, results/mpi.md
+# 64 ranks in the suite; star-5 (120 ranks) and torus-4x4x8 (128): benchmarks/mpi.py, results/mpi.md
 @pytest.mark.parametrize("name,ranks", [("hypercube-6.json", 64)])
 def test_large_schedules_match_alltoall(name, ranks):
-    code, report = run_json(RESULTS / name, "--executor", "both")
+    code, report = run_json(RESULTS / name, "--executor", "all", "--dataflow", "1:1,8:8", "--bytes", "1K")
     assert code == 0 and report["ranks"] == ranks and report["fault_count"] == 0
-    assert [report["runs"][name]["verdict"] for name in ("step", "dataflow")] == ["match", "match"]
-
-
-# ---------------------------------------------------------------- the dataflow executor (issue 29)
-
-def test_both_executors_match_alltoall_and_report_each():
-    code, report = run_json(RESULTS / "hypercube-4.json", "--executor", "both", "--bytes", "64", "--repeat", "2")
-    assert code == 0 and report["verdict"] == "match" and report["executors"] == ["step", "dataflow"]
-    for name in ("step", "dataflow"):
-        run = report["runs"][name]
-        assert run["verdict"] == "match" and run["fault_count"] == 0 and len(run["schedule_s"]) == 2
-    assert "schedule_s" not in report  # two executors: the times are per run only
-
-
-@pytest.mark.slow  # 2-4 s: the everyday run stays under 2 minutes (the full suite runs it)
-def test_both_executors_in_text():
-    text = run_cli("run", RESULTS / "ring-8.json", "--mpi", "--executor", "both", "--quiet")
-    assert text.exit_code == 0, text.output
-    for fragment in ("schedule (step):", "schedule (dataflow):", "verdict (step): match", "verdict (dataflow): match"):
-        assert fragment in text.output
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name,ranks", [("star-4.json", 24), ("torus-4x4.json", 16), ("hypercube-4.json", 16)])
-def test_dataflow_matches_alltoall(name, ranks):
-    code, report = run_json(RESULTS / name, "--executor", "dataflow", "--bytes", "1K")
-    assert code == 0 and report["ranks"] == ranks and report["runs"]["dataflow"]["verdict"] == "match"
-    assert report["executors"] == ["dataflow"] and len(report["schedule_s"]) == 1
-
-
-@pytest.mark.parametrize("name,kind,fault,step_shown", [
-    ("ring-8.json", "late", "late", BROKEN_STEP + 1),  # the everyday run: 8 ranks
-    pytest.param("ring-8.json", "wrong", "wrong neighbour", BROKEN_STEP, marks=pytest.mark.slow),
-    pytest.param("ring-8.json", "dropped", "dropped", BROKEN_STEP, marks=pytest.mark.slow),
-])  # star-4 (24 ranks): benchmarks/mpi.py runs it; ring-8 covers the three kinds here
-def test_dataflow_catches_and_names_broken_program(tmp_path, name, kind, fault, step_shown):
-    path, (_, neighbour, origin, destination) = broken_programs(tmp_path, kind, name)
-    code, report = run_json(RESULTS / name, "--programs", path, "--executor", "dataflow", timeout=60)  # no hang
-    assert code == 1 and report["verdict"] == "fault" and report["runs"]["dataflow"]["verdict"] == "fault"
-    first = report["faults"][0]
-    assert first["kind"] == fault and first["executor"] == "dataflow"
-    assert (first["rank"], first["origin"], first["destination"], first["step"]) == \
-        (BROKEN_RANK, origin, destination, step_shown)
-    assert f"rank {BROKEN_RANK}" in first["detail"] and f"{origin}->{destination}" in first["detail"]
-    if kind != "late":  # the message never reaches its destination: the final comparison says so too
-        kinds = {f["kind"] for f in report["faults"]}
-        assert "block missing" in kinds
+    assert [report["runs"][name]["verdict"] for name in report["executors"]] == ["match"] * 4
 
 
 def late_cycle_programs(tmp_path, name="ring-8.json"):
@@ -166,15 +158,13 @@ def late_cycle_programs(tmp_path, name="ring-8.json"):
     raise AssertionError(f"{name} has no cycle of forwarded hops")
 
 
-def test_dataflow_never_hangs_on_a_cycle_of_late_hops(tmp_path):
-    """Without the progress markers every rank of the cycle would wait for the one before it for ever."""
+def test_a_cycle_of_late_hops_is_named_without_hanging(tmp_path):
+    """A cycle of late hops would lock an executor that waits for blocks; the lockstep check names every link of
+    the cycle one step late, and the executors never run it."""
     path, cycle, step = late_cycle_programs(tmp_path)
     assert len(cycle) >= 2
-    code, report = run_json(RESULTS / "ring-8.json", "--programs", path, "--executor", "both", timeout=30)
-    assert code == 1
-    for name in ("step", "dataflow"):
-        faults = report["runs"][name]["faults"]
-        late = {(f["rank"], f["step"]) for f in faults if f["kind"] == "late"}
-        assert late == {(rank, step) for rank, _ in cycle}, name  # every cycle link named, one step late
-    gave_up = {f["rank"] for f in report["runs"]["dataflow"]["faults"] if f["kind"] == "not held"}
-    assert gave_up and gave_up <= {rank for rank, _ in cycle}
+    code, report = run_json(RESULTS / "ring-8.json", "--executor", "dataflow", timeout=30,
+                            env={"TESEARCH_TEST_PROGRAMS": str(path)})
+    assert code == 1 and report["runs"] == {}
+    late = {(f["rank"], f["step"]) for f in report["checks"][0]["faults"] if f["kind"] == "late"}
+    assert late == {(rank, step) for rank, _ in cycle}  # every cycle link named, one step late

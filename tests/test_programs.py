@@ -6,6 +6,7 @@ import subprocess
 import sys
 import weakref
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -238,18 +239,34 @@ def test_cli_export_writes_the_format(tmp_path):
     (["run", "{odd}", "--mpi"], "odd-distance"),
     (["run", "{ring}", "--mpi", "--bytes", "0"], "size in bytes"),
     (["run", "{ring}", "--mpi", "--bytes", "1M", "--max-memory", "10M"], "max-memory"),
-    (["run", "{ring}", "--mpi", "--programs", "{star_programs}"], "programs are for"),
+    (["run", "{ring}", "--mpi", "--executor", "fast"], "'fast' is not one of step"),
+    (["run", "{ring}", "--mpi", "--dataflow", "0:1", "--executor", "dataflow"], "--dataflow"),
+    (["run", "{ring}", "--mpi", "--dataflow", "2:2"], "--dataflow is for the dataflow executor"),
+    (["run", "{ring}", "--mpi", "TESEARCH_TEST_PROGRAMS={star_programs}"], "programs are for"),
+    (["run", "{ring}", "--mpi", "TESEARCH_TEST_PROGRAMS={header_only}"], "has 0 of its 6 ranks"),
+    (["run", "{ring}", "--mpi", "TESEARCH_TEST_PROGRAMS={cut}"], "line 3: not valid JSON"),
 ])
 def test_bad_input_exits_2(tmp_path, args, fragment):
+    """Bad options and bad hook files (the environment variable TESEARCH_TEST_PROGRAMS, written VAR=FILE here) are
+    one line and exit 2, before any mpiexec starts."""
     bad = tmp_path / "bad.json"
     bad.write_text("{")
     star_programs = tmp_path / "star.jsonl"
     write_programs(compiled("star-4.json"), star_programs)
+    ring_programs = tmp_path / "ring.jsonl"
+    write_programs(compiled("ring-6.json"), ring_programs)
+    lines = ring_programs.read_text().splitlines()
+    header_only, cut = tmp_path / "header.jsonl", tmp_path / "cut.jsonl"
+    header_only.write_text(lines[0] + "\n")
+    cut.write_text("\n".join(lines[:2] + [lines[2][:len(lines[2]) // 2]]))  # rank 1's line cut in half
     values = {"tmp": tmp_path, "bad": bad, "ring": RESULTS / "ring-6.json", "odd": RESULTS / "star-4-odd.json",
-              "star_programs": star_programs}
-    result = run_cli(*[a.format(**values) for a in args])
+              "star_programs": star_programs, "header_only": header_only, "cut": cut}
+    words = [a.format(**values) for a in args]
+    env = dict(w.split("=", 1) for w in words if w.startswith("TESEARCH_"))
+    result = run_cli(*[w for w in words if not w.startswith("TESEARCH_")], env=env)
     assert result.exit_code == 2, result.output
-    assert fragment in result.output
+    assert fragment in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
 
 
 def test_replay_does_not_import_programs():
@@ -259,25 +276,33 @@ def test_replay_does_not_import_programs():
     assert not any("tesearch.programs" in p.read_text() for p in (ROOT / "tesearch" / "replay").glob("*.py"))
 
 
-def test_executor_frames_round_trip_and_fault_names_without_mpi():
-    from tesearch.programs.executor import _frame, _unframe
-    from tesearch.programs.faults import Fault, classify_arrivals as _classify
-
-    blocks = [np.arange(4, dtype=np.uint8), np.arange(4, 8, dtype=np.uint8)]
-    assert [(o, d, b.tolist()) for o, d, b in _unframe(_frame([3, 4, 5, 6], blocks), 4)] == \
-        [(3, 4, [0, 1, 2, 3]), (5, 6, [4, 5, 6, 7])]
-    assert _unframe(_frame([], []), 4) == []
-    # at rank 9: 1->2 came from rank 7 one step late; 3->4 came from rank 8, which is not on its path; 5->6 never came
-    faults = _classify(9, [(1, 2, 7, 4), (3, 4, 8, 2)], {(1, 2): (3, 7), (5, 6): (6, 7)})
-    kinds = {(f.kind, f.rank, f.origin, f.step) for f in faults}
-    assert kinds == {(Fault.LATE, 7, 1, 4), (Fault.WRONG_NEIGHBOUR, 8, 3, 2), (Fault.DROPPED, 7, 5, 6)}
-
-
 def test_run_without_mpiexec_exits_2_naming_the_extra(monkeypatch, tmp_path):
-    from tesearch.programs import launch
+    from tesearch.execute import mpi
 
-    monkeypatch.setattr(launch.sys, "executable", str(tmp_path / "python"))
+    monkeypatch.setattr(mpi.sys, "executable", str(tmp_path / "python"))
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr(launch, "require_mpi4py", lambda: None)
     result = run_cli("run", RESULTS / "ring-6.json", "--mpi", "--quiet")
     assert result.exit_code == 2 and "no mpiexec" in result.output and "[mpi]" in result.output
+
+
+@pytest.mark.parametrize("command", ["run", "simulate"])
+@pytest.mark.parametrize("damage,fragment", [("header only", "has 0 of its 8 ranks"),
+                                             ("cut", "line 3: not valid JSON")])
+def test_a_truncated_programs_hook_file_is_bad_input_in_both_commands(tmp_path, command, damage, fragment):
+    """The tests' hook TESEARCH_TEST_PROGRAMS (run --mpi and simulate read it alike): a programs file cut after its
+    header or inside a rank's line is one line naming the file, exit 2, before any rank runs."""
+    import shutil
+
+    if command == "run" and not (Path(sys.executable).parent / "mpiexec").exists() and not shutil.which("mpiexec"):
+        pytest.skip("run --mpi needs the mpi extra")
+    if command == "simulate" and not shutil.which("smpirun"):
+        pytest.skip("simulate needs SimGrid")
+    path = tmp_path / "hypercube-3.jsonl"
+    write_programs(compiled("hypercube-3.json"), path)
+    lines = path.read_text().splitlines()
+    path.write_text(lines[0] + "\n" if damage == "header only" else "\n".join(lines[:2] + [lines[2][:40]]))
+    args = ["--mpi"] if command == "run" else ["--bytes", "8", "--mpi-algorithms", "none", "--executor", "step",
+                                               "--no-non-optimal"]
+    result = run_cli(command, RESULTS / "hypercube-3.json", *args, "--quiet", env={"TESEARCH_TEST_PROGRAMS": str(path)})
+    assert result.exit_code == 2, result.output
+    assert fragment in result.output and str(path) in result.output and "Traceback" not in result.output

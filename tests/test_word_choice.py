@@ -160,6 +160,10 @@ def test_bound_writes_a_certificate_check_proof_confirms(tmp_path):
     assert report.all_confirmed, report.text()
     checked = run_cli("check-proof", out)
     assert checked.exit_code == 0 and "CONFIRMED" in checked.output
+    again = run_cli("bound", "bubblesort-5", "-o", out, "--quiet")  # as much again: replaces
+    assert again.exit_code == 0, again.output
+    lp_only = run_cli("bound", "bubblesort-5", "--lp-only", "-o", out, "--quiet")  # no upper side: keeps the file
+    assert lp_only.exit_code == 2 and "the upper bound 154" in lp_only.stderr, lp_only.output
 
 
 def test_bound_exits_4_where_the_certified_sides_do_not_meet():

@@ -433,9 +433,42 @@ def write_certificate(certificate: dict, path: str | Path, *, inputs: Iterable[s
     """Write a certificate (indented JSON) through :func:`tesearch.files.write_output`: atomically, never over
     one of ``inputs``, a link or a device, nor without ``force`` over a file that is not a certificate or over
     a certificate that claims more (:func:`check_certificate_output`)."""
-    check_certificate_output(path, Claims.of(certificate, where=str(path)), force=force)
+    if certificate.get("kind") == "word-choice":
+        check_word_choice_output(path, certificate, force=force)
+    else:
+        check_certificate_output(path, Claims.of(certificate, where=str(path)), force=force)
     write_output(Path(path), json.dumps(certificate, indent=1) + "\n", kind=CERTIFICATE_KIND, inputs=inputs,
                  force=force)
+
+
+def check_word_choice_output(path: str | Path, certificate: dict, *, force: bool = False) -> None:
+    """Refuse (OptionError, exit 2, the file left as it was) to replace, without ``force``, a file at ``path`` that is
+    not a word-choice certificate of the same network, or one whose bounds are tighter (a higher lower side, a lower
+    upper side) than ``certificate``'s."""
+    path = Path(path)
+    if force or not path.is_file() or path.stat().st_size == 0:
+        return
+    where = str(path)
+    try:
+        old = read_json_file(path)
+        same = (old.get("kind") == "word-choice" and old["network"]["spec"] == certificate["network"]["spec"]
+                and old["network"]["exchange"] == certificate["network"]["exchange"]
+                and old["network"]["generators"] == certificate["network"]["generators"])
+        old_lower, old_upper = old["result"]["lower"], old["result"]["upper"]
+    except (TesearchError, KeyError, TypeError, AttributeError):
+        same, old_lower, old_upper = False, None, None
+    if not same:
+        raise OptionError("not replaced: it is not a word-choice certificate of this network; it is left as it was "
+                          "(--force replaces it)", where=where)
+    new_lower, new_upper = certificate["result"]["lower"], certificate["result"]["upper"]
+    lost = []
+    if new_lower < old_lower:
+        lost.append(f"the lower bound {old_lower} (this one: {new_lower})")
+    if old_upper is not None and (new_upper is None or new_upper > old_upper):
+        lost.append(f"the upper bound {old_upper} (this one: {new_upper if new_upper is not None else 'none'})")
+    if lost:
+        raise OptionError(f"not replaced: it claims what this certificate would not: {'; '.join(lost)}; it is left as "
+                          f"it was (--force replaces it)", where=where)
 
 
 def word_choice_certificate(result, *, name: str, command: str, generators: dict[str, list[int]]) -> dict:

@@ -59,6 +59,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "compare": ("tesearch.cli.compare", "compare", "A table or network against shortest-path, e-cube and the node-invariant FIFO schedule."),
     "export": ("tesearch.cli.programs", "export", "Write a table's schedule as per-rank programs (tesearch-programs v1)."),
     "run": ("tesearch.cli.programs", "run", "Run a table's schedule on MPI and compare it with MPI_Alltoall."),
+    "library": ("tesearch.cli.programs", "library",
+                "Build an MPI_Alltoall (PMPI) library on a table's schedule that unmodified programs pick up."),
     "simulate": ("tesearch.cli.simulating", "simulate",
                  "Time a table's schedule beside every MPI_Alltoall algorithm on SimGrid (SMPI)."),
 }

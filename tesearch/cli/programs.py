@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import enum
+import json
+import os
 from pathlib import Path
 
 import click
 
-from tesearch.cli.app import POSITIVE, NON_NEGATIVE
+from tesearch.cli.app import POSITIVE
 from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, out_option
 from tesearch.terms import ExitCode
 
@@ -102,65 +104,208 @@ def export(table_file, fmt, output, tracks, block_bytes, force, limits, quiet):
     return ExitCode.OK
 
 
+#: the tests' hook: the table's schedule replaced by the programs of this tesearch-programs file (a broken one, made
+#: on purpose), checked and run as given; not a user option (simulate reads the same variable)
+PROGRAMS_HOOK = "TESEARCH_TEST_PROGRAMS"
+#: --executor's names: each executor of the C library, ``all`` and ``both`` (step, dataflow: the old pair)
+EXECUTOR_GROUPS = {"all": ("step", "dataflow", "combined"), "both": ("step", "dataflow")}
+#: the name of the table's balanced superstep map, the schedule the combined executor runs
+BALANCED = "table: balanced supersteps"
+
+
+def executor_kinds(text: str):
+    """``--executor``: a comma list of step, dataflow, combined, all (the three), both (step, dataflow)."""
+    from tesearch.errors import OptionError
+    from tesearch.simulate.lineup import ExecutorKind
+
+    chosen = []
+    for item in (part.strip() for part in str(text).split(",")):
+        if item in EXECUTOR_GROUPS:
+            chosen += [ExecutorKind(name) for name in EXECUTOR_GROUPS[item]]
+        elif item in {kind.value for kind in ExecutorKind}:
+            chosen.append(ExecutorKind(item))
+        else:
+            raise OptionError(f"--executor: {item!r} is not one of step, dataflow, combined, all, both")
+    return tuple(dict.fromkeys(chosen))
+
+
+def mpi_jobs(schedule, kinds, dataflow: str):
+    """The schedules (name, tesearch-hops bytes) and the jobs of a run: the table's timing under step and each
+    dataflow K:W, its balanced superstep map (tesearch.contenders.maps) under combined; and the largest bundle of
+    the schedules (the most blocks one message of the combined executor holds)."""
+    from tesearch.contenders.maps import balanced_map
+    from tesearch.execute.hopsfile import routes_bytes
+    from tesearch.execute.mpi import MpiJob
+    from tesearch.simulate.lineup import Executor, ExecutorKind, parse_dataflow
+
+    schedules = [("table", routes_bytes(schedule))]
+    jobs, largest = [], schedule.largest_bundle
+    for kind in kinds:
+        if kind is ExecutorKind.DATAFLOW:
+            executors = [Executor(kind, k, w) for k, w in parse_dataflow(dataflow)]
+        else:
+            executors = [Executor(kind)]
+        for executor in executors:
+            on = BALANCED if kind is ExecutorKind.COMBINED else "table"
+            jobs.append(MpiJob(executor.name, on, tuple(executor.arguments())))
+    if ExecutorKind.COMBINED in kinds:
+        balanced = balanced_map(schedule)
+        schedules.append((BALANCED, routes_bytes(balanced)))
+        largest = max(largest, balanced.largest_bundle)
+    return schedules, jobs, largest
+
+
+def hooked_programs(path: Path, compiled) -> bytes:
+    """The tests' hook: the programs layout of a tesearch-programs file, whose header must be the table's network,
+    ranks and T (FormatError naming the file, exit 2, for a truncated, header-only or foreign file)."""
+    from tesearch.errors import FormatError
+    from tesearch.execute.hopsfile import programs_bytes
+    from tesearch.programs.export import read_header
+
+    table = compiled.table
+    head = read_header(path)
+    if head["ranks"] != compiled.ranks or head["network"] != table.network or head["T"] != table.T:
+        raise FormatError(f"the programs are for {head['network']} ({head['ranks']} ranks, T = {head['T']}), "
+                          f"the table is {table.network} ({compiled.ranks} ranks, T = {table.T})", where=str(path))
+    return programs_bytes(path, compiled.numbering)
+
+
 @click.command()
 @input_file("table_file")
 @click.option("--mpi", is_flag=True, help="Run on MPI (mpiexec, one rank per node); the only way to run so far.")
-@click.option("--executor", type=click.Choice(["step", "dataflow", "both"]), default="step", show_default=True,
-              help="How the ranks follow their programs: step by step (every rank exchanges a frame with every "
-                   "neighbour at every step), as data flows (each hop sent as soon as its block is there; "
-                   "docs/schedules.md), or both, one after the other.")
+@click.option("--executor", default="step", show_default=True,
+              help="The C executors to time, a comma list: step (one message per hop, step by step), dataflow (out "
+                   "of order within K positions, W hops in flight per link: --dataflow), combined (the table's "
+                   "balanced supersteps, one message per link per superstep); all; both (step,dataflow).")
+@click.option("--dataflow", "dataflow_pairs", default="1:1", show_default=True,
+              help="The dataflow executor's K:W pairs, a comma list (as tesearch simulate --dataflow).")
 @click.option("-n", "ranks", type=POSITIVE, default=None,
               help="Number of ranks; must equal the network's number of nodes (the default).")
 @click.option("--bytes", "block_bytes", type=BlockSize(), default="8", show_default=True,
               help="Bytes of each message (one block per origin and destination).")
-@click.option("--repeat", type=POSITIVE, default=1, show_default=True, help="Time the schedule and MPI_Alltoall this often.")
-@click.option("--seed", type=NON_NEGATIVE, default=0, show_default=True, help="Seed of the blocks' random bytes.")
-@click.option("--programs", "programs_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Read each rank's program from this tesearch-programs file instead of computing it "
-                   "(how the tests feed the executor a broken program).")
+@click.option("--repeat", type=POSITIVE, default=1, show_default=True,
+              help="Time each executor and MPI_Alltoall this often.")
 @JSON_OPTION
 @limit_options(timeout_default=None)
-def run(table_file, mpi, executor, ranks, block_bytes, repeat, seed, programs_file, as_json, limits, quiet):
-    """Run TABLE_FILE's schedule on MPI and compare every block with MPI_Alltoall.
+def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, as_json, limits, quiet):
+    """Run TABLE_FILE's schedule on MPI under the C executors and compare every block with MPI_Alltoall.
 
-    Exit 0 when every block matches (with --executor both: in both runs), 1 when any does not (the
-    faults name rank, message and step), 2 on bad input, 4 when mpiexec fails or a limit is reached.
+    Every schedule is first checked in lockstep frames (a broken program is named by rank, message and step, and
+    nothing is timed); then each executor runs with MPI_Alltoall of the same buffers timed as often.  Exit 0 when
+    every block matches, 1 when a check or a block fails (the faults name rank, message and step), 2 on bad input,
+    4 when mpiexec fails or a limit is reached.
     """
-    from tesearch.errors import FormatError, OptionError, SizeLimitError
+    from tesearch.errors import OptionError, SizeLimitError
+    from tesearch.execute.hops import HopSchedule
+    from tesearch.execute.mpi import COMPUTED, MpiRun, find_mpiexec, launch, memory_estimate
     from tesearch.limits import command_start, format_bytes
-    from tesearch.programs.launch import MpiRun, find_mpiexec, launch, memory_estimate, require_mpi4py
+    from tesearch.simulate.lineup import ExecutorKind, parse_dataflow
     from tesearch.terms import Exchange
 
     if not mpi:
         raise OptionError("give --mpi: MPI is the only executor (tesearch run TABLE --mpi)")
-    schedule = _schedule_of(table_file, "run")  # in this process: --max-memory is for the MPI run's blocks
-    table = schedule.table
+    kinds = executor_kinds(executor)
+    if ExecutorKind.DATAFLOW in kinds:
+        pairs = parse_dataflow(dataflow_pairs)
+    elif click.get_current_context().get_parameter_source("dataflow_pairs") is not click.core.ParameterSource.DEFAULT:
+        raise OptionError(f"--dataflow is for the dataflow executor, which --executor {executor} does not run")
+    else:
+        pairs = ()
+    compiled = _schedule_of(table_file, "run")  # in this process: --max-memory is for the MPI run's blocks
+    table = compiled.table
     if table.exchange != Exchange.TOTAL.value:
         raise OptionError(f"the table is for the {table.exchange} exchange; a run is compared with MPI_Alltoall, "
                           f"so it needs a total exchange table", where=str(table_file))
-    nodes = schedule.ranks
+    nodes = compiled.ranks
     if nodes > limits.max_order:
         raise SizeLimitError(f"{table.network} has {nodes} nodes, more than --max-order {limits.max_order}")
     if ranks is not None and ranks != nodes:
         raise OptionError(f"-n {ranks}: the schedule runs one rank per node, and {table.network} has {nodes} nodes")
-    needed = memory_estimate(nodes, block_bytes)
+    schedule = HopSchedule.from_compiled(compiled)
+    letters = len(compiled.letters)
+    transit = max([letters] * (ExecutorKind.STEP in kinds) + [min(schedule.hops, letters * (k + w)) for k, w in pairs]
+                  + [0])
+    needed = memory_estimate(nodes, block_bytes, transit)
     if needed > limits.max_memory:
         raise SizeLimitError(f"{nodes} ranks with blocks of {format_bytes(block_bytes)} need about "
                              f"{format_bytes(needed)}, more than --max-memory {format_bytes(limits.max_memory)}")
-    if programs_file is not None:
-        from tesearch.programs.export import read_header
-
-        head = read_header(programs_file)
-        if head["ranks"] != nodes or head["network"] != table.network or head["T"] != table.T:
-            raise FormatError(f"the programs are for {head['network']} ({head['ranks']} ranks, T = {head['T']}), "
-                              f"the table is {table.network} ({nodes} ranks, T = {table.T})",
-                              where=str(programs_file))
-    require_mpi4py()
-    mpiexec = find_mpiexec()
+    hook = os.environ.get(PROGRAMS_HOOK)
+    hooked = hooked_programs(Path(hook), compiled) if hook else None
+    mpiexec = find_mpiexec()  # a missing MPI is one line and exit 2, before the superstep map is built
+    schedules, jobs, bundle = mpi_jobs(schedule, kinds, dataflow_pairs)
+    if hooked is not None:
+        schedules[0] = ("table", hooked)
+    if ExecutorKind.COMBINED in kinds:
+        needed = memory_estimate(nodes, block_bytes, max(transit, 2 * letters * bundle))
+        if needed > limits.max_memory:
+            raise SizeLimitError(f"{nodes} ranks with blocks of {format_bytes(block_bytes)} under the combined "
+                                 f"executor need about {format_bytes(needed)}, more than --max-memory "
+                                 f"{format_bytes(limits.max_memory)}")
     if not quiet:
         click.echo(f"running {table.network} on {nodes} ranks with {mpiexec} ...", err=True)
-    report = launch(MpiRun(Path(table_file).resolve(), nodes, block_bytes, repeat, seed,
-                           None if programs_file is None else programs_file.resolve(), limits.timeout_s,
-                           limits.max_memory, executor=executor), started=command_start())
+    report = launch(MpiRun(nodes, block_bytes, tuple(schedules), tuple(jobs), table.T, schedule.hops, repeat,
+                           limits.timeout_s, limits.max_memory, COMPUTED if hook is None else f"{hook} (test hook)"),
+                    started=command_start())
     emit(report.to_json(), as_json, report.summary())
     return ExitCode.OK if report.ok else ExitCode.FAILED
+
+
+@click.command()
+@input_file("table_file")
+@click.option("-o", "--out-dir", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="The directory to write libtesearch_alltoall.so, tesearch_alltoall.h, tesearch_alltoall.json and "
+                   "README.md into (it must exist).")
+@click.option("--crossover", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The JSON report of tesearch simulate on the same network: below the first size where one of the "
+                   "library's executors beat every MPI algorithm, PMPI_Alltoall; from there, the fastest of them. "
+                   "Default: the combined executor at every size.")
+@click.option("--rank-map", "rank_map", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A file of one integer per MPI rank (or a JSON list): the tesearch rank (node in tesearch's rank "
+                   "numbering) MPI rank r runs.  Default: MPI rank r runs tesearch rank r.")
+@click.option("--mpicc", default=None, help="The MPI C compiler (default: the mpi extra's mpicc, else mpicc on PATH).")
+@OVERWRITE_OPTION
+@limit_options(timeout_default=None)
+def library(table_file, out_dir, crossover, rank_map, mpicc, force, limits, quiet):
+    """Build an MPI_Alltoall library for TABLE_FILE's network into DIR: libtesearch_alltoall.so defines MPI_Alltoall
+    through the PMPI profiling interface with the table's schedule compiled in; unmodified programs pick it up with
+    LD_PRELOAD or by linking it.  Calls it does not handle go to PMPI_Alltoall (DIR/README.md lists them).
+    """
+    import shutil
+    import tempfile
+
+    from tesearch.errors import OptionError
+    from tesearch.execute.build import Flavour, compiler
+    from tesearch.execute.library import HEADER_NAME, LIBRARY_NAME, PLAN_NAME, README_NAME, build_library
+    from tesearch.execute.library import header_text, readme_text
+    from tesearch.files import HEADER_KIND, MARKDOWN_KIND, RECORD_KIND, SHARED_LIBRARY_KIND, check_output
+    from tesearch.files import write_output
+
+    if not out_dir.is_dir() or out_dir.is_symlink():
+        raise OptionError("is not an existing directory (create it first)", where=str(out_dir))
+    inputs = [table_file, crossover, rank_map]
+    outputs = [(out_dir / LIBRARY_NAME, SHARED_LIBRARY_KIND), (out_dir / HEADER_NAME, HEADER_KIND),
+               (out_dir / PLAN_NAME, RECORD_KIND), (out_dir / README_NAME, MARKDOWN_KIND)]
+    for path, kind in outputs:  # every output is checked before any work
+        check_output(path, kind=kind, inputs=inputs, force=force)
+    if mpicc is None:
+        command = compiler(Flavour.MPI)
+    else:
+        command = shutil.which(mpicc)
+        if command is None:
+            raise OptionError(f"--mpicc {mpicc}: no such program on PATH or at that path")
+    from tesearch.execute.library import plan_for
+
+    plan, _ = plan_for(table_file, crossover, rank_map, command="library")
+    if not quiet:
+        click.echo(f"compiling {LIBRARY_NAME} for {plan.network} with {command} ...", err=True)
+    with tempfile.TemporaryDirectory(prefix="tesearch-library-") as scratch:
+        built = build_library(plan, command, Path(scratch))
+        data = built.read_bytes()
+    write_output(out_dir / HEADER_NAME, header_text(plan), kind=HEADER_KIND, inputs=inputs, force=force)
+    write_output(out_dir / PLAN_NAME, json.dumps(plan.to_json(), indent=1) + "\n", kind=RECORD_KIND, inputs=inputs,
+                 force=force)
+    write_output(out_dir / README_NAME, readme_text(plan, out_dir), kind=MARKDOWN_KIND, inputs=inputs, force=force)
+    write_output(out_dir / LIBRARY_NAME, data, kind=SHARED_LIBRARY_KIND, inputs=inputs, force=force)
+    click.echo(f"wrote {out_dir / LIBRARY_NAME} ({len(data)} bytes), {HEADER_NAME}, {PLAN_NAME}, {README_NAME}: "
+               f"{plan.description()}")
+    return ExitCode.OK

@@ -174,12 +174,15 @@ def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table
 @click.option("--budget", type=SECONDS, default=None,
               help="Wall-clock seconds for all timed runs after the check runs: a run is cut where it ends, "
                    "contenders after it are reported as not run (and their family as incomplete).")
+@click.option("--program", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Instead of the study: time this MPI program (C source) with the table's MPI_Alltoall library "
+                   "linked (per --executor), beside the same program on SMPI's algorithms (--mpi-algorithms).")
 @output_option("--trace", "trace_file", help="Write the simulated run of the table as Chrome trace-event JSON.")
 @OVERWRITE_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=None)
 def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor, dataflow_pairs, combine, pieces,
-             table_free, non_optimal, run_timeout, budget, trace_file, force, as_json, limits, quiet):
+             table_free, non_optimal, run_timeout, budget, program, trace_file, force, as_json, limits, quiet):
     """Time TARGET's table, table-free schedules and MPI_Alltoall's algorithms on the network, simulated by SimGrid.
 
     TARGET is a table file or a network spec (the table tesearch ships for it).  Needs SimGrid's SMPI (smpicc,
@@ -219,6 +222,9 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
         check_output(trace_file, kind=TRACE_KIND, inputs=[table_path], force=force)
     smpi.find_tool("smpirun")  # a missing SimGrid is one line and exit 2, before anything is built
     smpi.find_tool("smpicc")
+    if program is not None:  # the user's program instead of the study (tesearch/simulate/userprogram.py)
+        return _time_program(program, table_path, bandwidth_bps, latency_s, Model(model), choice, wanted, run_timeout,
+                             limits, deadline, as_json, quiet)
     with activated(limits):
         table, verification = load_verified_table(table_path)  # a broken table is refused before anything runs
         if table.exchange != Exchange.TOTAL.value:
@@ -254,6 +260,26 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     if report["verdict"] != "ok":
         return ExitCode.FAILED
     return ExitCode.OK
+
+
+def _time_program(program: Path, table_path: Path, bandwidth_bps, latency_s, model, choice, wanted, run_timeout, limits,
+                  deadline, as_json: bool, quiet: bool) -> ExitCode:
+    """simulate --program: the user's MPI program with the table's MPI_Alltoall linked in, beside SMPI's algorithms;
+    the study's own options are refused."""
+    from tesearch.errors import OptionError
+    from tesearch.simulate.userprogram import program_text, simulate_program
+
+    source = click.get_current_context().get_parameter_source
+    for option in ("sizes", "combine", "pieces", "table_free", "non_optimal", "budget", "trace_file"):
+        if source(option) is not click.core.ParameterSource.DEFAULT:
+            raise OptionError(f"--{option.replace('_file', '').replace('_', '-').replace('sizes', 'bytes')} is for the "
+                              f"study; with --program the program chooses its sizes and is not traced")
+    say = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
+    report = simulate_program(program, table_path, bandwidth_bps=bandwidth_bps, latency_s=latency_s, model=model,
+                              choice=choice, mpi_algorithms=wanted, run_timeout_s=run_timeout, limits=limits,
+                              deadline=deadline, progress=say)
+    emit(report, as_json, program_text(report))
+    return ExitCode.OK if report["verdict"] == "ok" else ExitCode.FAILED
 
 
 def _programs_hook(lineup, subject, path: Path, table) -> None:

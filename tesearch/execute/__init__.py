@@ -2,4 +2,10 @@
 
 * :mod:`~tesearch.execute.hops`: :class:`~tesearch.execute.hops.HopSchedule`, node-invariant routes with the
   step of every hop (a table's timing, or supersteps);
+* :mod:`~tesearch.execute.hopsfile`: the tesearch-hops v1 file the C side reads;
+* :mod:`~tesearch.execute.faults`: the fault vocabulary, read from ``c/te_faults.def``;
+* :mod:`~tesearch.execute.build`: the C library (``c/``) compiled with smpicc or the mpi extra's mpicc, cached;
+* :mod:`~tesearch.execute.mpi`: ``tesearch run --mpi``: the check and the executors under mpiexec;
+* :mod:`~tesearch.execute.library`: ``tesearch library``: an MPI_Alltoall (PMPI) shared library with the schedule
+  compiled in.
 """

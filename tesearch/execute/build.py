@@ -6,7 +6,8 @@ One source tree, two compilers: :attr:`Flavour.SIMGRID` builds ``te_main`` with 
 extra) or on PATH, for ``tesearch run --mpi``.  The binary lives in ``$XDG_CACHE_HOME/tesearch`` (or
 ``~/.cache/tesearch``), named by the hash of every source and of the compiler's version, so an edited
 source or another compiler builds afresh; it appears by an atomic rename, so concurrent first uses never
-see half a file.
+see half a file.  Every compiler call goes through :func:`tesearch.processes.run_captured` (a session of its own,
+stopped with all it started on Ctrl-C, SIGTERM or its time budget).
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ import enum
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from tesearch.errors import SolverUnavailable, TesearchError
+from tesearch.processes import CapturedRun, EndedBy, run_captured
 from tesearch.terms import ExitCode
 
 SOURCE_DIRECTORY = Path(__file__).with_name("c")
@@ -30,6 +31,8 @@ HEADERS = ("te.h", "te_faults.def")
 DRIVER = "te_main.c"
 SIMGRID_HINT = "install SimGrid: apt-get install libsimgrid-dev (Debian, Ubuntu)"
 MPI_HINT = "install the mpi extra: pip install -e '.[mpi]' (mpi4py and the mpich wheel: mpicc, mpiexec)"
+#: wall-clock seconds one compiler call may take (the library's sources compile in about a second)
+COMPILE_TIMEOUT_S = 300.0
 
 
 class BuildFailed(TesearchError):
@@ -69,10 +72,25 @@ def compiler(flavour: Flavour) -> str:
 
 def _version(command: str) -> str:
     try:
-        done = subprocess.run([command, "--version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
+        done = run_captured([command, "--version"], timeout_s=60, phase="build")
+    except OSError:
         return ""
     return done.stdout + done.stderr
+
+
+def run_compiler(argv: list[str], *, cwd: str | os.PathLike, what: str) -> CapturedRun:
+    """Run one compiler command in ``cwd`` (through the one process runner); BuildFailed (exit 4) naming ``what``
+    and the compiler's last lines when it fails or runs past :data:`COMPILE_TIMEOUT_S`."""
+    try:
+        done = run_captured(argv, cwd=cwd, timeout_s=COMPILE_TIMEOUT_S, phase="build")
+    except OSError as exc:
+        raise BuildFailed(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
+    if done.run.ended_by is EndedBy.TIMEOUT:
+        raise BuildFailed(f"{Path(argv[0]).name} did not compile {what} within {COMPILE_TIMEOUT_S:g} s")
+    if done.status != 0:
+        tail = " | ".join((done.stderr or done.stdout).strip().splitlines()[-3:])
+        raise BuildFailed(f"{Path(argv[0]).name} could not compile {what}: {tail}")
+    return done
 
 
 def sources_digest(names: tuple[str, ...]) -> bytes:
@@ -101,11 +119,7 @@ def build(flavour: Flavour, *, sources: tuple[str, ...] = LIBRARY_SOURCES + (DRI
         with tempfile.TemporaryDirectory(prefix="tesearch-build-") as work:
             for name in sources + HEADERS:
                 shutil.copyfile(SOURCE_DIRECTORY / name, Path(work) / name)
-            done = subprocess.run([command, *flags, "-o", scratch, *sources], capture_output=True, text=True,
-                                  timeout=300, cwd=work)
-        if done.returncode != 0:
-            tail = " | ".join((done.stderr or done.stdout).strip().splitlines()[-3:])
-            raise BuildFailed(f"{Path(command).name} could not compile the executor: {tail}")
+            run_compiler([command, *flags, "-o", scratch, *sources], cwd=work, what="the executor")
         os.chmod(scratch, 0o755)
         os.replace(scratch, binary)
     finally:

@@ -1,13 +1,18 @@
-"""``tesearch simulate``: a table's schedule and the MPI_Alltoall algorithms, timed on SimGrid (SMPI).
+"""``tesearch simulate``: a network's schedules and the MPI_Alltoall algorithms, timed on SimGrid (SMPI).
 
 * :mod:`~tesearch.simulate.platform`: the SimGrid platform of a network (one host per node, one link
   per directed edge, shortest-path routes);
-* :mod:`~tesearch.simulate.inputs`: every rank's program (from the tesearch-programs export) as the
-  small text file the C executor reads;
-* :mod:`~tesearch.simulate.smpi`: finding smpicc/smpirun, compiling the C executor once into a cache,
-  running smpirun in its own session and reading what it printed;
-* :mod:`~tesearch.simulate.study`: the contenders, sizes, the link-time bound, the crossover, the report;
-* :mod:`~tesearch.simulate.trace`: the simulated run of the table as Chrome trace-event JSON.
+* :mod:`~tesearch.simulate.lineup`: the contenders in four families (the table's executors, non-optimal
+  tables, table-free schedules, MPI_Alltoall) and how each is run;
+* :mod:`~tesearch.simulate.smpi`: finding smpicc/smpirun and running smpirun through the one process runner
+  (:mod:`tesearch.processes`), reading what it printed;
+* :mod:`~tesearch.simulate.study`: the check runs, the timed runs (cut once they cannot be their family's
+  best), the link-time bound;
+* :mod:`~tesearch.simulate.verdicts`: run statuses, family completeness, the attribution, the crossover;
+* :mod:`~tesearch.simulate.report`: the text report;
+* :mod:`~tesearch.simulate.trace`: the simulated run of the table as Chrome trace-event JSON;
+* :mod:`~tesearch.simulate.userprogram`: ``--program``: a user's MPI program linked with the table's
+  MPI_Alltoall library.
 
-The C program ``tesearch_simulate.c`` ships in this package (package data).
+The executors are the C executor library of :mod:`tesearch.execute` (package data), built with smpicc.
 """

@@ -3,23 +3,21 @@
 * :func:`run_smpirun` runs an ``smpirun`` line through :func:`tesearch.supervise.run_watched` (a session of its
   own, stopped with all it started on its timeout, the memory limit, a watcher's word, Ctrl-C or SIGTERM), with
   its output in files of the run's directory;
-* :func:`parse_output` reads the lines the executor prints (``RESULT``, ``TIMES``, ``FAULT``, ``ROUTE``,
-  ``START``, ``CLOCK``: ``tesearch/execute/c/te_main.c``) and :func:`failure_reason` the one line that says why
-  a run failed.
+* :func:`failure_reason` reads the one line that says why a run failed (what the executor prints is read by
+  :func:`tesearch.execute.output.parse_driver_output`, the one parser of te_main's lines).
 """
 
 from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from tesearch.errors import SolverUnavailable, TesearchError
-from tesearch.execute.faults import FaultRecord, parse_fault
 from tesearch.limits import format_bytes
-from tesearch.processes import EndedBy, run_watched
+from tesearch.processes import EndedBy, run_captured, run_watched
 from tesearch.terms import ExitCode
 
 SIMGRID_INSTALL_HINT = "install SimGrid: apt-get install libsimgrid-dev (Debian, Ubuntu)"
@@ -44,11 +42,9 @@ def find_tool(name: str) -> str:
 
 def simgrid_version() -> str:
     """SimGrid's version as smpirun states it ('3.32'), or 'unknown'."""
-    import subprocess
-
     try:
-        done = subprocess.run([find_tool("smpirun"), "-version"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError, SolverUnavailable):
+        done = run_captured([find_tool("smpirun"), "-version"], timeout_s=30, phase="simulate")
+    except (OSError, SolverUnavailable):
         return "unknown"
     match = re.search(r"SimGrid version (\S+)", done.stdout + done.stderr)
     return match.group(1) if match else "unknown"
@@ -93,57 +89,6 @@ def run_smpirun(command: list[str], *, work: Path, timeout_s: float | None, max_
                         done.ended_by, done.reason)
 
 
-# ------------------------------------------------------------------ reading the output
-
-@dataclass
-class Output:
-    """What the executor printed."""
-
-    results: dict[str, dict] = field(default_factory=dict)  # label -> the RESULT line's fields
-    times: dict[str, list[float]] = field(default_factory=dict)  # label -> TIMES
-    faults: list[FaultRecord] = field(default_factory=list)
-    routes: dict[tuple[int, int], float] = field(default_factory=dict)
-    start_ns: int | None = None  # rank 0's start, simulated (progress lines)
-    clocks: list[tuple[int, int]] = field(default_factory=list)  # (simulated ns, ranks finished)
-
-    def at_least_s(self, ranks: int) -> float | None:
-        """A lower bound on the run's simulated time from its progress lines (None without one): while fewer than all
-        ranks had finished, the clock had passed ``START`` by this much."""
-        unfinished = [ns for ns, done in self.clocks if done < ranks]
-        if self.start_ns is None or not unfinished:
-            return None
-        return max(0.0, (max(unfinished) - self.start_ns) * 1e-9)
-
-
-_RESULT = re.compile(r"^RESULT (\S+) (\d+) (\S+) ([01]) (\d+) (\S+) (\d+) (\d+) (\d+)$")
-_TIMES = re.compile(r"^TIMES (\S+)((?: \S+)+)$")
-_ROUTE = re.compile(r"^ROUTE (\d+) (\d+) (\S+)$")
-_START = re.compile(r"^START (-?\d+)$")
-_CLOCK = re.compile(r"^CLOCK (-?\d+) (\d+)$")
-
-
-def parse_output(text: str) -> Output:
-    """The RESULT, TIMES, FAULT, ROUTE, START and CLOCK lines of a run."""
-    output = Output()
-    for line in text.splitlines():
-        if match := _RESULT.match(line):
-            label, size, seconds, checked, mismatches, skew, held_bytes, held_blocks, messages = match.groups()
-            output.results[label] = {"bytes": int(size), "seconds": float(seconds), "checked": checked == "1",
-                                     "mismatches": int(mismatches), "start_skew_s": float(skew),
-                                     "held_bytes": int(held_bytes), "held_blocks": int(held_blocks),
-                                     "messages": int(messages)}
-        elif match := _TIMES.match(line):
-            output.times[match.group(1)] = [float(x) for x in match.group(2).split()]
-        elif (fault := parse_fault(line)) is not None:
-            output.faults.append(fault)
-        elif match := _ROUTE.match(line):
-            receiver, sender, seconds = match.groups()
-            output.routes[(int(sender), int(receiver))] = float(seconds)
-        elif match := _START.match(line):
-            output.start_ns = int(match.group(1))
-        elif match := _CLOCK.match(line):
-            output.clocks.append((int(match.group(1)), int(match.group(2))))
-    return output
 
 
 _EXCEPTION = re.compile(r"Uncaught exception [^:]*: (.*)$")

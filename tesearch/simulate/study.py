@@ -40,6 +40,7 @@ from tesearch.errors import OptionError, SizeLimitError
 from tesearch.execute.build import Flavour, build
 from tesearch.execute.faults import by_cause
 from tesearch.execute.hopsfile import programs_bytes, write_routes
+from tesearch.execute.output import parse_driver_output
 from tesearch.limits import format_bytes
 from tesearch.simulate import smpi
 from tesearch.simulate.lineup import Choice, Entrant, ExecutorKind, ContenderFamily, Lineup, mpi_contenders
@@ -270,7 +271,7 @@ def run_one(space: Workspace, contender: Entrant, size: int, *, checked: bool, s
     def watch(text: str) -> str | None:
         if cut_above is None:
             return None
-        bound = smpi.parse_output(text).at_least_s(space.ranks)
+        bound = parse_driver_output(text).at_least_s(space.ranks)
         if bound is not None and bound > cut_above:
             return f"{bound:.9e}"
         return None
@@ -278,7 +279,7 @@ def run_one(space: Workspace, contender: Entrant, size: int, *, checked: bool, s
     finished = smpi.run_smpirun(command, work=space.directory, timeout_s=timeout, max_memory=setup.max_memory,
                                 deadline=setup.deadline, watch=watch, watch_every_s=WATCH_EVERY_S)
     space.runs += 1
-    output = smpi.parse_output(finished.stdout)
+    output = parse_driver_output(finished.stdout)
     record = {"contender": contender.name, "family": contender.family.value, "bytes": size,
               "wall_s": round(finished.wall_s, 3), "checked": checked, "peak_rss_bytes": finished.peak_rss_bytes}
     result = output.results.get("run")
@@ -332,7 +333,7 @@ def check_run(space: Workspace, setup: Setup, schedule: str) -> dict:
     finished = smpi.run_smpirun(command, work=space.directory, timeout_s=timeout, max_memory=setup.max_memory,
                                 deadline=setup.deadline)
     space.runs += 1
-    output = smpi.parse_output(finished.stdout)
+    output = parse_driver_output(finished.stdout)
     result = output.results.get("run")
     if result is None or finished.status != 0:
         raise smpi.SimulationFailed(f"the check run of {schedule} did not finish: {smpi.failure_reason(finished)}")

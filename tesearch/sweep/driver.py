@@ -54,15 +54,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, TypeVar
 
-from tesearch.errors import FormatError, Interrupted, OptionError, SolverUnavailable, TesearchError
+from tesearch.errors import FormatError, OptionError, SolverUnavailable, TesearchError
 from tesearch.files import read_json_file, write_atomically
 from tesearch.instance import Instance, instance
 from tesearch.limits import Budget
 from tesearch.outputs import Saved, save_table
-from tesearch.supervise import supervise
+from tesearch.supervise import Signalled, interruption, supervise
 from tesearch.sweep.portfolio import CANCELLED, ERROR, REJECTED, Entry, Prepared, prepare, run_entry  # noqa: F401
 from tesearch.table import Table, table_from_json
-from tesearch.terms import ExitCode, stop_text
+from tesearch.terms import ExitCode
 
 #: the runs record's file name in --out-dir, and its format tag
 RUNS_FILE = "sweep-runs.json"
@@ -230,11 +230,6 @@ class _Progress:
             self.bar = None
 
 
-class _Signalled(BaseException):
-    def __init__(self, signum: int):
-        self.signum = signum
-
-
 class _SignalFlag:
     """SIGINT/SIGTERM noted, not raised: an exception raised inside Ray's native wait becomes a
     SystemError, so the driver checks the flag after every wait (at most POLL_S later)."""
@@ -248,7 +243,7 @@ class _SignalFlag:
 
     def check(self) -> None:
         if self.signum is not None:
-            raise _Signalled(self.signum)
+            raise Signalled(self.signum)
 
 
 def check_runs_file(path: Path) -> dict:
@@ -432,12 +427,11 @@ def run_sweep(prepared: list[Prepared], *, budget: Budget, out_dir: Path | None,
                 _save(state, out_dir, force, view)
             elif not state.won:
                 view.event(f"{state.prepared.key}: no verified table")
-    except _Signalled as sig:
-        code = ExitCode.INTERRUPTED if sig.signum == signal.SIGINT else ExitCode.TERMINATED
+    except Signalled as sig:
         written = [str(out_dir / s.prepared.file_name) for s in states.values() if s.saved and s.saved.written]
-        raise Interrupted(f"{stop_text(code)}; Ray tasks cancelled; "
-                          + (f"tables written before the interrupt: {', '.join(written)}; nothing else was written"
-                             if written else "nothing was written"), exit_code=code) from None
+        raise interruption(sig.signum, "; Ray tasks cancelled; "
+                           + (f"tables written before the interrupt: {', '.join(written)}; nothing else was written"
+                              if written else "nothing was written")) from None
     finally:
         try:
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})  # no second Ctrl-C mid-cleanup

@@ -131,6 +131,7 @@ class Case:
     exec_mode: bool = False  # a real `python -m tesearch.entry` process instead of a fork
     seconds: float = CASE_SECONDS
     kind: str = "plain"  # which generator branch made it (for the report)
+    env: dict[str, str] = field(default_factory=dict)  # environment variables the command gets (the tests' hooks)
 
     @property
     def command(self) -> str:
@@ -139,7 +140,7 @@ class Case:
 
     def command_line(self) -> str:
         """The command line, shell-quoted, to reproduce it."""
-        return shlex.join(["tesearch", *self.args])
+        return shlex.join([f"{k}={v}" for k, v in self.env.items()] + ["tesearch", *self.args])
 
 
 @dataclass

@@ -226,6 +226,10 @@ register("simulate", table_command("simulate", output=("--trace", "trace"), exec
                                                   ["--executor", "combined,sideways"], ["--combine", "0"],
                                                   ["--combine", f"{HUGE[0]}", "--bytes", "8"]]),
          share=0.1, reads_tables=True)
+register("library", table_command("library", output=("-o", "directory"), output_required=True,
+                                  extra_choices=[["--crossover", "t.json"], ["--rank-map", "t.json"],
+                                                 ["--mpicc", "no-such-compiler"], ["--force"]]),
+         share=0.3, reads_tables=True)
 register("view", table_command("view", output=("-o", "page"), output_required=True,
                                extra_choices=[["--window", "0:3"], ["--window", "5:2"], ["--window", f"0:{HUGE[0]}"]]),
          share=0.5)
@@ -314,8 +318,9 @@ register("check-proof", lambda: _check_proof())
 
 @st.composite
 def _run(draw) -> Case:
-    """run: tiny MPI runs (ring-4, ring-6; valid, invalid or hostile tables, hostile programs files), no --mpi,
-    huge sizes, and SIGINT/SIGTERM to run --mpi ring-8."""
+    """run: tiny MPI runs (ring-4, ring-6; valid, invalid or hostile tables, hostile programs files through the
+    tests' hook TESEARCH_TEST_PROGRAMS), no --mpi, huge sizes, every executor, and SIGINT/SIGTERM to run --mpi
+    ring-8."""
     branch = draw(st.sampled_from(["mpi", "mpi", "invalid", "no mpi", "hostile", "programs", "huge", "signal"]))
     if branch == "signal":
         return signal_case(draw, ["run", "t.json", "--mpi", "--repeat", "20", "--timeout", "40"],
@@ -336,10 +341,12 @@ def _run(draw) -> Case:
         case.files["t.json"] = good
         case.files["p.jsonl"] = draw(st.sampled_from([b"", b"{}\n", b"[" * 100, b"\xff", json.dumps(
             {"format": "tesearch-programs", "format_version": 1, "ranks": 10 ** 20}).encode() + b"\n"]))
-        case.args += ["--programs", "p.jsonl"]
+        case.env["TESEARCH_TEST_PROGRAMS"] = "p.jsonl"
     elif branch == "huge":
-        case.args += [draw(st.sampled_from(["--bytes", "--repeat", "-n", "--seed"])), draw(st.sampled_from(HUGE))]
-    extra = draw(st.sampled_from([[], ["--json"], ["-n", "3"], ["--bytes", "0"], ["--repeat", "2"], ["--quiet"]]))
+        case.args += [draw(st.sampled_from(["--bytes", "--repeat", "-n", "--dataflow"])), draw(st.sampled_from(HUGE))]
+    extra = draw(st.sampled_from([[], ["--json"], ["-n", "3"], ["--bytes", "0"], ["--repeat", "2"], ["--quiet"],
+                                  ["--executor", "all"], ["--executor", "combined,step"], ["--executor", "nope"],
+                                  ["--executor", "dataflow", "--dataflow", "2:3"], ["--dataflow", "1:1"]]))
     case.args += [*extra, *_bounded("run", extra, "30")]
     return case
 

@@ -83,8 +83,8 @@ class Watch:
                 pass
 
 
-def _exec_env(tmp: Path) -> dict[str, str]:
-    env = dict(os.environ)
+def _exec_env(tmp: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ, **(extra or {}))
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env["TMPDIR"] = str(tmp)
@@ -102,7 +102,7 @@ def _become_main_process() -> None:
 
 
 def run_process(args: list[str], work: Path, case_dir: Path, *, exec_mode: bool, seconds: float,
-                sig: tuple[int, float, bool] | None = None) -> Run:
+                sig: tuple[int, float, bool] | None = None, env: dict[str, str] | None = None) -> Run:
     """Run ``tesearch ARGS`` in ``work`` in a session of its own; watch it and every process it starts.
 
     Long because the fork and the exec paths share one watch loop (the deadline, the signal at its delay,
@@ -120,7 +120,7 @@ def run_process(args: list[str], work: Path, case_dir: Path, *, exec_mode: bool,
         try:
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
                 proc = subprocess.Popen([sys.executable, "-m", "tesearch.entry", *args], cwd=work, stdout=out,
-                                        stderr=err, stdin=subprocess.DEVNULL, env=_exec_env(tmp),
+                                        stderr=err, stdin=subprocess.DEVNULL, env=_exec_env(tmp, env),
                                         start_new_session=True)
         finally:
             signal.signal(signal.SIGINT, previous)
@@ -133,7 +133,7 @@ def run_process(args: list[str], work: Path, case_dir: Path, *, exec_mode: bool,
                 _become_main_process()
                 os.setsid()
                 os.chdir(work)
-                os.environ.update({"TMPDIR": str(tmp), "RAY_TMPDIR": str(tmp)})
+                os.environ.update({"TMPDIR": str(tmp), "RAY_TMPDIR": str(tmp), **(env or {})})
                 tempfile.tempdir = str(tmp)
                 os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
                 os.dup2(os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 1)
@@ -286,7 +286,8 @@ def run_case(case: Case, case_dir: Path) -> CaseResult:
             seconds = float(limit) + 15
     except ValueError:
         pass
-    run = run_process(case.args, work, case_dir, exec_mode=case.exec_mode, seconds=seconds, sig=case.signal)
+    run = run_process(case.args, work, case_dir, exec_mode=case.exec_mode, seconds=seconds, sig=case.signal,
+                      env=case.env)
     after = snapshot(case_dir)
     wrong = judge(case, run, before, after, case_dir)
     if case.follow_up and run.exit_code == 0:

@@ -4,7 +4,8 @@
  *   mode=alltoall            MPI_Alltoall (under SimGrid the algorithm is smpirun's --cfg choice)
  *   mode=run                 the schedule under one executor (te.h): executor=step|dataflow|combined,
  *                            lookahead=K inflight=W (dataflow), pieces=BYTES (combined)
- *   mode=check               the schedule in lockstep frames: its faults (te_check)
+ *   mode=check               the schedule in lockstep frames: its faults (te_check); with real MPI rank 0 also
+ *                            prints the library (LIBRARY line)
  *   mode=idle                a barrier only (the simulator's memory without an exchange)
  *   mode=routes              every rank sends one byte to every other (the platform test reads the latencies)
  *   schedule=FILE            a tesearch-hops file (mode run and check)
@@ -21,7 +22,8 @@
  * Output (stdout, each line whole): RESULT label bytes seconds checked mismatches skew held_bytes held_blocks
  * messages (rank 0; seconds = last end - first start; held = the most any rank held beyond its send and receive
  * buffers; messages = all ranks'), TIMES label s1 s2 ..., FAULT NAME rank step origin destination detail,
- * ROUTE receiver sender seconds, and under SimGrid START ns and CLOCK ns finished (progress of a long run: while
+ * ROUTE receiver sender seconds, LIBRARY major.minor text (real MPI, mode=check: MPI_Get_version and the first line of
+ * MPI_Get_library_version), and under SimGrid START ns and CLOCK ns finished (progress of a long run: while
  * fewer than all ranks have finished, its time is at least CLOCK - START).
  * No mutable globals but the progress counter and te_schedule.c's read-only cache: SimGrid runs it unprivatized.
  */
@@ -334,6 +336,24 @@ static void run_schedule(const arguments *a, const te_program *p, int me, int ra
   RELEASE(recv, a->check);
 }
 
+/* the MPI library, for run --mpi's report (rank 0; SimGrid's version is asked of smpirun instead) */
+static void print_library(int me) {
+#ifndef TE_SIMGRID
+  if (me != 0) return;
+  char text[MPI_MAX_LIBRARY_VERSION_STRING + 1];
+  int length = 0, major = 0, minor = 0;
+  MPI_Get_version(&major, &minor);
+  MPI_Get_library_version(text, &length);
+  text[length < 0 ? 0 : (length > MPI_MAX_LIBRARY_VERSION_STRING ? MPI_MAX_LIBRARY_VERSION_STRING : length)] = 0;
+  char *newline = strchr(text, '\n');
+  if (newline) *newline = 0;
+  printf("LIBRARY %d.%d %s\n", major, minor, text);
+  fflush(stdout);
+#else
+  (void)me;
+#endif
+}
+
 static void run_check(const arguments *a, const te_program *p) {
   te_fault stored[MAX_FAULTS];
   te_faults found = {stored, MAX_FAULTS, 0};
@@ -345,6 +365,7 @@ static void run_check(const arguments *a, const te_program *p) {
   arguments checked = *a;
   checked.check = 1;
   report(&checked, start, end, found.count, 0, 0, 0);
+  print_library(p->rank);
 }
 
 static void run_routes(int me, int ranks) {
