@@ -16,10 +16,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from tesearch.backends import cpsat
-from tesearch.encode import encode, solve
-from tesearch.instance import instance
-from tesearch.search import SearchParams, Searcher
+from tesearch.solvers import cpsat
+from tesearch.solvers.z3model import encode, solve
+from tesearch.facts.instance import instance
+from tesearch.search.core import SearchParams, Searcher
 
 # (network, exchange, width): feasible and infeasible widths, small to large
 SUITE = [

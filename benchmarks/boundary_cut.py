@@ -13,8 +13,8 @@ import argparse
 import time
 
 from tesearch.search.lift import boundary_cut, factor_words, ring_words, split_off
-from tesearch.networks import network_from_spec
-from tesearch.published.constructions import torus2d_even
+from tesearch.networks.families import network_from_spec
+from tesearch.checking.published.constructions import torus2d_even
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from tesearch.published.constructions import CONSTRUCTIONS, verify_construction
+from tesearch.checking.published.constructions import CONSTRUCTIONS, verify_construction
 
 
 def sizes(quick: bool) -> dict[str, list[int]]:

@@ -1,4 +1,4 @@
-"""Build every contender of tesearch/contenders/ on the simulate study's networks; print their superstep figures.
+"""Build every contender of tesearch/schedules/contenders/ on the simulate study's networks; print their superstep figures.
 
     .venv/bin/python -m benchmarks.contenders                                   # the nine networks
     .venv/bin/python -m benchmarks.contenders --only hypercube-7 torus-4x4x8
@@ -9,7 +9,7 @@ table's own timing), B (bundle sum: the sum over steps of the most hops one lett
 diameter, floor of S) and P (the per-letter bound, floor of B for every choice of shortest words), F (the most-used
 letter's count in the contender's words, floor of B for those words), the largest bundle, the held-blocks peaks
 (blocks a node holds between two steps; of them, blocks held through a whole step), the build time, and the
-verdict of tesearch.contenders.optimum.assess: "optimal in the superstep model" only when S = D and B = P.
+verdict of tesearch.schedules.contenders.optimum.assess: "optimal in the superstep model" only when S = D and B = P.
 Every schedule passes HopSchedule.check() before it is measured.
 """
 
@@ -20,8 +20,8 @@ import time
 
 from scripts.markdown_report import Report
 
-from tesearch.contenders import contenders_for, subject_of
-from tesearch.table import read_table
+from tesearch.schedules.contenders import contenders_for, subject_of
+from tesearch.tables.table import read_table
 
 #: the simulate study's networks and their committed tables
 STUDY = {
@@ -92,7 +92,7 @@ def main() -> int:
              "is the theorem of docs/simulate.md, 'The superstep model' (S >= D and B >= F >= P for every schedule of "
              "node-invariant shortest words). held peak: the most blocks a node holds between two steps (arrived, "
              "not yet forwarded); waiting peak: of them, the most held through a whole step "
-             "(tesearch/contenders/memory.py). Build times: wall clock on a shared 2-core machine.")
+             "(tesearch/schedules/contenders/memory.py). Build times: wall clock on a shared 2-core machine.")
     out.close()
     return 1 if failures else 0
 

@@ -27,8 +27,8 @@ import sys
 import time
 from pathlib import Path
 
-from tesearch.files import write_atomically
-from tesearch.limits import format_bytes
+from tesearch.running.files import write_atomically
+from tesearch.running.limits import format_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 

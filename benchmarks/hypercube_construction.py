@@ -17,9 +17,9 @@ import resource
 import time
 
 from tesearch.constructions.hypercube import hypercube_table
-from tesearch.errors import ConstructionError
-from tesearch.kernel import MAX_CHECK_NODES, build_network, check_theorem1, input_from_json
-from tesearch.verify import verify_table
+from tesearch.running.errors import ConstructionError
+from tesearch.checking.kernel import MAX_CHECK_NODES, build_network, check_theorem1, input_from_json
+from tesearch.tables.verify import verify_table
 
 
 def peak_mb() -> float:

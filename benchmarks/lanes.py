@@ -6,7 +6,7 @@
 
 Each row: the shape, its nodes, T, two lower bounds, whether the table is valid and meets them,
 the number of shells (braids) the port-matching rule chains, and the seconds to build (the
-construction verifies every table it returns with tesearch.verify before returning it). *bound* is tesearch.bounds' best (on large networks its per-letter part falls back to
+construction verifies every table it returns with tesearch.tables.verify before returning it). *bound* is tesearch.facts.bounds' best (on large networks its per-letter part falls back to
 single-letter minima, which can lie below T); *kernel* is the checking kernel's best bound,
 which includes set bounds such as {b, B} (each of a long ring's two letters once per column)
 and so reaches m * n * (n/2)^2 / 2 on every shape; it is computed up to --kernel-max-nodes
@@ -23,10 +23,10 @@ import time
 from scripts.markdown_report import Report
 
 from tesearch.constructions.lanes import mirror_lane_table
-from tesearch.errors import ConstructionError
-from tesearch.kernel import build_network, input_from_json, kernel_bounds, target_mask
-from tesearch.networks import network_from_spec
-from tesearch.verify import verify_table
+from tesearch.running.errors import ConstructionError
+from tesearch.checking.kernel import build_network, input_from_json, kernel_bounds, target_mask
+from tesearch.networks.families import network_from_spec
+from tesearch.tables.verify import verify_table
 
 
 def main() -> int:

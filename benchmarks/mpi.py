@@ -21,12 +21,12 @@ import sys
 from pathlib import Path
 
 from tesearch.cli.programs import executor_kinds, mpi_jobs
-from tesearch.execute.hops import HopSchedule
-from tesearch.execute.mpi import MpiRun, launch, memory_estimate
-from tesearch.files import RECORD_KIND, write_output
-from tesearch.limits import format_bytes, parse_bytes
-from tesearch.programs.schedule import compile_schedule
-from tesearch.table import read_table
+from tesearch.schedules.execute.hops import HopSchedule
+from tesearch.schedules.execute.mpi import MpiRun, launch, memory_estimate
+from tesearch.running.files import RECORD_KIND, write_output
+from tesearch.running.limits import format_bytes, parse_bytes
+from tesearch.schedules.programs.schedule import compile_schedule
+from tesearch.tables.table import read_table
 
 ROOT = Path(__file__).resolve().parent.parent
 

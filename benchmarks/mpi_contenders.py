@@ -8,9 +8,9 @@ other at once) of wall clock, so they run here, apart from the study, and their 
 benchmarks/simulate.py merges.  The jobs are every (network, model, size, algorithm or selector) of the study that the
 file has no settled run for (a time; not applicable; failed in SimGrid; or cannot be best), in this order: SMPI up to
 256 ranks, CM02 up to 256 ranks, SMPI star-6, SMPI torus-8x8x16:twisted at 64 KiB, then the rest; within a size the
-likely winners first.  A run prints its simulated clock as it goes (tesearch/execute/c/te_main.c); once its lower
+likely winners first.  A run prints its simulated clock as it goes (tesearch/schedules/execute/c/te_main.c); once its lower
 bound passes the best MPI time of its (network, model, size) so far it is stopped: it cannot be the best, which the
-record says with the bound (tesearch.simulate.study.run_one).  Runs already in the file are skipped, so the script
+record says with the bound (tesearch.schedules.simulate.study.run_one).  Runs already in the file are skipped, so the script
 resumes where it stopped.
 """
 
@@ -24,13 +24,13 @@ import time
 from pathlib import Path
 
 from benchmarks.simulate import PLAN
-from tesearch.limits import parse_bytes
-from tesearch.loading import load_checked
-from tesearch.programs.ranks import rank_numbering
-from tesearch.networks import network_for_table
-from tesearch.simulate import study
-from tesearch.simulate.lineup import KNOWN_ALGORITHMS, Lineup, mpi_contenders
-from tesearch.simulate.verdicts import RunStatus
+from tesearch.running.limits import parse_bytes
+from tesearch.tables.loading import load_checked
+from tesearch.schedules.programs.ranks import rank_numbering
+from tesearch.networks.families import network_for_table
+from tesearch.schedules.simulate import study
+from tesearch.schedules.simulate.lineup import KNOWN_ALGORITHMS, Lineup, mpi_contenders
+from tesearch.schedules.simulate.verdicts import RunStatus
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +42,7 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 
 def _ranks(network: str) -> int:
-    from tesearch.networks import network_from_spec
+    from tesearch.networks.families import network_from_spec
 
     return network_from_spec(network).order
 

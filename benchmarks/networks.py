@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from tesearch.groups import cayley_graph
-from tesearch.info import network_info
-from tesearch.networks import network_from_spec
+from tesearch.networks.groups import cayley_graph
+from tesearch.facts.info import network_info
+from tesearch.networks.families import network_from_spec
 
 NETWORKS = ["star-6", "star-7", "star-8", "star-9", "pancake-7", "bubblesort-7",
             "hypercube-12", "hypercube-16", "torus-32x32", "torus-12x12x12"]

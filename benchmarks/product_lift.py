@@ -7,10 +7,10 @@ Run: .venv/bin/python -m benchmarks.product_lift [SPEC ...]   (default: the TPU-
 import sys
 import time
 
-from tesearch.errors import TesearchError
-from tesearch.networks import network_from_spec
+from tesearch.running.errors import TesearchError
+from tesearch.networks.families import network_from_spec
 from tesearch.search.lift import lifted_table
-from tesearch.verify import verify_table
+from tesearch.tables.verify import verify_table
 
 DEFAULT = ("torus-4x4x8", "torus-4x8x8", "torus-8x16", "torus-4x8x16", "torus-8x8x16")
 

@@ -25,11 +25,11 @@ import sys
 import time
 from pathlib import Path
 
-from tesearch.groups import cayley_graph
-from tesearch.networks import network_from_spec
-from tesearch.replay import PortModel, input_from_json, replay, replay_reference
-from tesearch.singleport import a2_schedule, fifo_schedule
-from tesearch.words import canonical_words
+from tesearch.networks.groups import cayley_graph
+from tesearch.networks.families import network_from_spec
+from tesearch.checking.replay import PortModel, input_from_json, replay, replay_reference
+from tesearch.schedules.singleport import a2_schedule, fifo_schedule
+from tesearch.networks.words import canonical_words
 
 TARGET_SECONDS = 60.0
 
@@ -99,7 +99,7 @@ FRONTIER = ("hypercube-14", "hypercube-15", "hypercube-16", "star-8")
 FRONTIER_DIR = Path(__file__).resolve().parent.parent / "results" / "frontier"
 _CHILD = """
 import json, sys
-from tesearch.replay import load_input, replay
+from tesearch.checking.replay import load_input, replay
 inp = load_input(sys.argv[1])
 r = replay(inp, "all-port")
 print(json.dumps({"engine": r.engine, "nodes": r.nodes, "T": r.claimed_T, "words": len(inp.messages),

@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from tesearch.encode import EncodingOptions, TableProblem, encode, solve
-from tesearch.instance import instance
-from tesearch.terms import SolveResult
-from tesearch.networks import network_from_spec
-from tesearch.limits import Budget
-from tesearch.search import SearchParams, Strategy, search
+from tesearch.solvers.z3model import EncodingOptions, TableProblem, encode, solve
+from tesearch.facts.instance import instance
+from tesearch.running.terms import SolveResult
+from tesearch.networks.families import network_from_spec
+from tesearch.running.limits import Budget
+from tesearch.search.core import SearchParams, Strategy, search
 
 DEFAULT = EncodingOptions()
 VARIANTS = {
@@ -62,9 +62,9 @@ def main() -> None:
         name = f"{spec} {exchange} {strategy.value}" + (f" from {from_width}" if from_width else "")
         print(f"{name:40s}" + "".join(f"{c:>22s}" for c in cells), flush=True)
     # the trivially infeasible width that took plain Z3 four minutes (design notes)
-    from tesearch.groups import cayley_graph
-    from tesearch.search import candidate_words
-    from tesearch.words import targets
+    from tesearch.networks.groups import cayley_graph
+    from tesearch.search.core import candidate_words
+    from tesearch.networks.words import targets
     cg = cayley_graph(network_from_spec("star-5"))
     items = tuple(candidate_words(cg, int(g), 4) for g in targets(cg, "total"))
     for name, options in (("default", DEFAULT), ("no-count", EncodingOptions(counting=False))):

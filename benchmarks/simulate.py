@@ -9,7 +9,7 @@ by size: a later run of some sizes adds to an earlier one).  MPI_Alltoall's algo
 the large networks, so they run as separate jobs (``benchmarks/mpi_contenders.py``, one smpirun per algorithm and
 size, each given the wall clock it needs and stopped only once its simulated time is above the best MPI time: it
 then cannot be the best); their records (``--mpi-runs``, JSON lines) are merged into the study's sizes, and every
-comparison is recomputed by tesearch.simulate.verdicts: a family's best and every ratio only where the family is
+comparison is recomputed by tesearch.schedules.simulate.verdicts: a family's best and every ratio only where the family is
 complete.  The report (``results/simulate.md``) opens with the hand-written findings
 (``docs/notes/simulate-findings.md``), then the headline per model, what the table contributes, memory, and a
 section per network; the plot (``results/simulate.png``) shows each family's best against the block size.
@@ -26,9 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-from tesearch.files import write_atomically
-from tesearch.limits import format_bytes, parse_bytes
-from tesearch.simulate.verdicts import RunStatus, crossover, summarise_size
+from tesearch.running.files import write_atomically
+from tesearch.running.limits import format_bytes, parse_bytes
+from tesearch.schedules.simulate.verdicts import RunStatus, crossover, summarise_size
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ Per table: the seconds `build_page` takes (read, verify, rotation, arrays), the 
 gzipped bytes, and, over --loads page loads, the median time from navigation start to the moment the
 page's script has drawn the first frame and attached its handlers (``tesearchView.interactiveAt``,
 ``performance.now()`` in the page), plus the median time of one redraw after a zoom
-(``setView``). Needs Playwright and the system's Chromium (tesearch/view/browser.py).
+(``setView``). Needs Playwright and the system's Chromium (tesearch/tables/view/browser.py).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from pathlib import Path
 
 from scripts.markdown_report import Report
 
-from tesearch.view import browser
-from tesearch.view.page import build_page
+from tesearch.tables.view import browser
+from tesearch.tables.view.page import build_page
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = {

@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tesearch.files import safe_name
+from tesearch.running.files import safe_name
 
 ROOT = Path(__file__).resolve().parent.parent
 TESEARCH = str(Path(sys.executable).with_name("tesearch"))
@@ -35,7 +35,7 @@ def main() -> None:
         if args.only and args.only not in f"{path.parent.name}/{path.name}":
             continue
         name = ("frontier-" if path.parent.name == "frontier" else "") + path.stem
-        # the search names encodings by tesearch.files.safe_name (':' -> '-'); the committed ones, kept
+        # the search names encodings by tesearch.running.files.safe_name (':' -> '-'); the committed ones, kept
         # before that, have '_' (ring-6_cyclic-...): both are attached
         stems = {safe_name(data["network"]), re.sub(r"[^A-Za-z0-9_.-]+", "_", data["network"])}
         refutations = sorted({r for stem in stems

@@ -3,7 +3,7 @@ users would otherwise run (shortest-path FIFO, dimension-ordered FIFO, the node-
 
     python -m scripts.compare_report [--only SPEC ...] [--out-dir results]
 
-Every number comes from this run: the baselines are simulated (tesearch.compare), the bound is computed
+Every number comes from this run: the baselines are simulated (tesearch.schedules.compare), the bound is computed
 (tesearch info's best bound), and the tesearch T is read from the committed tables results/SPEC.json and
 results/frontier/SPEC.json (the smaller T if both exist; "—" where neither does).
 """
@@ -20,10 +20,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tesearch.baselines import Engine, InjectionOrder, Route, has_axes, run_baseline, schedule_json
-from tesearch.compare import SEED000_ROW, baseline_rows, seed000_row
-from tesearch.files import FIGURE_KIND, MARKDOWN_KIND, RECORD_KIND, write_output
-from tesearch.info import network_info
-from tesearch.networks import network_from_spec
+from tesearch.schedules.compare import SEED000_ROW, baseline_rows, seed000_row
+from tesearch.running.files import FIGURE_KIND, MARKDOWN_KIND, RECORD_KIND, write_output
+from tesearch.facts.info import network_info
+from tesearch.networks.families import network_from_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 NETWORKS = ([f"star-{n}" for n in range(4, 8)] + [f"hypercube-{d}" for d in range(4, 13)]
@@ -47,14 +47,14 @@ def committed_T(spec: str) -> tuple[int | None, str | None]:
 
 
 def replay_all(spec: str) -> dict:
-    """Replay every schedule of the comparison on the whole network (tesearch.replay, streaming engine).
+    """Replay every schedule of the comparison on the whole network (tesearch.checking.replay, streaming engine).
 
     The replay rebuilds the network and checks link (or port) capacity, delivery of every ordered pair
     exactly once along shortest paths, and completion time; its buffer count must equal ours.
     """
-    from tesearch.groups import cayley_graph
-    from tesearch.replay import PortModel, replay_data
-    from tesearch.singleport import fifo_schedule
+    from tesearch.networks.groups import cayley_graph
+    from tesearch.checking.replay import PortModel, replay_data
+    from tesearch.schedules.singleport import fifo_schedule
 
     started = time.perf_counter()
     net = network_from_spec(spec)
@@ -174,14 +174,14 @@ def markdown(results: list[dict], command: str, total_seconds: float, skipped: l
         "- **dimension-ordered FIFO**: the same, but routes correct the axes one at a time in axis order, the "
         "shorter way round (antipode of an even ring: the first letter's way); hypercubes: e-cube, which is also "
         "the canonical word there, so the two rows coincide; n/a for networks without axes",
-        "- **node-invariant FIFO (Dimakopoulos and Dimopoulos 2001)**: tesearch.singleport's node-invariant algorithm (optimal in the single-port model, "
+        "- **node-invariant FIFO (Dimakopoulos and Dimopoulos 2001)**: tesearch.schedules.singleport's node-invariant algorithm (optimal in the single-port model, "
         "time = status)",
         "- each cell: **steps / peak buffer / link utilisation**. Peak buffer: the most messages waiting at one "
         "node between two of their hops in one step (a tesearch table has 0: words take consecutive columns). "
         "Utilisation: transmissions / (directed links x steps)",
         "- bound: the best all-port lower bound (`tesearch info`: counting or per-letter, whichever binds)",
         "- replayed: every schedule of the row (the two baselines all-port, the node-invariant single-port FIFO) replayed on the "
-        "whole network by `tesearch.replay` (streaming engine: every node, every message): link or port capacity, "
+        "whole network by `tesearch.checking.replay` (streaming engine: every node, every message): link or port capacity, "
         "every ordered pair delivered once along shortest paths, completion time, and (baselines) the same peak "
         "buffer and transmissions; the seconds are the replays'",
         "- all-node engine: both baselines simulated again over every node and every message with numpy "

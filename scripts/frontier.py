@@ -102,7 +102,7 @@ def notes() -> list[str]:
 # Targets whose search needs more than the default time (star-8's core took 418 s as first run).
 TIMEOUTS = {"star-8": 900, "star-9": 1200}
 
-# Issue 32: the rotation search with another letter group than the cyclic rotation (tesearch/symmetry.py),
+# Issue 32: the rotation search with another letter group than the cyclic rotation (tesearch/networks/symmetry.py),
 # run only with --symmetry-targets; recorded under "NETWORK EXCHANGE symmetry=NAME".  star-9's memory
 # ceiling keeps the run beside other work on a 23 GB machine (the Z3 core encoding alone passed 4 GiB).
 SYMMETRY_TARGETS = [("star-9", ["--strategy", "rotation", "--symmetry", "Q8", "--max-memory", "6G"])]
@@ -261,11 +261,11 @@ def run_one(spec: str, extra: list[str], *, timeout: int) -> dict:
 
 def best_bound(d: dict) -> int | None:
     """The record's best lower bound; for a run stopped by its limit before it printed one (its record says
-    None), the bound recomputed from the network (tesearch.info, as `tesearch info` prints it)."""
+    None), the bound recomputed from the network (tesearch.facts.info, as `tesearch info` prints it)."""
     if d.get("best_bound") is not None:
         return d["best_bound"]
-    from tesearch.info import network_info
-    from tesearch.networks import network_from_spec
+    from tesearch.facts.info import network_info
+    from tesearch.networks.families import network_from_spec
 
     return network_info(network_from_spec(d["network"]), d.get("exchange", "total"))["best_bound"]
 
@@ -391,7 +391,7 @@ def word_choice_section() -> list[str]:
         "## Word-choice bounds (issue 40)",
         "",
         "`tesearch bound NETWORK`: the least possible count of the most-used letter over every choice of one",
-        "shortest word per target (a flow on the shortest-path DAG; tesearch/wordchoice.py), a lower bound on every",
+        "shortest word per target (a flow on the shortest-path DAG; tesearch/facts/wordchoice.py), a lower bound on every",
         "table's T. *LP*: the relaxation's optimum; *certified*: what the certificate proves (LP dual weights, parity),",
         "re-derived by `tesearch check-proof` with the kernel; *best choice*: the largest letter load of the best word",
         "choice found (its words are in the certificate; stars: the cycle-entry max flow, words not listed). Runs from",

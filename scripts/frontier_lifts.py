@@ -20,15 +20,15 @@ import json
 import time
 from pathlib import Path
 
-from tesearch.backends import Backend
-from tesearch.bounds import compute_bounds
-from tesearch.errors import TesearchError
-from tesearch.groups import cached_cayley_graph
-from tesearch.networks import network_from_spec
-from tesearch.terms import Exchange
+from tesearch.solvers import Backend
+from tesearch.facts.bounds import compute_bounds
+from tesearch.running.errors import TesearchError
+from tesearch.networks.groups import cached_cayley_graph
+from tesearch.networks.families import network_from_spec
+from tesearch.running.terms import Exchange
 from tesearch.search.lift import AssignMode, lifted_table
-from tesearch.table import read_table, write_table
-from tesearch.verify import verify_table
+from tesearch.tables.table import read_table, write_table
+from tesearch.tables.verify import verify_table
 
 ROOT = Path(__file__).resolve().parent.parent
 STORE = ROOT / "results" / "frontier" / "lifts.json"

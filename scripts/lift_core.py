@@ -11,7 +11,7 @@ the network's bound.
 
 Steps:
 1. build the LATIN model of the lift (default: torus-8x16x16, ring side 0, over seed 003's
-   construction table for torus-16x16 from tesearch.published.constructions), and run the
+   construction table for torus-16x16 from tesearch.checking.published.constructions), and run the
    counting test of tesearch.search.lift.boundary_cut on it (a max flow, no solver);
 2. grow runs of consecutive factor words (ordered by column), from each start in turn, with
    CP-SAT until one is infeasible (or take the words given with --core);
@@ -44,17 +44,17 @@ from pathlib import Path
 
 import z3
 
-from tesearch.bounds import compute_bounds
-from tesearch.terms import SolveResult
-from tesearch.errors import TesearchError
-from tesearch.groups import cached_cayley_graph
+from tesearch.facts.bounds import compute_bounds
+from tesearch.running.terms import SolveResult
+from tesearch.running.errors import TesearchError
+from tesearch.networks.groups import cached_cayley_graph
 from tesearch.search.lift import (AssignMode, HWord, LiftModel, LiftParams, boundary_cut, build_model,
                                   factor_words, ring_words, solve_cpsat, split_off, verified_factor, z3_solver)
-from tesearch.backends import Backend
-from tesearch.networks import network_from_spec
-from tesearch.published.constructions import CONSTRUCTIONS
-from tesearch.table import Table, read_table
-from tesearch.terms import Exchange
+from tesearch.solvers import Backend
+from tesearch.networks.families import network_from_spec
+from tesearch.checking.published.constructions import CONSTRUCTIONS
+from tesearch.tables.table import Table, read_table
+from tesearch.running.terms import Exchange
 
 ROOT = Path(__file__).resolve().parent.parent
 STORE = ROOT / "results" / "frontier" / "lift-cores.json"

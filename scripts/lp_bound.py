@@ -21,9 +21,9 @@ import time
 
 import numpy as np
 
-from tesearch.groups import cayley_graph
-from tesearch.networks import network_from_spec
-from tesearch.words import targets
+from tesearch.networks.groups import cayley_graph
+from tesearch.networks.families import network_from_spec
+from tesearch.networks.words import targets
 
 INF = 1e18
 

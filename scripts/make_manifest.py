@@ -15,7 +15,7 @@ The manifest is derived from what the files say about themselves and from the ru
 
 Old entry points are translated to the current CLI (``python -m tesearch.frontier.product``
 -> ``tesearch lift`` with ``--timeout`` -> ``--solver-timeout``; ``python -m
-tesearch.frontier.star`` -> ``tesearch stratify``; ``python -m tesearch.backends.cpsat`` ->
+tesearch.frontier.star`` -> ``tesearch stratify``; ``python -m tesearch.solvers.cpsat`` ->
 ``tesearch repack``; ``python -m tesearch.frontier.hypercube`` and
 scripts/frontier_constructions.py -> ``tesearch construct``), a script or benchmark run by its path
 (``python scripts/NAME.py``, as the run records of before issue 39 say) to the module it is now
@@ -44,7 +44,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tesearch.files import safe_name
+from tesearch.running.files import safe_name
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "results" / "manifest.toml"
@@ -62,7 +62,7 @@ OVERRIDES: dict[str, tuple[str, str]] = {
     "results/pancake-5.json": (
         "tesearch search pancake-5 --backend cpsat --cpsat-model intervals --timeout 600 "
         "--out results/pancake-5.json",
-        "CP-SAT's interval model (tesearch/backends/intervals.py), sat at T = 107 = the counting bound in 8.7 s "
+        "CP-SAT's interval model (tesearch/solvers/intervals.py), sat at T = 107 = the counting bound in 8.7 s "
         "of solving (12.0 s in all, 2026-11-25, machine loaded): optimal. It replaced the T = 109 table of the "
         "placement model (266 s, commit 0041c3b), which had replaced the suite's Z3 table (T = 118, the "
         "suite.json record). CP-SAT within a time limit: not deterministic in time."),
@@ -83,7 +83,7 @@ OVERRIDES: dict[str, tuple[str, str]] = {
         "end at a different width."),
     "results/frontier/bubblesort-6.json": (
         "tesearch repack bubblesort-6 --tail 40 --round 40 --timeout 300 --out results/frontier/bubblesort-6.json",
-        "CP-SAT repack of the last columns (commit 97d5821; was `python -m tesearch.backends.cpsat`)."
+        "CP-SAT repack of the last columns (commit 97d5821; was `python -m tesearch.solvers.cpsat`)."
         " Time-limited CP-SAT: a rerun may end at a different width."),
     "results/frontier/star-7.json": (
         "tesearch stratify star-7 --timeout 800 --out results/frontier/star-7.json",
@@ -107,7 +107,7 @@ OVERRIDES: dict[str, tuple[str, str]] = {
         "hand-written input, not a run output: seed 003 §3.1's ring-6 (D_6) total-exchange layout typed with its "
         "word boundaries (commit eaeeb13 as proofs/tables/ring-6.txt, renamed in c6fcb2a). No command makes it; "
         "proofs/ring-6-seed003.json certifies it. Its printed source is also transcribed, without boundaries, "
-        "in tesearch/published/data/ring6-dihedral-total.txt."),
+        "in tesearch/checking/published/data/ring6-dihedral-total.txt."),
 }
 
 #: what a spot check of an entry's command found (scripts/reproduce.py NAME --into DIR), added to its note
@@ -185,7 +185,7 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/mpi.json": (["python -m benchmarks.mpi --repeat 3 --max-memory 10G --executor all --json results/mpi.json"],
                          [], "the benchmark's records (every C executor: step, dataflow 1:1, combined)"),
     "results/contenders.md": (["python -m benchmarks.contenders --report results/contenders.md"], [],
-                              "every contender of tesearch/contenders/ on the simulate study's nine networks: S, B, "
+                              "every contender of tesearch/schedules/contenders/ on the simulate study's nine networks: S, B, "
                               "the floors D, P and F, the largest bundle, the held-blocks peaks, build seconds and "
                               "the standing in the superstep model (docs/simulate.md, 'The superstep model')"),
     "results/simulate.json": (["python -m benchmarks.simulate"], ["results/simulate-mpi.jsonl"],
@@ -266,7 +266,7 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/regress.md": (
         ["python -m scripts.regress_report"],
         ["results/errata-notes.md"],
-        "generated from `tesearch regress --json` (tesearch.published.regress.run_regress) and "
+        "generated from `tesearch regress --json` (tesearch.checking.published.regress.run_regress) and "
         "benchmarks/constructions.py; seconds and the run line differ on every run"),
     "results/errata.md": (
         ["python -m scripts.regress_report"],
@@ -299,7 +299,7 @@ def translate(old: str) -> str:
         words = ["tesearch", "lift", *["--solver-timeout" if w == "--timeout" else w for w in words[3:]]]
     elif words[:3] == ["python", "-m", "tesearch.frontier.star"]:
         words = ["tesearch", "stratify", *words[3:]]
-    elif words[:3] == ["python", "-m", "tesearch.backends.cpsat"]:
+    elif words[:3] == ["python", "-m", "tesearch.solvers.cpsat"]:
         words = ["tesearch", "repack", *words[3:]]
     words = [w for w in words if w != "--keep-better"]  # keep-better is the CLI's rule now
     return shlex.join(words)
@@ -465,7 +465,7 @@ def main() -> None:
                              "refuted width's encoding); the same run writes the table"}
             if written_as != rel:
                 entry["written_as"] = written_as
-                entry["note"] += (f". The search now names the file {written_as} (tesearch.files.safe_name maps ':' "
+                entry["note"] += (f". The search now names the file {written_as} (tesearch.running.files.safe_name maps ':' "
                                   f"to '-' since ce690c8; the committed name, which the certificates cite, has '_'); "
                                   f"the content is byte-identical (spot-checked: ring-4 T2, ring-6 T5, ring-8 T8 and T9)")
             entries.append(entry)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import time
 
-from tesearch.files import MARKDOWN_KIND, write_output
+from tesearch.running.files import MARKDOWN_KIND, write_output
 
 
 class Report:
     """Lines printed as they come, and kept for --report FILE with the command and the date (written by
-    tesearch.files.write_output: atomically, a .md name, never through a link or over a JSON file or picture)."""
+    tesearch.running.files.write_output: atomically, a .md name, never through a link or over a JSON file or picture)."""
 
     def __init__(self, path: str | None, command: str):
         self.path, self.command, self.lines = path, command, []

@@ -1,6 +1,6 @@
 """Write results/regress.md and results/errata.md from a run of `tesearch regress`.
 
-results/regress.md: the regress table as run (tesearch.published.regress.run_regress, what
+results/regress.md: the regress table as run (tesearch.checking.published.regress.run_regress, what
 `tesearch regress --json` prints) and the output of benchmarks/constructions.py.
 results/errata.md: every `claim-differs` / `invalid` row and every `ambiguous-transcription`
 row, each with its hand-written explanation from results/errata-notes.md (keyed by the row's
@@ -40,7 +40,7 @@ def regress_rows(saved: Path | None) -> tuple[list[dict], int]:
     if saved is not None:
         rows = json.loads(saved.read_text())
     else:
-        from tesearch.published.regress import run_regress
+        from tesearch.checking.published.regress import run_regress
 
         rows = [r.to_json() for r in run_regress(constructions=True)]
     code = 1 if any(r["verdict"] == "invalid" for r in rows) else 0
@@ -66,7 +66,7 @@ def read_notes(path: Path = NOTES) -> dict[str, str]:
 
 
 def table(rows: list[dict]) -> list[str]:
-    """The Markdown table of tesearch.published.regress.regress_text, from JSON rows."""
+    """The Markdown table of tesearch.checking.published.regress.regress_text, from JSON rows."""
     dash = lambda x: "-" if x is None else str(x)  # noqa: E731
     lines = ["| name | source | claimed T | verified T | lower bound | verdict | detail |",
              "|---|---|---|---|---|---|---|"]
@@ -99,7 +99,7 @@ def regress_md(rows: list[dict], code: int, when: str, rev: str) -> str:
         "# tesearch regress, as run",
         "",
         f"Command: `.venv/bin/tesearch regress` (exit {code}; {when}, commit {rev}; written by "
-        f"`scripts/regress_report.py`). Verdicts are defined in tesearch/published/regress.py; errata in errata.md.",
+        f"`scripts/regress_report.py`). Verdicts are defined in tesearch/checking/published/regress.py; errata in errata.md.",
         "",
         *table(rows),
         "",

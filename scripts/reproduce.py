@@ -6,7 +6,7 @@
     .venv/bin/python -m scripts.reproduce NAME... --force             # rerun in place, replacing files
 
 --check: every entry's file exists and its sha256 matches the manifest; a table also passes
-the Theorem-1 verifier (in this process, tesearch.verify.verify_table, as `tesearch verify`);
+the Theorem-1 verifier (in this process, tesearch.tables.verify.verify_table, as `tesearch verify`);
 a certificate loads, the hash of its embedded table matches the one it records, and the
 embedded table is the committed table it names. --deep also runs `tesearch check-proof` on
 every certificate and `tesearch replay` on every table (slow: star-8 and hypercube-16 take
@@ -63,8 +63,8 @@ def sha256(path: Path) -> str:
 
 def check_table(path: Path, entry: dict) -> str | None:
     """None when the table reads, matches the manifest's network/exchange/T and verifies; else why not."""
-    from tesearch.table import read_table
-    from tesearch.verify import verify_table
+    from tesearch.tables.table import read_table
+    from tesearch.tables.verify import verify_table
 
     table = read_table(path)
     for key, value in (("network", table.network), ("exchange", table.exchange), ("T", table.T)):
@@ -77,8 +77,8 @@ def check_table(path: Path, entry: dict) -> str | None:
 def check_certificate_file(path: Path, entry: dict) -> str | None:
     """None when the certificate loads, its embedded table hashes to the recorded sha256, and it is the
     committed table it names (same canonical JSON, or for a text table the same placements)."""
-    from tesearch.certificate import load_certificate, table_sha256
-    from tesearch.table import read_table, table_from_json
+    from tesearch.checking.certificate import load_certificate, table_sha256
+    from tesearch.tables.table import read_table, table_from_json
 
     data = load_certificate(path)
     if data.get("kind") == "word-choice":  # no embedded table: the network it is about
@@ -211,7 +211,7 @@ def inputs_of(group: list[dict], entries: list[dict]) -> set[str]:
 
 
 def compare_table(new: Path, old: Path) -> str:
-    from tesearch.table import read_table
+    from tesearch.tables.table import read_table
 
     a, b = read_table(new), read_table(old)
     diffs = [k for k in ("network", "exchange", "T") if getattr(a, k) != getattr(b, k)]

@@ -4,15 +4,15 @@ Usage: .venv/bin/python -m scripts.ring_schedule_picture results/ring-6.json
 
 Nodes are ranks (on a ring, rank = position on the ring); each step shows every link's two
 directions with the message on it as ORIGIN>DESTINATION; a second part lists node 0's own
-messages hop by hop.  Everything is derived from tesearch.programs.schedule.program.
+messages hop by hop.  Everything is derived from tesearch.schedules.programs.schedule.program.
 """
 
 from __future__ import annotations
 
 import sys
 
-from tesearch.programs.schedule import compile_schedule, program
-from tesearch.table import read_table
+from tesearch.schedules.programs.schedule import compile_schedule, program
+from tesearch.tables.table import read_table
 
 CELL = 11
 

@@ -4,11 +4,11 @@
 
 At T = 365202 the table has no blank and every letter is used exactly T times; with every free C8 orbit a
 rotation block, the core's 383 elements (3504 letters) must fill 438 columns with each letter exactly once per
-column, so the core's words must use each letter exactly 438 times (the star max flow of tesearch.bounds shows
+column, so the core's words must use each letter exactly 438 times (the star max flow of tesearch.facts.bounds shows
 such a choice exists: 336 forced uses per letter plus 102 doubled points).  This script fixes that balanced
 choice first (each free cycle's doubled point from the max flow, element by element), offers each element only
 its shortest words with that letter-count vector (at most --cap), and asks CP-SAT's interval model
-(tesearch.backends, --solver cpsat-intervals) for the core at the given width.  Its INFEASIBLE would cover only
+(tesearch.solvers, --solver cpsat-intervals) for the core at the given width.  Its INFEASIBLE would cover only
 this word choice (never a certificate); a core found is not assembled here, only recorded.
 """
 
@@ -22,12 +22,12 @@ from pathlib import Path
 
 import numpy as np
 
-from tesearch.backends import Backend, CpsatModel
-from tesearch.backends.decide import decide
-from tesearch.bounds import star_letter_balance
-from tesearch.encode import EncodingOptions, Item, TableProblem
-from tesearch.instance import instance
-from tesearch.words import shortest_words
+from tesearch.solvers import Backend, CpsatModel
+from tesearch.solvers.decide import decide
+from tesearch.facts.bounds import star_letter_balance
+from tesearch.solvers.z3model import EncodingOptions, Item, TableProblem
+from tesearch.facts.instance import instance
+from tesearch.networks.words import shortest_words
 
 ROOT = Path(__file__).resolve().parent.parent
 

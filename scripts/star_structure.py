@@ -30,9 +30,9 @@ import argparse
 import itertools
 from pathlib import Path
 
-from tesearch.instance import instance
-from tesearch.table import read_table
-from tesearch.words import shortest_words
+from tesearch.facts.instance import instance
+from tesearch.tables.table import read_table
+from tesearch.networks.words import shortest_words
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -101,11 +101,11 @@ def table_core(n: int, facts: dict) -> dict:
 def star9_core(exchange: str) -> dict:
     """star-9's core under C8 (the rotation) and Q8: the same set (the elements the groups' common involution,
     sigma^4, fixes), its orbits under each, its letters, and the least possible most-used letter count of its
-    words (the star max flow of tesearch.bounds on the core alone)."""
+    words (the star max flow of tesearch.facts.bounds on the core alone)."""
     import numpy as np
 
-    from tesearch.bounds import star_cycle_profile, star_letter_balance
-    from tesearch.symmetry import letter_group
+    from tesearch.facts.bounds import star_cycle_profile, star_letter_balance
+    from tesearch.networks.symmetry import letter_group
 
     facts = instance("star-9", exchange)
     cg = facts.cg
@@ -166,7 +166,7 @@ def main() -> int:
     text = "\n".join(lines)
     print(text)
     if args.report:
-        from tesearch.files import MARKDOWN_KIND, write_output
+        from tesearch.running.files import MARKDOWN_KIND, write_output
 
         head = ("Command: `python -m scripts.star_structure --report results/star-structure.md`. Facts 1-4 of the "
                 "script's docstring hold on every row (the script stops on the first that does not). The core-array "

@@ -2,7 +2,7 @@
 
 For star-n every permutation of the n-1 letters is an automorphism, so every group of order n-1
 acts regularly on the letters (its regular representation) and gives rotation blocks for the
-elements it moves freely (tesearch.symmetry).  This script prints, for total and odd-distance
+elements it moves freely (tesearch.networks.symmetry).  This script prints, for total and odd-distance
 exchange, each group's core: the elements some non-identity element fixes, their letters (the
 sum of their distances), the core width at zero blanks (letters / |S|), and how the core splits
 into orbit sizes.  It also says whether two groups leave the same set of elements.
@@ -32,13 +32,13 @@ from pathlib import Path
 
 import numpy as np
 
-from tesearch.files import write_atomically
-from tesearch.groups import cached_cayley_graph
-from tesearch.instance import instance
-from tesearch.networks import network_from_spec
-from tesearch.rotation import find_rotation
-from tesearch.symmetry import LetterGroup, groups_of_order
-from tesearch.words import targets
+from tesearch.running.files import write_atomically
+from tesearch.networks.groups import cached_cayley_graph
+from tesearch.facts.instance import instance
+from tesearch.networks.families import network_from_spec
+from tesearch.networks.rotation import find_rotation
+from tesearch.networks.symmetry import LetterGroup, groups_of_order
+from tesearch.networks.words import targets
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,7 +74,7 @@ def markdown(rows: list[dict], command: str, seconds: float) -> str:
     """The report."""
     out = [f"Command: `{command}` ({datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, commit "
            f"{_commit()}, {seconds:.0f} s).", "",
-           "Every group of order n-1 acting regularly on star-n's letters (tesearch.symmetry): the *core* is",
+           "Every group of order n-1 acting regularly on star-n's letters (tesearch.networks.symmetry): the *core* is",
            "the targets some non-identity element fixes; every other orbit is a rotation block. *width* is",
            "the core's letters / (n-1), the columns it fills with no blank. *orbits* counts the core's",
            "orbits by size. *= rotation* marks the cyclic rotation's own exceptional set.", "",
@@ -144,7 +144,7 @@ def search_markdown(rows: list[dict], command: str, seconds: float) -> str:
     out = [f"Command: `{command}` ({datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, commit "
            f"{_commit()}, {seconds:.0f} s on a shared 2-core machine).", "",
            "The rotation search with each regular letter group H as the blocks' symmetry (`tesearch search",
-           "star-n --strategy rotation --symmetry H`, tesearch/symmetry.py): H's core (the targets some",
+           "star-n --strategy rotation --symmetry H`, tesearch/networks/symmetry.py): H's core (the targets some",
            "h != 1 fixes) is searched, every other H-orbit is a block. *T* is the verified table the run",
            "returned (the greedy-core table when no core was found in time), *core width* its core's",
            "columns; *how it ended* is the search's own stop reason. Measured, one run each: a run that",

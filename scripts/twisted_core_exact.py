@@ -21,8 +21,8 @@ import sys
 import time
 from pathlib import Path
 
-from tesearch.bounds import letter_vectors
-from tesearch.instance import instance
+from tesearch.facts.bounds import letter_vectors
+from tesearch.facts.instance import instance
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,9 +16,9 @@ import json
 import sys
 from pathlib import Path
 
-from tesearch.info import network_info
-from tesearch.networks import network_from_spec
-from tesearch.simulate.verdicts import regular_over_twisted
+from tesearch.facts.info import network_info
+from tesearch.networks.families import network_from_spec
+from tesearch.schedules.simulate.verdicts import regular_over_twisted
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,7 +67,7 @@ def network_facts(spec: str) -> dict:
 
 def simulated_gains(regular_spec: str, twisted_spec: str) -> dict:
     """Simulated time regular / twisted per size in TIME_SIZES, under the best table executor and under the
-    best MPI_Alltoall algorithm (SMPI model; tesearch.simulate.study.regular_over_twisted, as results/simulate.md
+    best MPI_Alltoall algorithm (SMPI model; tesearch.schedules.simulate.study.regular_over_twisted, as results/simulate.md
     computes it); {} when either network was not simulated."""
     if not SIMULATED.exists():
         return {}

@@ -5,8 +5,8 @@ import pytest
 from click.testing import CliRunner
 
 from tesearch.cli import main
-from tesearch.groups import cached_cayley_graph
-from tesearch.networks import network_from_spec
+from tesearch.networks.groups import cached_cayley_graph
+from tesearch.networks.families import network_from_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +25,7 @@ def run_cli(*args, env=None):
 @pytest.fixture(autouse=True)
 def crash_files_in_tmp_path(tmp_path, monkeypatch):
     """Internal errors a test provokes write their traceback files under the test's tmp_path, not /tmp."""
-    from tesearch.supervise import CRASH_DIR_VARIABLE
+    from tesearch.running.supervise import CRASH_DIR_VARIABLE
 
     monkeypatch.setenv(CRASH_DIR_VARIABLE, str(tmp_path))
 
@@ -34,8 +34,7 @@ def crash_files_in_tmp_path(tmp_path, monkeypatch):
 def no_limits_leak_between_tests():
     """Each test starts under the default limits and leaves them so: an in-process run that installs a deadline
     (a sweep's task, a supervised child run inline) must not make a later test see its time as used up."""
-    from tesearch import limits
-
+    from tesearch.running import limits
     saved = limits._state
     yield
     assert limits._state is saved, "a test left other limits installed (use limits.activated)"

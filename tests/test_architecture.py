@@ -195,8 +195,8 @@ LONG_BECAUSE = "Long because"
 #: long functions without that sentence yet, each with the reason it is allowed for now (the test fails
 #: when one is short again or has the sentence, so the list cannot keep a stale entry)
 LONG_FUNCTIONS_PENDING = {
-    "tesearch/supervise.py::supervise": "the signal-handling branch rewrites it; the sentence or a split after that merge",
-    "tesearch/sweep/driver.py::run_sweep": "the signal-handling branch edits it; issue 30's Budget work splits it",
+    "tesearch/running/supervise.py::supervise": "the signal-handling branch rewrites it; the sentence or a split after that merge",
+    "tesearch/search/sweep/driver.py::run_sweep": "the signal-handling branch edits it; issue 30's Budget work splits it",
 }
 
 
@@ -304,11 +304,11 @@ def test_no_private_name_is_shared_across_modules():
 
 
 def test_the_private_name_rule_finds_an_import_and_a_read():
-    tree = ast.parse("from tesearch.backends import cpsat\nfrom tesearch.replay.steps import _claim, Buffers\n"
+    tree = ast.parse("from tesearch.solvers import cpsat\nfrom tesearch.checking.replay.steps import _claim, Buffers\n"
                      "cpsat._cp_model()\nBuffers._internal\n")
-    assert private_names_taken(tree) == ["imports tesearch.replay.steps._claim (line 2)",
-                                         "reads tesearch.backends.cpsat._cp_model (line 3)",
-                                         "reads tesearch.replay.steps.Buffers._internal (line 4)"]
+    assert private_names_taken(tree) == ["imports tesearch.checking.replay.steps._claim (line 2)",
+                                         "reads tesearch.solvers.cpsat._cp_model (line 3)",
+                                         "reads tesearch.checking.replay.steps.Buffers._internal (line 4)"]
 
 
 #: a run log: a network named beside a measured time, in one paragraph of a docstring or one comment block
@@ -375,7 +375,7 @@ def test_no_star_imports():
 
 
 @pytest.mark.parametrize("modules_loaded", [
-    "tesearch.cli.app", "tesearch.cli.network", "tesearch.networks", "tesearch.table", "tesearch.terms",
+    "tesearch.cli.app", "tesearch.cli.network", "tesearch.networks.families", "tesearch.tables.table", "tesearch.running.terms",
 ])
 def test_light_modules_do_not_load_z3(modules_loaded):
     code = f"import sys, {modules_loaded}; print([m for m in ('z3', 'sympy', 'ortools') if m in sys.modules])"
@@ -388,10 +388,10 @@ _FAMILY_TEST = re.compile(r"""\bfamily\s*(?:==|!=|(?:not\s+)?in)\s*[\(\[\{]?\s*[
 
 
 def test_no_family_is_tested_by_name_outside_the_registry():
-    """What a family is (its traits) lives in tesearch/networks.py's FAMILIES; the rest asks has_trait()."""
+    """What a family is (its traits) lives in tesearch/networks/families.py's FAMILIES; the rest asks has_trait()."""
     assert _FAMILY_TEST.search('if cg.network.family == "star":') and _FAMILY_TEST.search("family in ('ring',)")
     found = [f"{path.relative_to(PACKAGE.parent)}:{n}: {line.strip()}"
-             for path in sorted(PACKAGE.rglob("*.py")) if path.name != "networks.py"
+             for path in sorted(PACKAGE.rglob("*.py")) if path.name != "families.py"
              for n, line in enumerate(path.read_text().splitlines(), 1) if _FAMILY_TEST.search(line)]
     assert not found, "\n".join(found)
 

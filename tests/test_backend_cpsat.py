@@ -4,18 +4,19 @@ import builtins
 
 import pytest
 
-from tesearch.instance import instance
-from tesearch.limits import Budget
-from tesearch.backends import Backend
-from tesearch.encode import TableProblem, encode, solve
-from tesearch.terms import SolveResult
-from tesearch.errors import SolverUnavailable
-from tesearch.layout import assign_rows
-from tesearch.search import SearchParams, Status, Strategy, candidate_words, search
-from tesearch.verify import verify_table
-from tesearch.words import targets
+from tesearch.facts.instance import instance
+from tesearch.running.limits import Budget
+from tesearch.solvers import Backend
+from tesearch.solvers.z3model import TableProblem, encode, solve
+from tesearch.running.terms import SolveResult
+from tesearch.running.errors import SolverUnavailable
+from tesearch.tables.layout import assign_rows
+from tesearch.search.core import SearchParams, Strategy, candidate_words, search
+from tesearch.running.terms import Status
+from tesearch.tables.verify import verify_table
+from tesearch.networks.words import targets
 
-cpsat = pytest.importorskip("tesearch.backends.cpsat")
+cpsat = pytest.importorskip("tesearch.solvers.cpsat")
 pytest.importorskip("ortools")
 
 
@@ -109,7 +110,7 @@ def test_cli_backend_choice_reaches_the_error(without_ortools, tmp_path):
 
 def test_repack_narrows_a_greedy_table(graph):
     """The large-neighbourhood step keeps a valid placement and never widens it (star-4: greedy 24, optimum 21)."""
-    from tesearch.layout import first_fit as greedy_placement
+    from tesearch.tables.layout import first_fit as greedy_placement
     from tesearch.search.improve import repack_tail
 
     cg = graph("star-4")

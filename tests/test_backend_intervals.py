@@ -1,4 +1,4 @@
-"""CP-SAT's interval model (tesearch/backends/intervals.py): same answers as the placement model,
+"""CP-SAT's interval model (tesearch/solvers/intervals.py): same answers as the placement model,
 valid placements, honest statuses, the mirror pin, the CLI option; pancake-5 at its bound."""
 
 import json
@@ -7,19 +7,20 @@ import sys
 
 import pytest
 
-from tesearch.instance import instance
-from tesearch.limits import Budget
-from tesearch.backends import Backend, CpsatModel
-from tesearch.encode import TableProblem
-from tesearch.layout import assign_rows
-from tesearch.search import SearchParams, Status, Strategy, candidate_words, search
-from tesearch.terms import SolveResult
-from tesearch.verify import verify_table
-from tesearch.words import targets
+from tesearch.facts.instance import instance
+from tesearch.running.limits import Budget
+from tesearch.solvers import Backend, CpsatModel
+from tesearch.solvers.z3model import TableProblem
+from tesearch.tables.layout import assign_rows
+from tesearch.search.core import SearchParams, Strategy, candidate_words, search
+from tesearch.running.terms import Status
+from tesearch.running.terms import SolveResult
+from tesearch.tables.verify import verify_table
+from tesearch.networks.words import targets
 
 pytest.importorskip("ortools")
-from tesearch.backends import cpsat, intervals  # noqa: E402
-from tesearch.backends.decide import decide, solver_name  # noqa: E402
+from tesearch.solvers import cpsat, intervals  # noqa: E402
+from tesearch.solvers.decide import decide, solver_name  # noqa: E402
 
 
 def full_problem(cg, spec, width, pin=None):
@@ -92,7 +93,7 @@ DECIDERS = [(Backend.Z3, CpsatModel.PLACEMENTS), (Backend.CPSAT, CpsatModel.PLAC
 
 @pytest.mark.parametrize("backend,model", DECIDERS)
 def test_decide_answers_alike_with_every_backend(graph, backend, model):
-    """tesearch.backends.decide.decide, the one dispatch of search and stratify: one column below
+    """tesearch.solvers.decide.decide, the one dispatch of search and stratify: one column below
     bubblesort-4's bound is unsat, the bound is sat with a valid placement; only Z3 leaves an encoding."""
     cg = graph("bubblesort-4")
     below = decide(full_problem(cg, "bubblesort-4", 23), backend, model, timeout_s=20, label="full")

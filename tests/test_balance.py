@@ -6,12 +6,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from tesearch.bounds import letter_vectors
-from tesearch.instance import instance
-from tesearch.search import SearchParams, Status, Strategy, WordSampling, search
+from tesearch.facts.bounds import letter_vectors
+from tesearch.facts.instance import instance
+from tesearch.search.core import SearchParams, Strategy, WordSampling, search
+from tesearch.running.terms import Status
 from tesearch.search.balance import balancing_orbits, core_balanceable
-from tesearch.terms import SolveResult
-from tesearch.words import shortest_words, uniform_words, word_counts, word_for_vector
+from tesearch.running.terms import SolveResult
+from tesearch.networks.words import shortest_words, uniform_words, word_counts, word_for_vector
 
 
 def _counts(word, letters):

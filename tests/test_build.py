@@ -2,12 +2,12 @@
 
 import pytest
 
-from tesearch.build import TableBuilder, relabelled
-from tesearch.errors import UnverifiedTable
-from tesearch.instance import instance
-from tesearch.terms import ExitCode, optimality_text
-from tesearch.verify import verify_table
-from tesearch.words import canonical_word
+from tesearch.tables.build import TableBuilder, relabelled
+from tesearch.running.errors import UnverifiedTable
+from tesearch.facts.instance import instance
+from tesearch.running.terms import ExitCode, optimality_text
+from tesearch.tables.verify import verify_table
+from tesearch.networks.words import canonical_word
 
 
 def _ring8_rows(facts):

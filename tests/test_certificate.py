@@ -10,16 +10,16 @@ import z3
 from click.testing import CliRunner
 from conftest import certificate_sandbox
 
-from tesearch import proof as proofcheck
-from tesearch.certificate import (RefutationRequest, Verdict, check_certificate, make_certificate,
+from tesearch.checking import proof as proofcheck
+from tesearch.checking.certificate import (RefutationRequest, Verdict, check_certificate, make_certificate,
                                   write_certificate)
 from tesearch.cli import main
-from tesearch.encode import encode
-from tesearch.instance import instance
-from tesearch.terms import SolveResult
-from tesearch.errors import FormatError, OptionError
-from tesearch.search import SearchParams, Searcher, Strategy
-from tesearch.table import read_table
+from tesearch.solvers.z3model import encode
+from tesearch.facts.instance import instance
+from tesearch.running.terms import SolveResult
+from tesearch.running.errors import FormatError, OptionError
+from tesearch.search.core import SearchParams, Searcher, Strategy
+from tesearch.tables.table import read_table
 
 ROOT = Path(__file__).resolve().parent.parent
 CERTIFICATES = sorted((ROOT / "proofs").glob("*.json"))
@@ -31,7 +31,7 @@ IN_SUITE = [p for p in CERTIFICATES if json.loads(p.read_text())["network"]["ord
 #: certificates with impossibility claims are swept here (z3, cvc5 and the DRAT check confirm the claims);
 #: those without claims are swept with z3 and sympy unimportable in tests/test_check_without_solvers.py
 WITH_CLAIMS = [p for p in IN_SUITE if json.loads(p.read_text())["impossibility_claims"]]
-REPLAY_AVAILABLE = importlib.util.find_spec("tesearch.replay") is not None
+REPLAY_AVAILABLE = importlib.util.find_spec("tesearch.checking.replay") is not None
 CYCLIC = ROOT / "proofs" / "ring-6-cyclic.json"
 # CI installs only the test extra: cvc5 and python-sat may be missing (the DRAT re-check is pure Python)
 HAVE_CVC5 = proofcheck.cvc5_version() is not None
@@ -110,7 +110,7 @@ def test_changed_word_is_refuted(sandbox):
 
 
 def test_changed_word_with_recomputed_hash_is_refuted(sandbox):
-    from tesearch.certificate import table_sha256
+    from tesearch.checking.certificate import table_sha256
 
     root, data, save = sandbox
     placements = data["table"]["content"]["placements"]
@@ -190,7 +190,7 @@ def test_optimality_without_support_is_refuted(sandbox):
     # a valid wider table: shift row 1 right by one column and widen to 7
     content["T"] = 7
     content["placements"] = [[r, c + (1 if r == 1 else 0), w] for r, c, w in content["placements"]]
-    from tesearch.certificate import table_sha256
+    from tesearch.checking.certificate import table_sha256
 
     data["table"]["sha256"] = table_sha256(content)
     data["table"]["T"] = data["result"]["T"] = 7

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tesearch.certificate import check_certificate, table_sha256
+from tesearch.checking.certificate import check_certificate, table_sha256
 from tesearch.cli import main
-from tesearch.terms import Verdict
+from tesearch.running.terms import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -147,7 +147,7 @@ def test_partial_verify_of_an_empty_core_is_not_optimal(tmp_path):
 def ring6_cyclic_sandbox(tmp_path, monkeypatch):
     """ring-6:cyclic's certificate and files in a fresh root, with the kernel's exact enumeration switched off
     (so the kernel derives only 5, the counting bound, against the recorded per-letter 6)."""
-    import tesearch.kernel.bounds as kernel_bounds
+    import tesearch.checking.kernel.bounds as kernel_bounds
 
     monkeypatch.setattr(kernel_bounds, "MAX_ENUMERATION_ORDER", 0)
     for sub in ("proofs", "encodings"):

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tesearch.chrome_trace import HopSlice, chrome_trace, trace_problems
+from tesearch.schedules.chrome_trace import HopSlice, chrome_trace, trace_problems
 
 
 def _two_messages():

@@ -13,14 +13,15 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import ROOT, run_cli
-from tesearch.instance import instance
-from tesearch.limits import Budget
-from tesearch.errors import OptionError
-from tesearch.networks import network_from_spec
-from tesearch.search import SearchParams, Status, Strategy, search
-from tesearch.table import read_table
-from tesearch.terms import Exchange, SolveResult
-from tesearch.verify import verify_table
+from tesearch.facts.instance import instance
+from tesearch.running.limits import Budget
+from tesearch.running.errors import OptionError
+from tesearch.networks.families import network_from_spec
+from tesearch.search.core import SearchParams, Strategy, search
+from tesearch.running.terms import Status
+from tesearch.tables.table import read_table
+from tesearch.running.terms import Exchange, SolveResult
+from tesearch.tables.verify import verify_table
 
 #: network (" odd" for odd-distance exchange) -> the committed table whose T is optimal (it meets its best bound)
 KNOWN = {"ring-5": "ring-5.json", "ring-6": "ring-6.json", "ring-7": "ring-7.json", "ring-8": "ring-8.json",
@@ -228,7 +229,7 @@ def test_commands_without_a_width_loop_refuse_width_options(args):
 
 def test_a_limit_in_lift_never_writes_the_factor_table(monkeypatch, tmp_path):
     """Was: `lift torus-4x4x8 --timeout 1.2 --out o.json` wrote the torus-4x8 table the lift was building on."""
-    from tesearch import limits
+    from tesearch.running import limits
     from tesearch.search import lift
 
     factor = read_table(ROOT / "results" / "torus-4x8.json")
@@ -246,7 +247,7 @@ def test_a_limit_in_lift_never_writes_the_factor_table(monkeypatch, tmp_path):
 
 def test_a_limit_still_writes_a_table_of_the_asked_network(monkeypatch, tmp_path):
     """The twin: a table of the network asked for, offered before the limit, is written (exit 4)."""
-    from tesearch import limits
+    from tesearch.running import limits
     from tesearch.search import lift
 
     own = read_table(ROOT / "results" / "torus-4x8.json")

@@ -6,10 +6,10 @@ import pytest
 
 from tesearch.constructions.hypercube import MAX_DIMENSION, hypercube_table, perfect_words
 from conftest import run_cli
-from tesearch.errors import ConstructionError, TesearchError
-from tesearch.kernel import MAX_CHECK_NODES, build_network
-from tesearch.networks import hypercube_network
-from tesearch.verify import verify_table
+from tesearch.running.errors import ConstructionError, TesearchError
+from tesearch.checking.kernel import MAX_CHECK_NODES, build_network
+from tesearch.networks.families import hypercube_network
+from tesearch.tables.verify import verify_table
 
 DIMENSIONS = range(1, 11)
 
@@ -31,7 +31,7 @@ def test_verifier_accepts_optimal_table(tables, d):
 
 @pytest.mark.parametrize("d", DIMENSIONS)
 def test_independent_column_and_element_check(tables, d):
-    """Without tesearch.verify: rows, columns, letters and elements straight from the placements."""
+    """Without tesearch.tables.verify: rows, columns, letters and elements straight from the placements."""
     table = tables[d]
     letters = table.letters
     assert letters == tuple("abcdefghijklmnopqrstuvwxyz"[:d])

@@ -1,4 +1,4 @@
-"""The contenders of the simulate study (tesearch/contenders/): every builder gives a checked HopSchedule, the
+"""The contenders of the simulate study (tesearch/schedules/contenders/): every builder gives a checked HopSchedule, the
 ported superstep maps are combine.py's (pinned), the closed forms hold, an optimum never claims what it has not met, and
 the held-blocks profile is exact."""
 
@@ -8,17 +8,17 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from tesearch.contenders import CONTENDERS, Category, Scope, contender, contenders_for, subject_of, window_contender
-from tesearch.contenders.axes import grouped_words, network_axes
-from tesearch.contenders.dimension import RotationClasses, dimension_ordered, dimension_orders_aligned, johnsson_ho
-from tesearch.contenders.greedy import greedy_schedule
-from tesearch.contenders.maps import balanced_map, balanced_steps, window_map, words_floor
-from tesearch.contenders.memory import held_blocks
-from tesearch.contenders.naive import NaiveWords, first_fit_table, naive_words, widened_table
-from tesearch.contenders.optimum import OPTIMAL, Standing, assess, table_optimum
-from tesearch.errors import ConstructionError, FormatError, OptionError
-from tesearch.execute.hops import HopSchedule
-from tesearch.table import Placement, read_table
+from tesearch.schedules.contenders import CONTENDERS, Category, Scope, contender, contenders_for, subject_of, window_contender
+from tesearch.schedules.contenders.axes import grouped_words, network_axes
+from tesearch.schedules.contenders.dimension import RotationClasses, dimension_ordered, dimension_orders_aligned, johnsson_ho
+from tesearch.schedules.contenders.greedy import greedy_schedule
+from tesearch.schedules.contenders.maps import balanced_map, balanced_steps, window_map, words_floor
+from tesearch.schedules.contenders.memory import held_blocks
+from tesearch.schedules.contenders.naive import NaiveWords, first_fit_table, naive_words, widened_table
+from tesearch.schedules.contenders.optimum import OPTIMAL, Standing, assess, table_optimum
+from tesearch.running.errors import ConstructionError, FormatError, OptionError
+from tesearch.schedules.execute.hops import HopSchedule
+from tesearch.tables.table import Placement, read_table
 
 RESULTS = ROOT / "results"
 
@@ -160,7 +160,7 @@ def test_two_aligned_orders_use_the_axis_order_and_its_reverse():
 
 # ------------------------------------------------------------------ the maps are combine.py's
 
-#: (width, bundle sum, largest bundle, sha256 of the steps) of the maps as tesearch/simulate/combine.py made them, on
+#: (width, bundle sum, largest bundle, sha256 of the steps) of the maps as tesearch/schedules/simulate/combine.py made them, on
 #: the committed tables, recorded when combine.py was removed (the port had been held equal to it cell by cell)
 COMBINE_PY_MAPS = {
     ("hypercube-7.json", "balanced"): (7, 64, 10, "77bb0837bac60821"),

@@ -4,10 +4,10 @@ import pytest
 from click.testing import CliRunner
 
 from tesearch.cli import main
-from tesearch.draw import MAX_DETAIL_COLUMNS, draw_table, parse_window
-from tesearch.errors import OptionError
-from tesearch.published.constructions import CONSTRUCTIONS
-from tesearch.table import write_table
+from tesearch.tables.draw import MAX_DETAIL_COLUMNS, draw_table, parse_window
+from tesearch.running.errors import OptionError
+from tesearch.checking.published.constructions import CONSTRUCTIONS
+from tesearch.tables.table import write_table
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

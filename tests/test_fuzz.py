@@ -166,9 +166,9 @@ def test_known_widths_come_from_committed_tables():
 @given(data=st.data())
 def test_invalid_tables_are_invalid(data):
     """Every mutation the fuzzer calls invalid is refused by the independent kernel (its Theorem 1 or label)."""
-    from tesearch.errors import TesearchError
-    from tesearch.kernel import build_network, check_theorem1, input_from_json
-    from tesearch.networks import network_from_spec
+    from tesearch.running.errors import TesearchError
+    from tesearch.checking.kernel import build_network, check_theorem1, input_from_json
+    from tesearch.networks.families import network_from_spec
 
     table, why = data.draw(testing.invalid_table())
     if why.startswith("lower_bound"):  # no table is narrower than a lower bound

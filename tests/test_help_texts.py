@@ -7,7 +7,7 @@ import pytest
 
 from conftest import run_cli
 from tesearch.cli.app import COMMANDS
-from tesearch.networks import FAMILIES, network_from_spec
+from tesearch.networks.families import FAMILIES, network_from_spec
 
 #: a seed cited by number: "seed 003 Theorem 1" or "(seed 003)" says nothing to a user, who has no seeds; the
 #: help names the paper (authors, year, title)

@@ -16,17 +16,17 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from tesearch.bounds import counting_bound
+from tesearch.facts.bounds import counting_bound
 import networkx as nx
 
 from tesearch.constructions.hypercube import (A_SUFFIX, B_SUFFIX, COPY_B, apply_matching, boundary_invariant,
                                               column_check, double, doubling_options, explicit_matching,
                                               hypercube_table, perfect_words, rows_of, transform)
-from tesearch.errors import ConstructionError
-from tesearch.kernel import build_network, check_theorem1, input_from_json, kernel_bounds
-from tesearch.networks import hypercube_network
-from tesearch.replay import replay_data
-from tesearch.verify import verify_table
+from tesearch.running.errors import ConstructionError
+from tesearch.checking.kernel import build_network, check_theorem1, input_from_json, kernel_bounds
+from tesearch.networks.families import hypercube_network
+from tesearch.checking.replay import replay_data
+from tesearch.tables.verify import verify_table
 
 SMALL = range(1, 13)
 

@@ -4,12 +4,12 @@ import pickle
 
 import pytest
 
-from tesearch.bounds import compute_bounds
-from tesearch.instance import instance
-from tesearch.rotation import find_rotation
-from tesearch.search import SearchParams, Searcher
-from tesearch.terms import Exchange
-from tesearch.words import targets
+from tesearch.facts.bounds import compute_bounds
+from tesearch.facts.instance import instance
+from tesearch.networks.rotation import find_rotation
+from tesearch.search.core import SearchParams, Searcher
+from tesearch.running.terms import Exchange
+from tesearch.networks.words import targets
 
 
 @pytest.mark.parametrize("spec,exchange", [("star-5", "total"), ("ring-8:cyclic", "total"), ("torus-3x4", "odd-distance")])

@@ -1,4 +1,4 @@
-"""Issue 28 item 3: one checked way in for tables (tesearch.loading), one safe way out for files (tesearch.files).
+"""Issue 28 item 3: one checked way in for tables (tesearch.tables.loading), one safe way out for files (tesearch.running.files).
 
 Each failure the issue saw has a test here that failed before the fix; the writer matrix runs every
 command that writes a file against every output-path attack and requires exit 2, one line, and the
@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_cli
-from tesearch.errors import GeneratorsError, OptionError
-from tesearch.files import (FIGURE_KIND, HTML_KIND, TRACE_KIND, PROGRAMS_KIND, SCHEDULE_KIND, TABLE_KIND, check_output, gzip_bytes,
+from tesearch.running.errors import GeneratorsError, OptionError
+from tesearch.running.files import (FIGURE_KIND, HTML_KIND, TRACE_KIND, PROGRAMS_KIND, SCHEDULE_KIND, TABLE_KIND, check_output, gzip_bytes,
                             sniff_kind, write_output)
-from tesearch.loading import InvalidTableError, load_checked_table, network_or_checked_table
+from tesearch.tables.loading import InvalidTableError, load_checked_table, network_or_checked_table
 
 RESULTS = ROOT / "results"
 STAR4 = RESULTS / "star-4.json"
@@ -110,7 +110,7 @@ def test_replay_refuses_a_label_that_is_not_its_generators(tmp_path):
     assert "pancake-4" in one_error_line(result) and str(table) in result.stderr
     code = ("import sys\nfrom tesearch.cli.app import main\n"
             "try:\n    main([\"replay\", sys.argv[1], \"--quiet\"])\nexcept SystemExit as exc:\n    code = exc.code\n"
-            "bad = [m for m in ('z3', 'sympy', 'tesearch.verify', 'tesearch.groups', 'tesearch.loading') "
+            "bad = [m for m in ('z3', 'sympy', 'tesearch.tables.verify', 'tesearch.networks.groups', 'tesearch.tables.loading') "
             "if m in sys.modules]\nprint(code, bad)")
     done = subprocess.run([sys.executable, "-c", code, str(table)], capture_output=True, text=True, cwd=ROOT)
     assert done.stdout.split("\n")[0] == "2 []", done.stdout + done.stderr
@@ -390,8 +390,8 @@ def test_the_writer_itself(tmp_path):
 def test_the_table_check_runs_where_the_time_limit_holds(tmp_path, command):
     """Checking a large table takes a while (hypercube-20: 160 s): --timeout stops it, names the phase,
     and nothing is written."""
-    from tesearch.limits import STALL_PHASE_VARIABLE
-    from tesearch.loading import CHECK_PHASE
+    from tesearch.running.limits import STALL_PHASE_VARIABLE
+    from tesearch.tables.loading import CHECK_PHASE
 
     table = star4_copy(tmp_path / "t.json")
     args = {"certify": ["certify", table, "-o", tmp_path / "c.json"], "compare": ["compare", table]}[command]
@@ -446,7 +446,7 @@ def test_an_output_holding_another_networks_table_is_refused_before_the_work(tmp
     """Issue 39: search, narrow, lift, repack and stratify with -o FILE holding another network's table ran the
     whole search, then exited 2 with the table found neither written nor printed. Now the output is checked first,
     as the save would check it; the work, made to hang here, never starts."""
-    from tesearch.limits import STALL_PHASE_VARIABLE
+    from tesearch.running.limits import STALL_PHASE_VARIABLE
 
     out = star4_copy(tmp_path / "t.json")
     before = out.read_bytes()

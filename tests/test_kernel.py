@@ -1,4 +1,4 @@
-"""The checking kernel: its imports, its bounds, and its Theorem 1 against tesearch.verify's."""
+"""The checking kernel: its imports, its bounds, and its Theorem 1 against tesearch.tables.verify's."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tesearch.kernel import build_network, check_theorem1, input_from_json, kernel_bounds, target_mask
+from tesearch.checking.kernel import build_network, check_theorem1, input_from_json, kernel_bounds, target_mask
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
@@ -26,9 +26,9 @@ def kernel_view(data: dict):
 # ---------------------------------------------------------------- what the kernel imports
 
 def test_kernel_imports_no_solver_and_no_prover_module():
-    forbidden = ["z3", "sympy", "networkx", "tesearch.groups", "tesearch.words", "tesearch.bounds", "tesearch.verify",
-                 "tesearch.encode", "tesearch.search", "tesearch.rotation", "tesearch.table"]
-    code = ("import sys, tesearch.kernel, tesearch.kernel.encoding; bad = [m for m in %r if m in sys.modules]; "
+    forbidden = ["z3", "sympy", "networkx", "tesearch.networks.groups", "tesearch.networks.words", "tesearch.facts.bounds", "tesearch.tables.verify",
+                 "tesearch.solvers.z3model", "tesearch.search", "tesearch.networks.rotation", "tesearch.tables.table"]
+    code = ("import sys, tesearch.checking.kernel, tesearch.checking.kernel.encoding; bad = [m for m in %r if m in sys.modules]; "
             "print(bad); sys.exit(1 if bad else 0)" % forbidden)
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -87,8 +87,8 @@ def mutations(data: dict, rng: random.Random, count: int):
 
 @pytest.mark.parametrize("name", ["ring-6-cyclic", "star-4", "torus-4x4", "star-4-odd", "pancake-4"])
 def test_kernel_and_verify_agree_on_mutated_tables(name):
-    from tesearch.table import table_from_json
-    from tesearch.verify import verify_table
+    from tesearch.tables.table import table_from_json
+    from tesearch.tables.verify import verify_table
 
     data = json.loads((RESULTS / f"{name}.json").read_text())
     rng = random.Random(name)
@@ -112,9 +112,9 @@ def test_partial_check_counts_what_is_placed():
 
 
 def test_the_certificate_checker_imports_no_solver_and_no_prover_module():
-    forbidden = ["z3", "sympy", "tesearch.groups", "tesearch.words", "tesearch.bounds", "tesearch.verify",
-                 "tesearch.encode", "tesearch.search", "tesearch.rotation"]
-    code = ("import sys, tesearch.certificate.check, tesearch.cli.checking; "
+    forbidden = ["z3", "sympy", "tesearch.networks.groups", "tesearch.networks.words", "tesearch.facts.bounds", "tesearch.tables.verify",
+                 "tesearch.solvers.z3model", "tesearch.search", "tesearch.networks.rotation"]
+    code = ("import sys, tesearch.checking.certificate.check, tesearch.cli.checking; "
             "bad = [m for m in %r if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)" % forbidden)
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -125,8 +125,8 @@ def test_set_bounds_in_chunks_equal_the_whole_programme(spec, monkeypatch):
     """The set bounds taken a few sets at a time (as star-10 needs) sum to the same needs as all at once."""
     import numpy as np
 
-    from tesearch.kernel import bounds as kernel_bounds_module
-    from tesearch.networks import network_from_spec
+    from tesearch.checking.kernel import bounds as kernel_bounds_module
+    from tesearch.networks.families import network_from_spec
 
     net_spec = network_from_spec(spec)
     generators = [tuple(int(x) for x in net_spec.generators[s]) for s in net_spec.letters]

@@ -1,6 +1,6 @@
 """Issue 28, item 1: the checker rebuilds what it checks.
 
-An impossibility claim is confirmed only against the kernel's own encoding (tesearch.kernel.encoding):
+An impossibility claim is confirmed only against the kernel's own encoding (tesearch.checking.kernel.encoding):
 a forged, mutated, other network's or other width's file is REFUTED, naming the difference; a header
 comment is never evidence.  certify refuses what check-proof would refute, and huge numbers are one line.
 """
@@ -15,18 +15,18 @@ import pytest
 from click.testing import CliRunner
 from conftest import certificate_sandbox
 
-from tesearch import proof as proof_tools
-from tesearch.certificate import Verdict, check_certificate, make_certificate, write_certificate
+from tesearch.checking import proof as proof_tools
+from tesearch.checking.certificate import Verdict, check_certificate, make_certificate, write_certificate
 from tesearch.cli import main
-from tesearch.encode import encode
-from tesearch.errors import OptionError
-from tesearch.instance import instance
-from tesearch.kernel import build_network, input_from_json, target_mask
-from tesearch.kernel.encoding import compare_with_kernel, kernel_encoding
-from tesearch.networks import network_from_spec
-from tesearch.search import SearchParams, Searcher, Strategy
-from tesearch.table import read_table
-from tesearch.terms import Exchange
+from tesearch.solvers.z3model import encode
+from tesearch.running.errors import OptionError
+from tesearch.facts.instance import instance
+from tesearch.checking.kernel import build_network, input_from_json, target_mask
+from tesearch.checking.kernel.encoding import compare_with_kernel, kernel_encoding
+from tesearch.networks.families import network_from_spec
+from tesearch.search.core import SearchParams, Searcher, Strategy
+from tesearch.tables.table import read_table
+from tesearch.running.terms import Exchange
 
 ROOT = Path(__file__).resolve().parent.parent
 CYCLIC = ROOT / "proofs" / "ring-6-cyclic.json"
@@ -34,7 +34,7 @@ ENCODING_T5 = "encodings/ring-6_cyclic-total-full-T5.smt2"
 
 
 def prover_encoding(spec: str, exchange: str, width: int, **params) -> str:
-    """The prover's own file (tesearch.encode) for a full search at one width."""
+    """The prover's own file (tesearch.solvers.z3model) for a full search at one width."""
     kit = Searcher(instance(spec, exchange), SearchParams(Strategy.FULL, **params))
     items = [kit.item(g) for g in kit.targets]
     return encode(kit.problem(f"{kit.network.spec} {exchange}", width, items)).to_smtlib2()
@@ -300,7 +300,7 @@ def test_certify_keeps_an_unchanged_drat_file(tmp_path):
     encoding = tmp_path / ENCODING_T5
     shutil.copy(ROOT / ENCODING_T5, encoding)
     table = read_table(ROOT / "proofs" / "tables" / "ring-6-cyclic.json")
-    from tesearch.certificate import RefutationRequest
+    from tesearch.checking.certificate import RefutationRequest
 
     make_certificate(table, name="a", refutations=[RefutationRequest(encoding)], root=tmp_path)
     drat = encoding.with_suffix(".drat")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tesearch.instance import instance
+from tesearch.facts.instance import instance
 from tesearch.search.lanecore import LaneCore
-from tesearch.table import read_table
-from tesearch.verify import verify_table
+from tesearch.tables.table import read_table
+from tesearch.tables.verify import verify_table
 
 ROOT = Path(__file__).resolve().parent.parent
 

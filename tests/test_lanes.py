@@ -8,12 +8,12 @@ import pytest
 
 from conftest import run_cli
 from tesearch.constructions import constructed_table, lanes
-from tesearch.errors import ConstructionError
-from tesearch.kernel import build_network, check_theorem1, input_from_json, kernel_bounds, target_mask
-from tesearch.networks import network_from_spec
-from tesearch.replay import replay_data
-from tesearch.table import read_table
-from tesearch.verify import verify_table
+from tesearch.running.errors import ConstructionError
+from tesearch.checking.kernel import build_network, check_theorem1, input_from_json, kernel_bounds, target_mask
+from tesearch.networks.families import network_from_spec
+from tesearch.checking.replay import replay_data
+from tesearch.tables.table import read_table
+from tesearch.tables.verify import verify_table
 
 # every axis order, both ring presentations, short sides 4, 8 and 12
 SHAPES = ["torus-4x8x8", "torus-8x4x8", "torus-8x8x4", "torus-4x6x6", "torus-4x10x10", "torus-8x10x10",
@@ -302,8 +302,8 @@ def test_the_letter_set_bound_is_lemma_1s_width_where_the_exact_count_does_not_r
     per-letter bound fell back to the per-letter minima (94080 there, gap 420), though the two long axes' four
     letters are needed m n^3 / 2 times, four per column: the width of the lanes. Here the DP is switched off
     for 4x6x6 and 8x10x10 so the same path runs in a second."""
-    from tesearch import bounds
-    from tesearch.instance import instance
+    from tesearch.facts import bounds
+    from tesearch.facts.instance import instance
 
     monkeypatch.setattr(bounds, "PARIKH_LIMIT", 0)
     for m, n in ((4, 6), (8, 10)):

@@ -1,6 +1,6 @@
 """Large tables: gzip-compressed table files, and the vectorised Theorem-1 passes of both checkers.
 
-The numpy passes (:func:`tesearch.verify.vectorised_valid`, :func:`tesearch.kernel.all_rules_hold`)
+The numpy passes (:func:`tesearch.tables.verify.vectorised_valid`, :func:`tesearch.checking.kernel.all_rules_hold`)
 decide validity for hypercube-20 (2^20 - 1 words); the word-by-word loops run only after a fault.
 Each test below breaks one rule and requires both passes to refuse the table, so a pass that
 waved a broken table through would fail here (and then the loop would never name the fault).
@@ -16,12 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tesearch.errors import FormatError, SizeLimitError
-from tesearch.files import gunzip_limited, gzip_bytes, read_json_file
-from tesearch.kernel import all_rules_hold, build_network, check_theorem1, input_from_json, load_input, target_mask
-from tesearch.table import read_table, table_from_json, write_table
-from tesearch.verify import table_graph, vectorised_valid, verify_table
-from tesearch.words import targets
+from tesearch.running.errors import FormatError, SizeLimitError
+from tesearch.running.files import gunzip_limited, gzip_bytes, read_json_file
+from tesearch.checking.kernel import all_rules_hold, build_network, check_theorem1, input_from_json, load_input, target_mask
+from tesearch.tables.table import read_table, table_from_json, write_table
+from tesearch.tables.verify import table_graph, vectorised_valid, verify_table
+from tesearch.networks.words import targets
 
 ROOT = Path(__file__).resolve().parent.parent
 HYPERCUBE_8 = ROOT / "results" / "frontier" / "hypercube-8.json"
@@ -120,8 +120,8 @@ def test_the_kernel_check_and_the_certificate_check_name_their_own_node_limit(mo
     """Above MAX_CHECK_NODES the kernel refuses with one line naming itself (not 'the replay'), exit 2;
     star-10 (3628800 nodes) is below the limit."""
     from conftest import run_cli
-    import tesearch.certificate.check as certificate_check
-    import tesearch.kernel as kernel
+    import tesearch.checking.certificate.check as certificate_check
+    import tesearch.checking.kernel as kernel
 
     assert kernel.MAX_CHECK_NODES >= 3628800
     monkeypatch.setattr(kernel, "MAX_CHECK_NODES", 50)

@@ -19,13 +19,13 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_cli
-from tesearch.errors import SolverUnavailable
-from tesearch.execute.build import Flavour, cache_directory, compiler
-from tesearch.execute.library import DEFAULT_RULES, SizeRule, read_rank_map, rules_from_report
-from tesearch.execute.mpi import find_mpiexec, mpi_environment
-from tesearch.processes import run_captured
-from tesearch.networks import network_from_spec
-from tesearch.programs.ranks import rank_numbering
+from tesearch.running.errors import SolverUnavailable
+from tesearch.schedules.execute.build import Flavour, cache_directory, compiler
+from tesearch.schedules.library import DEFAULT_RULES, SizeRule, read_rank_map, rules_from_report
+from tesearch.schedules.execute.mpi import find_mpiexec, mpi_environment
+from tesearch.running.processes import run_captured
+from tesearch.networks.families import network_from_spec
+from tesearch.schedules.programs.ranks import rank_numbering
 
 RESULTS = ROOT / "results"
 CHECK_SOURCE = ROOT / "tests" / "c" / "alltoall_check.c"
@@ -174,9 +174,9 @@ def test_a_schedule_from_the_environment_is_checked_before_use(mpi, libraries, c
     """TESEARCH_SCHEDULE: a tesearch-hops file run instead of the embedded schedules; the programs of a broken one
     (a hop sent a step late) fail the lockstep check on the communicator and every call goes to PMPI_Alltoall."""
     from conftest import broken_programs
-    from tesearch.execute.hops import HopSchedule
-    from tesearch.execute.hopsfile import programs_bytes, routes_bytes
-    from tesearch.table import read_table
+    from tesearch.schedules.execute.hops import HopSchedule
+    from tesearch.schedules.execute.hopsfile import programs_bytes, routes_bytes
+    from tesearch.tables.table import read_table
 
     lib = libraries("hypercube-3.json") / "libtesearch_alltoall.so"
     good = tmp_path / "good.hops"
@@ -234,7 +234,7 @@ def test_rules_follow_the_measured_crossover():
     (lambda r: r.update(contenders=[c for c in r["contenders"] if c["family"] != "table"]), "none of the executors"),
 ])
 def test_a_report_the_rules_cannot_come_from_is_refused(change, fragment):
-    from tesearch.errors import FormatError
+    from tesearch.running.errors import FormatError
 
     report = _report({8: {"table (step)": 1.0, "alltoall:pair": 2.0}})
     change(report)
@@ -246,7 +246,7 @@ def test_a_report_the_rules_cannot_come_from_is_refused(change, fragment):
                                            ("0 1 2 3 4 5 6 8", "outside 0..7"), ("[0, 1, true]", "list of integers"),
                                            ("0 1 two", "not an integer")])
 def test_a_rank_map_that_is_no_permutation_is_refused(tmp_path, text, fragment):
-    from tesearch.errors import FormatError
+    from tesearch.running.errors import FormatError
 
     (tmp_path / "m.txt").write_text(text)
     with pytest.raises(FormatError, match=fragment):

@@ -7,17 +7,17 @@ import pytest
 import z3
 
 from conftest import run_cli
-from tesearch.backends import Backend
-from tesearch.errors import LiftError, LiftImpossible, SpecError
-from tesearch.networks import network_from_spec
+from tesearch.solvers import Backend
+from tesearch.running.errors import LiftError, LiftImpossible, SpecError
+from tesearch.networks.families import network_from_spec
 from tesearch.search.lift import (AssignMode, HWord, LiftParams, boundary_cut, build_model, factor_table,
                                   factor_words, ring_words, solve_z3, split_off, z3_solver)
 from tesearch.search.lift.solvers import option_var
-from tesearch.terms import ExitCode, SolveResult
-from tesearch.published.constructions import torus2d_even
-from tesearch.replay import replay_data
-from tesearch.table import read_table, write_table
-from tesearch.verify import verify_table
+from tesearch.running.terms import ExitCode, SolveResult
+from tesearch.checking.published.constructions import torus2d_even
+from tesearch.checking.replay import replay_data
+from tesearch.tables.table import read_table, write_table
+from tesearch.tables.verify import verify_table
 
 
 def restrict(model, keep):

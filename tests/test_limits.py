@@ -1,7 +1,7 @@
 """Limits that hold (issue 19): --timeout stops every phase within seconds and names it; memory is checked
 before allocating and while running; a stopped run writes only a verified table the keep-better rule allows.
 
-Each phase is made to hang with the fault-injection variable tesearch.limits.STALL_PHASE_VARIABLE, so that
+Each phase is made to hang with the fault-injection variable tesearch.running.limits.STALL_PHASE_VARIABLE, so that
 the test does not depend on how fast this machine is.
 """
 
@@ -13,8 +13,8 @@ import time
 import pytest
 
 from conftest import run_cli
-from tesearch.limits import STALL_PHASE_VARIABLE, Limits, budget, phase, time_left
-from tesearch.supervise import supervise
+from tesearch.running.limits import STALL_PHASE_VARIABLE, Limits, budget, phase, time_left
+from tesearch.running.supervise import supervise
 
 # (command, phase prefix): every phase of the search, the stratified search, lifts, repacks, info, verify
 PHASES = [
@@ -54,8 +54,7 @@ SLOW_SECONDS = 3  # every phase listed is reached within a second on a quiet mac
     pytest.param(a, p, SLOW_SECONDS, marks=pytest.mark.slow, id=f"{a[0]}-{p}") for a, p in PHASES])
 def test_timeout_stops_every_phase_and_names_it(args, stalled, seconds, tmp_path, monkeypatch):
     from conftest import ROOT
-    from tesearch import groups
-
+    from tesearch.networks import groups
     monkeypatch.setattr(groups, "_CACHE", {})  # the forked worker must build its group itself
     args = [a.replace("RESULTS", str(ROOT / "results")) for a in args]
     out = [] if args[0] in ("info", "verify") else ["--out", tmp_path / "t.json"]
@@ -116,7 +115,7 @@ def test_phases_nest_and_restore():
         with phase("outer"):
             with phase("inner", total=3):
                 pass
-            from tesearch.limits import current_phase
+            from tesearch.running.limits import current_phase
 
             seen.append(current_phase())
         return seen
@@ -126,9 +125,9 @@ def test_phases_nest_and_restore():
 
 def test_between_two_phases_the_work_is_after_the_last_one_never_in_setup():
     """Issue 41: a limit in the middle of a search named phase "setup (after solve core T=11)"."""
-    from tesearch.errors import LimitReached
-    from tesearch.limits import Limits, activated, current_phase
-    from tesearch.terms import ROOT_PHASE
+    from tesearch.running.errors import LimitReached
+    from tesearch.running.limits import Limits, activated, current_phase
+    from tesearch.running.terms import ROOT_PHASE
 
     with activated(Limits()):
         assert current_phase() == ROOT_PHASE == "setup"  # before any phase: the command's setup
@@ -148,7 +147,7 @@ def test_between_two_phases_the_work_is_after_the_last_one_never_in_setup():
 
 
 def test_errors_in_the_child_come_back_as_one_line_with_their_code():
-    from tesearch.errors import OptionError, TesearchError
+    from tesearch.running.errors import OptionError, TesearchError
 
     def work():
         raise OptionError("a bad option named here")
@@ -161,7 +160,7 @@ def test_errors_in_the_child_come_back_as_one_line_with_their_code():
 def test_a_crash_in_the_child_is_an_internal_error_with_its_traceback_in_a_file(tmp_path):
     from pathlib import Path
 
-    from tesearch.errors import TesearchError
+    from tesearch.running.errors import TesearchError
 
     def work():
         return 1 / 0
@@ -178,8 +177,8 @@ def test_a_crash_in_the_child_is_an_internal_error_with_its_traceback_in_a_file(
 def test_a_chatty_worker_cannot_starve_the_deadline():
     """Found by benchmarks/fuzz.py: `repack star-8 --timeout 5` ran 40 s, its progress messages (ten a
     second) kept the parent from ever reaching its deadline check."""
-    from tesearch.errors import LimitReached
-    from tesearch.limits import advance
+    from tesearch.running.errors import LimitReached
+    from tesearch.running.limits import advance
 
     def work():
         with phase("chatter", total=10 ** 6):
@@ -198,7 +197,7 @@ def test_a_budget_reserves_time_at_its_end_and_crosses_clocks():
     none. until_wall / wall_deadline: the same deadline on the wall clock (what a cluster's nodes share)."""
     import time
 
-    from tesearch.limits import Budget
+    from tesearch.running.limits import Budget
 
     now = time.monotonic()
     budget = Budget(now + 100.0)

@@ -13,9 +13,9 @@ import pytest
 
 from conftest import ROOT, run_cli
 from conftest import broken_programs as shared_broken_programs
-from tesearch.errors import SolverUnavailable
-from tesearch.execute.build import Flavour, compiler
-from tesearch.execute.mpi import find_mpiexec
+from tesearch.running.errors import SolverUnavailable
+from tesearch.schedules.execute.build import Flavour, compiler
+from tesearch.schedules.execute.mpi import find_mpiexec
 
 try:
     compiler(Flavour.MPI)

@@ -5,11 +5,11 @@ import json
 import pytest
 
 from conftest import run_cli
-from tesearch.limits import Budget
-from tesearch import limits
-from tesearch.networks import network_from_spec
+from tesearch.running.limits import Budget
+from tesearch.running import limits
+from tesearch.networks.families import network_from_spec
 from tesearch.search.narrow import narrowed_core_table
-from tesearch.verify import verify_table
+from tesearch.tables.verify import verify_table
 
 pytest.importorskip("ortools")
 
@@ -56,7 +56,7 @@ def test_the_narrowed_core_table_is_verified_and_narrower_than_the_greedy_one():
 
 
 def test_the_interval_model_narrows_the_core_too():
-    from tesearch.backends import CpsatModel
+    from tesearch.solvers import CpsatModel
 
     table, _, offered = narrowed_star5(cpsat_model=CpsatModel.INTERVALS)
     check_narrowing(table, offered)

@@ -7,9 +7,9 @@ from fractions import Fraction
 import networkx as nx
 import pytest
 
-from tesearch.errors import GeneratorsError, SpecError
-from tesearch.groups import cayley_graph, sympy_order
-from tesearch.networks import FAMILIES, generators_network, network_from_spec
+from tesearch.running.errors import GeneratorsError, SpecError
+from tesearch.networks.groups import cayley_graph, sympy_order
+from tesearch.networks.families import FAMILIES, generators_network, network_from_spec
 
 
 def as_networkx(cg) -> nx.Graph:

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, run_cli
-from tesearch.networks import compose, inverse, network_from_spec
-from tesearch.programs import export as export_module
-from tesearch.programs.export import iter_lines, iter_programs, read_header, read_program, write_programs
-from tesearch.programs.ranks import rank_numbering
-from tesearch.programs.schedule import Column, compile_schedule, program
-from tesearch.table import read_table
+from tesearch.networks.families import compose, inverse, network_from_spec
+from tesearch.schedules.programs import export as export_module
+from tesearch.schedules.programs.export import iter_lines, iter_programs, read_header, read_program, write_programs
+from tesearch.schedules.programs.ranks import rank_numbering
+from tesearch.schedules.programs.schedule import Column, compile_schedule, program
+from tesearch.tables.table import read_table
 
 RESULTS = ROOT / "results"
 TABLES = ["ring-6.json", "star-4.json", "hypercube-4.json", "torus-4x4.json", "star-4-odd.json", "ring-7.json"]
@@ -190,9 +190,9 @@ def test_export_streams_one_program_at_a_time(monkeypatch):
 EXPORT_MEMORY = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from tesearch.programs.export import write_programs
-from tesearch.programs.schedule import compile_schedule
-from tesearch.table import read_table
+from tesearch.schedules.programs.export import write_programs
+from tesearch.schedules.programs.schedule import compile_schedule
+from tesearch.tables.table import read_table
 
 def status(key):
     with open("/proc/self/status") as fh:
@@ -270,14 +270,14 @@ def test_bad_input_exits_2(tmp_path, args, fragment):
 
 
 def test_replay_does_not_import_programs():
-    code = "import sys, tesearch.replay; print(any(m.startswith('tesearch.programs') for m in sys.modules))"
+    code = "import sys, tesearch.checking.replay; print(any(m.startswith('tesearch.schedules.programs') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
-    assert not any("tesearch.programs" in p.read_text() for p in (ROOT / "tesearch" / "replay").glob("*.py"))
+    assert not any("tesearch.schedules.programs" in p.read_text() for p in (ROOT / "tesearch" / "replay").glob("*.py"))
 
 
 def test_run_without_mpiexec_exits_2_naming_the_extra(monkeypatch, tmp_path):
-    from tesearch.execute import mpi
+    from tesearch.schedules.execute import mpi
 
     monkeypatch.setattr(mpi.sys, "executable", str(tmp_path / "python"))
     monkeypatch.setenv("PATH", str(tmp_path))

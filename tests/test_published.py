@@ -6,12 +6,12 @@ import pytest
 from click.testing import CliRunner
 
 from tesearch.cli import main
-from tesearch.published.catalog import published_tables
-from tesearch.published.constructions import CONSTRUCTIONS, ConstructionError, verify_construction
-from tesearch.published.reading import ReadingMode, read_cells, reinsert_blanks
-from tesearch.published.regress import (CONSTRUCTION_SIZES, Finding, regress_published, regress_star6_odd,
+from tesearch.checking.published.catalog import published_tables
+from tesearch.checking.published.constructions import CONSTRUCTIONS, ConstructionError, verify_construction
+from tesearch.checking.published.reading import ReadingMode, read_cells, reinsert_blanks
+from tesearch.checking.published.regress import (CONSTRUCTION_SIZES, Finding, regress_published, regress_star6_odd,
                                         run_regress)
-from tesearch.rotation import find_rotation
+from tesearch.networks.rotation import find_rotation
 
 C, D, A = Finding.CONFIRMED, Finding.CLAIM_DIFFERS, Finding.AMBIGUOUS
 
@@ -54,7 +54,7 @@ def test_published_verdict(regress_rows, name):
     assert (row.verdict, row.claimed_T, row.verified_T, row.lower_bound) == (verdict, claimed, verified, bound), \
         row.detail
     if row.table is not None:
-        from tesearch.verify import verify_table
+        from tesearch.tables.verify import verify_table
 
         assert verify_table(row.table).ok
 
@@ -81,7 +81,7 @@ def test_core_reading_needs_exceptional_elements_and_whole_orbits(graph):
 
 
 def test_blank_reinsertion_finds_the_moved_blank(graph):
-    from tesearch.published.reading import columns_valid
+    from tesearch.checking.published.reading import columns_valid
 
     cg = graph("ring-6")
     cells = [list("aAaaA"), ["A", "a", "A", "a", None]]  # seed 003 D_6 total with its blank moved to the end

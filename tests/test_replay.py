@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tesearch.cli import main
-from tesearch.groups import cached_cayley_graph
-from tesearch.networks import network_from_spec
-from tesearch.replay import (InputFormat, PortModel, ViolationKind as K, input_from_json, plot_utilization,
+from tesearch.networks.groups import cached_cayley_graph
+from tesearch.networks.families import network_from_spec
+from tesearch.checking.replay import (InputFormat, PortModel, ViolationKind as K, input_from_json, plot_utilization,
                              replay, replay_data, replay_file, replay_reference)
-from tesearch.table import table_from_json
-from tesearch.verify import Rule, verify_table
-from tesearch.words import canonical_word, shortest_words, targets, to_letters
+from tesearch.tables.table import table_from_json
+from tesearch.tables.verify import Rule, verify_table
+from tesearch.networks.words import canonical_word, shortest_words, targets, to_letters
 
 # ------------------------------------------------------------------ building tables
 
@@ -453,10 +453,11 @@ def test_not_json_exits_2(tmp_path):
 
 
 def test_replay_imports_no_solver_and_no_sympy():
-    code = ("import sys, tesearch.replay; "
-            "BOTTOM = ('tesearch.errors', 'tesearch.terms', 'tesearch.files', 'tesearch.limits'); "
+    code = ("import sys, tesearch.checking.replay; "
+            "BOTTOM = ('tesearch.running', 'tesearch.running.errors', 'tesearch.running.terms', 'tesearch.running.files', "
+            "'tesearch.running.limits', 'tesearch.checking'); "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('z3', 'sympy') or "
-            "(m.startswith('tesearch.') and not m.startswith(('tesearch.replay', 'tesearch.kernel')) "
+            "(m.startswith('tesearch.') and not m.startswith(('tesearch.checking.replay', 'tesearch.checking.kernel')) "
             "and m not in BOTTOM)]; "
             "print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-import tesearch.replay as replay_module
-from tesearch.errors import TesearchError
-from tesearch.replay import ViolationKind as K, input_from_json, replay
+import tesearch.checking.replay as replay_module
+from tesearch.running.errors import TesearchError
+from tesearch.checking.replay import ViolationKind as K, input_from_json, replay
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 TABLES = {

@@ -8,19 +8,20 @@ import sys
 import pytest
 
 from conftest import ROOT, run_cli
-from tesearch.errors import OptionError
-from tesearch.instance import instance
-from tesearch.limits import Budget
-from tesearch.encode import EncodingOptions, Item, TableProblem, encode, solve
-from tesearch.terms import SolveResult
-from tesearch.groups import cached_cayley_graph
-from tesearch.networks import network_from_spec
-from tesearch.rotation import find_rotation
-from tesearch.layout import assign_rows, first_fit as greedy_placement
-from tesearch.search import SearchParams, Status, Strategy, candidate_words, search
-from tesearch.strategies import strategy
-from tesearch.verify import verify_table
-from tesearch.words import shortest_words, targets
+from tesearch.running.errors import OptionError
+from tesearch.facts.instance import instance
+from tesearch.running.limits import Budget
+from tesearch.solvers.z3model import EncodingOptions, Item, TableProblem, encode, solve
+from tesearch.running.terms import SolveResult
+from tesearch.networks.groups import cached_cayley_graph
+from tesearch.networks.families import network_from_spec
+from tesearch.networks.rotation import find_rotation
+from tesearch.tables.layout import assign_rows, first_fit as greedy_placement
+from tesearch.search.core import SearchParams, Strategy, candidate_words, search
+from tesearch.running.terms import Status
+from tesearch.search.strategies import strategy
+from tesearch.tables.verify import verify_table
+from tesearch.networks.words import shortest_words, targets
 
 
 def items_for(cg, elements, cap=1000):
@@ -105,7 +106,7 @@ def test_direct_pb_terms_are_z3s_own_terms():
 
     import z3
 
-    from tesearch.encode import at_most, pb_eq, pb_le
+    from tesearch.solvers.z3model import at_most, pb_eq, pb_le
 
     xs = [z3.Bool(f"pb_term_{i}") for i in range(60)]
     rng = random.Random(0)
@@ -146,7 +147,7 @@ def test_encoding_names_and_smtlib(graph):
     problem = TableProblem("ring-6:cyclic total", 2, 5, tuple(items), options=EncodingOptions(reversal_symmetry=False))
     text = encode(problem).to_smtlib2()
     assert "(check-sat)" in text and "x_0_0_0" in text
-    from tesearch.proof import to_standard_smtlib2
+    from tesearch.checking.proof import to_standard_smtlib2
     assert "set-logic QF_LIA" in to_standard_smtlib2(text)
     assert str(problem) == "ring-6:cyclic total T=5 items=5 pb+count+exact"
     import z3

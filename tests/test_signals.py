@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_cli
-from tesearch.errors import LimitReached
-from tesearch.limits import Limits, time_left
-from tesearch.processes import ProcessGroupChild, start_process_group
-from tesearch.supervise import supervise
+from tesearch.running.errors import LimitReached
+from tesearch.running.limits import Limits, time_left
+from tesearch.running.processes import ProcessGroupChild, start_process_group
+from tesearch.running.supervise import supervise
 
 RESULTS = ROOT / "results"
 #: the issue's bound for stopping everything after a signal or limit
@@ -142,7 +142,7 @@ def test_a_process_group_child_is_stopped_with_everything_it_started(tmp_path):
 
 
 def test_a_process_group_child_dies_with_its_parent_even_by_sigkill(tmp_path):
-    script = ("import sys, time\nfrom tesearch.processes import ProcessGroupChild\n"
+    script = ("import sys, time\nfrom tesearch.running.processes import ProcessGroupChild\n"
               "child = ProcessGroupChild(['sleep', '300'])\nprint(child.pid, flush=True)\ntime.sleep(300)\n")
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     sleeper = int(parent.stdout.readline())
@@ -188,9 +188,9 @@ def test_a_memory_peak_between_two_polls_is_a_limit():
     In a fresh process: a child forked from pytest would carry pytest's memory."""
     script = """
 import mmap, time
-from tesearch.errors import LimitReached
-from tesearch.limits import Limits
-from tesearch.supervise import supervise
+from tesearch.running.errors import LimitReached
+from tesearch.running.limits import Limits
+from tesearch.running.supervise import supervise
 
 def work():
     time.sleep(0.25)  # between two of the supervisor's samples (every 0.2 s)
@@ -291,7 +291,7 @@ def test_checking_the_existing_output_counts_against_the_timeout(tmp_path):
 # ------------------------------------------------------------------ verify: unmarked text rows
 
 def _unmarked(tmp_path, name="star-5") -> Path:
-    from tesearch.table import read_table
+    from tesearch.tables.table import read_table
 
     text = read_table(RESULTS / f"{name}.json").to_text().replace(" | ", " ")
     path = tmp_path / f"{name}.txt"
@@ -301,12 +301,12 @@ def _unmarked(tmp_path, name="star-5") -> Path:
 
 def test_segmentation_is_bounded(tmp_path):
     """Neither Z3 nor CP-SAT reads star-5's unmarked rows in minutes: the solver gets a budget and says so."""
-    from tesearch.segment import segmented
-    from tesearch.table import read_table
+    from tesearch.tables.segment import segmented
+    from tesearch.tables.table import read_table
 
     started = time.monotonic()
     with pytest.raises(LimitReached, match="word segmentation undecided.*mark each word boundary"):
-        import tesearch.segment as segment
+        import tesearch.tables.segment as segment
 
         read_table(_unmarked(tmp_path), segmenter=lambda t, tt: segment.segment_table(t, tt, budget_s=0.5,
                                                                                       readings_wanted=1).table)
@@ -447,7 +447,7 @@ def test_a_stop_signal_is_not_an_error_that_the_code_can_swallow():
     import signal as signals
 
     from tesearch.cli import app
-    from tesearch.errors import TesearchError
+    from tesearch.running.errors import TesearchError
 
     for handler, code in ((app._interrupt, 130), (app._terminate, 143)):
         with pytest.raises(BaseException) as caught:
@@ -494,9 +494,9 @@ def test_a_stop_raised_inside_a_finalizer_stops_the_command_without_a_traceback(
 @pytest.mark.parametrize("signum,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_supervised_command_names_its_signal_as_every_command_does(signum, code):
     """Issue 41: search and narrow (stopped by the supervisor) said "interrupted (SIGTERM)", run and simulate (the
-    command's own handler) "terminated (SIGTERM)". One wording now: tesearch.terms.stop_text."""
-    from tesearch.limits import STALL_PHASE_VARIABLE
-    from tesearch.terms import ExitCode, stop_text
+    command's own handler) "terminated (SIGTERM)". One wording now: tesearch.running.terms.stop_text."""
+    from tesearch.running.limits import STALL_PHASE_VARIABLE
+    from tesearch.running.terms import ExitCode, stop_text
 
     proc = _command("search", "star-5", "--quiet", env={STALL_PHASE_VARIABLE: "candidate words"})
     family = Family(proc.pid)
@@ -511,7 +511,7 @@ def test_no_module_words_a_signal_but_terms():
     """The command's own handlers say what the supervisor and the sweep say; no other module spells a signal's
     word (entry.py writes stop_text's words out: it imports nothing while the command line loads)."""
     from tesearch.cli import app
-    from tesearch.terms import ExitCode, stop_text
+    from tesearch.running.terms import ExitCode, stop_text
 
     for handler, code in ((app._interrupt, ExitCode.INTERRUPTED), (app._terminate, ExitCode.TERMINATED)):
         with pytest.raises(BaseException) as caught:
@@ -551,7 +551,7 @@ def test_no_doc_says_ctrl_c_writes_or_keeps_a_table():
 def test_ctrl_c_after_the_greedy_core_table_writes_nothing(tmp_path):
     """The rotation search offers its greedy-core table before any core is solved; a Ctrl-C after that writes
     nothing (the core search is made to hang, so the signal lands while it runs)."""
-    from tesearch.limits import STALL_PHASE_VARIABLE
+    from tesearch.running.limits import STALL_PHASE_VARIABLE
 
     out = tmp_path / "t.json"
     proc = _command("search", "star-4", "-o", out, env={STALL_PHASE_VARIABLE: "solve core"})
@@ -567,7 +567,7 @@ def test_ctrl_c_after_the_greedy_core_table_writes_nothing(tmp_path):
 
 @pytest.mark.slow  # 15 s: the limit is generous, so that a loaded machine reaches the greedy-core table before it
 def test_the_time_limit_after_the_greedy_core_table_writes_it(tmp_path):
-    from tesearch.limits import STALL_PHASE_VARIABLE
+    from tesearch.running.limits import STALL_PHASE_VARIABLE
 
     out = tmp_path / "t.json"
     result = run_cli("search", "star-4", "-o", out, "--timeout", "15", env={STALL_PHASE_VARIABLE: "solve core"})

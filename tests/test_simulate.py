@@ -17,23 +17,23 @@ import pytest
 from conftest import ROOT, run_cli
 from conftest import broken_programs as shared_broken_programs
 
-from tesearch.chrome_trace import trace_problems
-from tesearch.execute.output import parse_driver_output
-from tesearch.networks import network_from_spec
-from tesearch.programs.ranks import rank_numbering
-from tesearch.simulate.platform import (
+from tesearch.schedules.chrome_trace import trace_problems
+from tesearch.schedules.execute.output import parse_driver_output
+from tesearch.networks.families import network_from_spec
+from tesearch.schedules.programs.ranks import rank_numbering
+from tesearch.schedules.simulate.platform import (
     Routing,
     directed_links,
     platform_xml,
     shortest_routes,
 )
-from tesearch.simulate.study import (
+from tesearch.schedules.simulate.study import (
     parse_bandwidth,
     parse_latency,
     seconds_label,
     size_plan,
 )
-from tesearch.simulate.verdicts import crossover, family_summary, summarise_size
+from tesearch.schedules.simulate.verdicts import crossover, family_summary, summarise_size
 
 RESULTS = ROOT / "results"
 #: the rank whose program the broken-program tests break, and the step of the hop they break
@@ -153,7 +153,7 @@ def test_a_contender_cut_by_the_wall_clock_makes_its_family_incomplete():
 
 
 def family_of(name):
-    from tesearch.simulate.lineup import ContenderFamily
+    from tesearch.schedules.simulate.lineup import ContenderFamily
 
     return ContenderFamily(name)
 
@@ -171,7 +171,7 @@ def test_crossover_uses_only_complete_sizes_and_names_the_winner():
 
 
 def test_attribution_states_what_optimality_and_words_buy():
-    from tesearch.simulate.verdicts import attribution
+    from tesearch.schedules.simulate.verdicts import attribution
 
     runs = [_run("table (step)", "table", seconds=1.0), _run("table: balanced supersteps (combined)", "table",
                                                               seconds=0.5),
@@ -248,7 +248,7 @@ def test_a_network_spec_takes_the_packaged_table():
     import gzip
 
     from tesearch.cli.simulating import table_for
-    from tesearch.errors import OptionError
+    from tesearch.running.errors import OptionError
 
     found = table_for("torus-4x4x8:twisted")
     assert found.name == "torus-4x4x8-twisted.json.gz" and "results" not in found.parts
@@ -274,11 +274,11 @@ def test_the_c_library_makes_every_rank_the_program_python_makes(tmp_path, name)
     """te_schedule.c multiplies permutations and looks elements up itself; its programs equal programs.schedule's."""
     import subprocess
 
-    from tesearch.execute.build import Flavour, build
-    from tesearch.execute.hops import HopSchedule
-    from tesearch.execute.hopsfile import write_routes
-    from tesearch.programs.schedule import compile_schedule, program
-    from tesearch.table import read_table
+    from tesearch.schedules.execute.build import Flavour, build
+    from tesearch.schedules.execute.hops import HopSchedule
+    from tesearch.schedules.execute.hopsfile import write_routes
+    from tesearch.schedules.programs.schedule import compile_schedule, program
+    from tesearch.tables.table import read_table
 
     mpiexec = shutil.which("mpiexec", path=os.path.dirname(os.sys.executable)) or shutil.which("mpiexec")
     if mpiexec is None:
@@ -305,9 +305,9 @@ def test_the_c_library_makes_every_rank_the_program_python_makes(tmp_path, name)
 
 @pytest.mark.parametrize("spec", SMALL)
 def test_routes_in_simgrid_are_shortest_paths(simgrid, tmp_path, spec):
-    from tesearch.execute.build import Flavour, build
-    from tesearch.simulate import smpi
-    from tesearch.simulate.platform import hostfile
+    from tesearch.schedules.execute.build import Flavour, build
+    from tesearch.schedules.simulate import smpi
+    from tesearch.schedules.simulate.platform import hostfile
 
     numbering = rank_numbering(network_from_spec(spec))
     (tmp_path / "platform.xml").write_text(platform_xml(numbering, bandwidth_bps=1e15, latency_s=1e-6))
@@ -375,8 +375,8 @@ def test_one_column_windows_time_exactly_as_the_step_executor(simgrid):
 
 def test_the_held_blocks_the_c_executor_counts_are_the_profile_python_computes(simgrid):
     """The combined executor's peak of transit blocks equals contenders.memory's exact profile of the schedule."""
-    from tesearch.contenders import contender, subject_of
-    from tesearch.table import read_table
+    from tesearch.schedules.contenders import contender, subject_of
+    from tesearch.tables.table import read_table
 
     subject = subject_of(table=read_table(RESULTS / "hypercube-4.json"))
     code, report = simulate_json(RESULTS / "hypercube-4.json", "--bytes", "8", "--mpi-algorithms", "none",
@@ -510,10 +510,10 @@ def test_a_run_timeout_shorter_than_a_run_cuts_it_and_no_conclusion_is_drawn(sim
 def test_a_run_whose_simulated_time_passes_its_familys_best_is_stopped_as_unable_to_be_best(simgrid, tmp_path,
                                                                                           monkeypatch):
     """The progress lines bound a long run's time from below; past the best so far, it cannot be the best."""
-    from tesearch.contenders import subject_of
-    from tesearch.simulate import study
-    from tesearch.simulate.lineup import Choice, ContenderFamily, build_lineup, mpi_contenders
-    from tesearch.table import read_table
+    from tesearch.schedules.contenders import subject_of
+    from tesearch.schedules.simulate import study
+    from tesearch.schedules.simulate.lineup import Choice, ContenderFamily, build_lineup, mpi_contenders
+    from tesearch.tables.table import read_table
 
     monkeypatch.setattr(study, "PROGRESS_MS", 10)
     monkeypatch.setattr(study, "WATCH_EVERY_S", 0.05)
@@ -602,9 +602,9 @@ def test_a_run_past_its_budget_is_killed_with_its_process_group(simgrid, tmp_pat
     """run_smpirun stops a long simulation (basic_linear, 128 ranks, 64 KiB) at its budget, simulator included."""
     import time
 
-    from tesearch.execute.build import Flavour, build
-    from tesearch.simulate import smpi
-    from tesearch.simulate.platform import hostfile
+    from tesearch.schedules.execute.build import Flavour, build
+    from tesearch.schedules.simulate import smpi
+    from tesearch.schedules.simulate.platform import hostfile
 
     numbering = rank_numbering(network_from_spec("hypercube-7"))
     (tmp_path / "platform.xml").write_text(platform_xml(numbering, bandwidth_bps=1e10, latency_s=1e-6))
@@ -636,11 +636,11 @@ def _runs_in(pid: str, directory) -> bool:
 def test_a_schedule_that_forwards_a_block_before_it_arrives_is_caught_by_the_content_check(simgrid, tmp_path):
     """A superstep schedule written without its check (a hop in the superstep its block arrives) delivers wrong
     blocks; the C content check names them."""
-    from tesearch.contenders import contender, subject_of
-    from tesearch.execute.hops import HopSchedule
-    from tesearch.simulate import study
-    from tesearch.simulate.lineup import COMBINED, Entrant, ContenderFamily, Lineup
-    from tesearch.table import read_table
+    from tesearch.schedules.contenders import contender, subject_of
+    from tesearch.schedules.execute.hops import HopSchedule
+    from tesearch.schedules.simulate import study
+    from tesearch.schedules.simulate.lineup import COMBINED, Entrant, ContenderFamily, Lineup
+    from tesearch.tables.table import read_table
 
     subject = subject_of(table=read_table(RESULTS / "hypercube-3.json"))
     good = contender("greedy combining").build(subject).schedule

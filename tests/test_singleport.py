@@ -8,11 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 from tesearch.cli import main
-from tesearch.errors import SpecError
-from tesearch.groups import cayley_graph
-from tesearch.networks import network_from_spec
-from tesearch.replay import PortModel, ViolationKind as K, input_from_json, replay, replay_data, replay_reference
-from tesearch.singleport import FirstLetter, a2_schedule, fifo_schedule, run_singleport
+from tesearch.running.errors import SpecError
+from tesearch.networks.groups import cayley_graph
+from tesearch.networks.families import network_from_spec
+from tesearch.checking.replay import PortModel, ViolationKind as K, input_from_json, replay, replay_data, replay_reference
+from tesearch.schedules.singleport import FirstLetter, a2_schedule, fifo_schedule, run_singleport
 
 FIFO_NETWORKS = ["ring-6", "ring-7", "ring-8:cyclic", "torus-3x4", "torus-4x4", "hypercube-3", "hypercube-5",
                  "star-4", "pancake-4", "bubblesort-4", "star-5"]
@@ -133,8 +133,8 @@ def test_cli_singleport(tmp_path):
 def test_a_network_over_the_replay_limit_is_refused_from_its_order_before_anything_is_built():
     """singleport star-9 built its 362880-element group (14.6 s) before the replay refused it. Now the order the
     spec gives is checked first: the group's construction is made to hang here, and the refusal comes anyway."""
-    from tesearch.limits import STALL_PHASE_VARIABLE
-    from tesearch.replay import MAX_REPLAY_NODES
+    from tesearch.running.limits import STALL_PHASE_VARIABLE
+    from tesearch.checking.replay import MAX_REPLAY_NODES
 
     result = CliRunner().invoke(main, ["singleport", "star-9", "--timeout", "30", "--quiet"],
                                 env={STALL_PHASE_VARIABLE: "build group"})

@@ -3,12 +3,13 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tesearch.instance import instance
-from tesearch.limits import Budget
-from tesearch.search import SearchParams, Status, Strategy, search
+from tesearch.facts.instance import instance
+from tesearch.running.limits import Budget
+from tesearch.search.core import SearchParams, Strategy, search
+from tesearch.running.terms import Status
 from tesearch.search.split import group_orbits
-from tesearch.backends import Backend
-from tesearch.verify import verify_table
+from tesearch.solvers import Backend
+from tesearch.tables.verify import verify_table
 
 
 @settings(max_examples=200, deadline=None)

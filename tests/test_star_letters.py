@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from tesearch import bounds
-from tesearch.words import targets
+from tesearch.facts import bounds
+from tesearch.networks.words import targets
 
 
 def _dp_minmax(cg, subset):

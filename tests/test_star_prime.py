@@ -8,10 +8,10 @@ import pytest
 from conftest import run_cli
 from tesearch.constructions import constructed_table
 from tesearch.constructions.star_prime import CORE_ARRAYS, check_core
-from tesearch.errors import ConstructionError
-from tesearch.networks import network_from_spec
-from tesearch.replay import replay_data
-from tesearch.verify import verify_table
+from tesearch.running.errors import ConstructionError
+from tesearch.networks.families import network_from_spec
+from tesearch.checking.replay import replay_data
+from tesearch.tables.verify import verify_table
 
 
 @pytest.mark.parametrize("p", sorted(CORE_ARRAYS))

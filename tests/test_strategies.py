@@ -7,14 +7,14 @@ import pytest
 
 from conftest import run_cli
 from tesearch.constructions import star_prime
-from tesearch.errors import ConstructionError
-from tesearch.instance import instance
-from tesearch.limits import Budget
-from tesearch.outcome import Outcome
-from tesearch.strategies import STRATEGIES, strategy
-from tesearch.sweep.portfolio import Entry
-from tesearch.terms import Status
-from tesearch.verify import verify_table
+from tesearch.running.errors import ConstructionError
+from tesearch.facts.instance import instance
+from tesearch.running.limits import Budget
+from tesearch.tables.outcome import Outcome
+from tesearch.search.strategies import STRATEGIES, strategy
+from tesearch.search.sweep.portfolio import Entry
+from tesearch.running.terms import Status
+from tesearch.tables.verify import verify_table
 
 #: (strategy, network, solver) small enough for the everyday run; CP-SAT ones need the cpsat extra
 CASES = [("auto", "ring-8", "z3"), ("rotation", "star-4", "z3"), ("split", "star-4", "z3"), ("full", "ring-6", "z3"),

@@ -6,18 +6,18 @@ from collections import Counter, defaultdict
 import pytest
 from conftest import run_cli
 
-from tesearch.limits import Budget
-from tesearch.groups import cached_cayley_graph
-from tesearch.layout import filler_plans as layout_filler_plans
+from tesearch.running.limits import Budget
+from tesearch.networks.groups import cached_cayley_graph
+from tesearch.tables.layout import filler_plans as layout_filler_plans
 from tesearch.search.stratify import (Part, RotationStratifier, expand, fits, letter_classes, plan_moves, stratify,
                                       sub_orbits)
-from tesearch.terms import SolveResult
-from tesearch.networks import network_from_spec
-from tesearch.rotation import find_rotation
-from tesearch.table import read_table
-from tesearch.verify import verify_table
-from tesearch.words import canonical_word, targets
-from tesearch.terms import Exchange
+from tesearch.running.terms import SolveResult
+from tesearch.networks.families import network_from_spec
+from tesearch.networks.rotation import find_rotation
+from tesearch.tables.table import read_table
+from tesearch.tables.verify import verify_table
+from tesearch.networks.words import canonical_word, targets
+from tesearch.running.terms import Exchange
 
 
 def _rotation(spec):
@@ -69,7 +69,7 @@ def test_star_7_split_is_divisible():
 
 
 def _column_and_element_check(cg, rot, full_rows, elements):
-    """Independent of tesearch.verify: distinct letters per column, each element once, shortest words."""
+    """Independent of tesearch.tables.verify: distinct letters per column, each element once, shortest words."""
     columns = defaultdict(list)
     seen = []
     for r, c, w in full_rows:
@@ -148,7 +148,7 @@ def test_stratified_tables_are_valid_and_optimal(spec):
 def test_stratified_table_with_cpsat_parts():
     """--solver cpsat: every part decided by CP-SAT, the assembled table verified and named by its solver."""
     pytest.importorskip("ortools")
-    from tesearch.backends import Backend
+    from tesearch.solvers import Backend
 
     table = stratify(network_from_spec("star-5"), Exchange.TOTAL, budget=Budget.seconds(60), backend=Backend.CPSAT).table
     assert table is not None

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from tesearch.limits import Budget
-from tesearch.networks import network_from_spec
-from tesearch.sweep import Entry, portfolio, run_entry
-from tesearch.sweep.driver import RUNS_FILE, accept
+from tesearch.running.limits import Budget
+from tesearch.networks.families import network_from_spec
+from tesearch.search.sweep import Entry, portfolio, run_entry
+from tesearch.search.sweep.driver import RUNS_FILE, accept
 
 NETWORKS = ("star-4", "ring-8", "hypercube-4")
 OUTCOMES = {"found", "unknown", "infeasible", "error", "not-applicable", "cancelled", "rejected"}
@@ -276,7 +276,7 @@ def test_the_time_limit_keeps_the_narrowest_table_and_exits_4(local_ray, tmp_pat
 
 @pytest.mark.slow  # Ray: a local cluster and a sweep (the everyday run stays under 2 minutes)
 def test_a_table_the_driver_refuses_is_not_counted_or_written(local_ray, tmp_path):
-    from tesearch.sweep.driver import prepare, run_sweep
+    from tesearch.search.sweep.driver import prepare, run_sweep
 
     refused = []
 
@@ -329,7 +329,7 @@ def test_no_rotation_entries_where_the_per_letter_bound_binds():
 
 
 def test_ray_is_imported_only_when_a_sweep_runs():
-    code = ("import sys, tesearch.cli.app, tesearch.cli.sweeping, tesearch.sweep, tesearch.sweep.driver; "
+    code = ("import sys, tesearch.cli.app, tesearch.cli.sweeping, tesearch.search.sweep, tesearch.search.sweep.driver; "
             "print([m for m in ('ray', 'z3', 'ortools') if m in sys.modules])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr

@@ -1,11 +1,11 @@
-"""Letter symmetry groups (tesearch.symmetry): regular groups of automorphisms and their cores."""
+"""Letter symmetry groups (tesearch.networks.symmetry): regular groups of automorphisms and their cores."""
 
 import numpy as np
 import pytest
 
-from tesearch.rotation import find_rotation
-from tesearch.symmetry import LetterGroup, SymmetryError, groups_of_order, letter_automorphism
-from tesearch.words import shortest_words, targets
+from tesearch.networks.rotation import find_rotation
+from tesearch.networks.symmetry import LetterGroup, SymmetryError, groups_of_order, letter_automorphism
+from tesearch.networks.words import shortest_words, targets
 
 
 @pytest.mark.parametrize("n", [4, 5, 6, 7, 8])

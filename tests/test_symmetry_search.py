@@ -14,11 +14,11 @@ import json
 import pytest
 
 from conftest import run_cli
-from tesearch.instance import instance
-from tesearch.loading import load_checked_table
+from tesearch.facts.instance import instance
+from tesearch.tables.loading import load_checked_table
 from tesearch.search.core import Searcher, SearchParams, Strategy
-from tesearch.terms import Status
-from tesearch.verify import verify_table
+from tesearch.running.terms import Status
+from tesearch.tables.verify import verify_table
 
 
 def _searcher(spec: str, exchange: str, symmetry: str, strategy: Strategy = Strategy.ROTATION) -> Searcher:
@@ -140,9 +140,9 @@ def test_a_non_regular_letter_set_gives_no_table(monkeypatch):
     """The safety net: a set of letter automorphisms that is not regular (here: star-5's C4 with its
     generator replaced by the transposition of letters 1 and 2, which fixes letters 3 and 4), slipped past
     LetterGroup's own check, makes blocks whose columns repeat a letter, and the TableBuilder refuses them."""
-    from tesearch.errors import UnverifiedTable
+    from tesearch.running.errors import UnverifiedTable
     from tesearch.search import kit
-    from tesearch.symmetry import LetterGroup
+    from tesearch.networks.symmetry import LetterGroup
 
     def loose_group(cg, name):
         group = object.__new__(LetterGroup)  # no __post_init__: the regularity check is skipped

@@ -4,14 +4,14 @@ import json
 
 import pytest
 
-from tesearch.errors import FormatError
-from tesearch.segment import segmented
+from tesearch.running.errors import FormatError
+from tesearch.tables.segment import segmented
 from click.testing import CliRunner
 
 from tesearch.cli import main
-from tesearch.networks import network_from_spec
-from tesearch.table import Placement, Table, parse_text, read_table, table_from_json, table_from_text
-from tesearch.verify import Rule, verify_table
+from tesearch.networks.families import network_from_spec
+from tesearch.tables.table import Placement, Table, parse_text, read_table, table_from_json, table_from_text
+from tesearch.tables.verify import Rule, verify_table
 
 
 def ring6(T: int, placements, exchange: str = "total") -> Table:
@@ -84,7 +84,7 @@ def _same(a: Table, b: Table) -> None:
 
 
 def test_round_trip_json_text_json(tmp_path):
-    from tesearch.published.regress import run_regress
+    from tesearch.checking.published.regress import run_regress
 
     tables = [r.table for r in run_regress(constructions=False) if r.table is not None]
     assert len(tables) >= 10
@@ -97,7 +97,7 @@ def test_round_trip_json_text_json(tmp_path):
     # and through files
     table = tables[0]
     for name in ("t.json", "t.txt"):
-        from tesearch.table import write_table
+        from tesearch.tables.table import write_table
 
         write_table(table, tmp_path / name)
         _same(table, read_table(tmp_path / name))

@@ -1,6 +1,6 @@
 """tesearch export --format chrome-trace | chakra: the traces state exactly the hops of the programs export.
 
-Chrome traces are checked against the trace-event format (tesearch.chrome_trace.trace_problems) and hop by hop
+Chrome traces are checked against the trace-event format (tesearch.schedules.chrome_trace.trace_problems) and hop by hop
 against tesearch-programs; Chakra traces are read back with mlc-chakra's own decoder and checked against the
 programs export (same hops, same order, the data dependency of every forward on its receive).
 """
@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from tesearch.chrome_trace import trace_problems
-from tesearch.errors import SizeLimitError
-from tesearch.programs.export import iter_programs, stream_programs
-from tesearch.programs.schedule import compile_schedule
-from tesearch.programs.traces import chrome_trace_document, link_slices
-from tesearch.table import read_table
+from tesearch.schedules.chrome_trace import trace_problems
+from tesearch.running.errors import SizeLimitError
+from tesearch.schedules.programs.export import iter_programs, stream_programs
+from tesearch.schedules.programs.schedule import compile_schedule
+from tesearch.schedules.programs.traces import chrome_trace_document, link_slices
+from tesearch.tables.table import read_table
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
@@ -93,7 +93,7 @@ def test_letter_tracks_show_the_table(tmp_path):
 
 def test_too_many_link_hops_are_refused(monkeypatch):
     schedule = compile_schedule(read_table(RESULTS / "star-4.json"))
-    monkeypatch.setattr("tesearch.programs.traces.MAX_LINK_HOPS", 1000)
+    monkeypatch.setattr("tesearch.schedules.programs.traces.MAX_LINK_HOPS", 1000)
     with pytest.raises(SizeLimitError, match="24 ranks x 62 hops = 1488 hops"):
         link_slices(schedule)
     assert chrome_trace_document(schedule, "auto")[1] == "letters"
@@ -206,7 +206,7 @@ def test_chakra_without_the_extra_is_one_line(monkeypatch, tmp_path):
 def test_chakra_export_run_twice_replaces_its_own_traces(tmp_path):
     """Issue 39: the second run was refused, "holds a file tesearch did not write" (sniff_kind did not know the
     binary traces); another kind of file under a trace's name is still refused without --force."""
-    from tesearch.files import sniff_kind
+    from tesearch.running.files import sniff_kind
 
     chakra_decoder()
     prefix = tmp_path / "r"

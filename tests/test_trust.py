@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_cli
-from tesearch.limits import STALL_PHASE_VARIABLE
+from tesearch.running.limits import STALL_PHASE_VARIABLE
 
 TESEARCH = [sys.executable, "-m", "tesearch.entry"]
 #: the time limit of a run stalled in its solver (pancake-4 gets there in under half a second)

@@ -19,11 +19,11 @@ import json
 import networkx as nx
 import pytest
 
-from tesearch.errors import SpecError
-from tesearch.groups import cayley_graph
-from tesearch.networks import (TWISTED_SHAPES, TwistedParams, network_for_table, network_from_spec,
+from tesearch.running.errors import SpecError
+from tesearch.networks.groups import cayley_graph
+from tesearch.networks.families import (TWISTED_SHAPES, TwistedParams, network_for_table, network_from_spec,
                                twisted_torus_network)
-from tesearch.rotation import find_rotation, rotation_from_cycle
+from tesearch.networks.rotation import find_rotation, rotation_from_cycle
 
 from conftest import ROOT, run_cli
 

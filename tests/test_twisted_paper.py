@@ -38,8 +38,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from tesearch.groups import cayley_graph
-from tesearch.networks import network_from_spec
+from tesearch.networks.groups import cayley_graph
+from tesearch.networks.families import network_from_spec
 
 from conftest import run_cli
 

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from tesearch.errors import OptionError, SizeLimitError
-from tesearch.programs.ranks import rank_numbering
-from tesearch.table import read_table
-from tesearch.view import browser
-from tesearch.view.data import MAX_CELLS, WordClass, unpacked
-from tesearch.view.page import build_page, viewed_table
+from tesearch.running.errors import OptionError, SizeLimitError
+from tesearch.schedules.programs.ranks import rank_numbering
+from tesearch.tables.table import read_table
+from tesearch.tables.view import browser
+from tesearch.tables.view.data import MAX_CELLS, WordClass, unpacked
+from tesearch.tables.view.page import build_page, viewed_table
 
 from conftest import run_cli
 
@@ -97,7 +97,7 @@ def test_the_page_is_self_contained():
 
 def test_too_many_cells_are_refused_with_the_figure(monkeypatch):
     assert MAX_CELLS == 1_000_000  # hypercube-17 (17 x 65536 = 1114112 cells) is refused without --window
-    monkeypatch.setattr("tesearch.view.data.MAX_CELLS", 400)
+    monkeypatch.setattr("tesearch.tables.view.data.MAX_CELLS", 400)
     with pytest.raises(SizeLimitError, match=r"4 rows x 111 columns = 444 cells, more than a page holds \(400\)"):
         build_page(RESULTS / "star-5.json")
     _, (data,) = built("star-5.json", window="10:100")

@@ -1,4 +1,4 @@
-"""The exact word-choice bound (tesearch bound, tesearch/wordchoice.py) and its certificates (the kernel's check)."""
+"""The exact word-choice bound (tesearch bound, tesearch/facts/wordchoice.py) and its certificates (the kernel's check)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from fractions import Fraction
 import pytest
 
 from conftest import ROOT, run_cli
-from tesearch.certificate.check import check_certificate
-from tesearch.certificate.choice import check_word_choice
-from tesearch.certificate.make import word_choice_certificate
-from tesearch.instance import instance
-from tesearch.terms import Verdict
-from tesearch.wordchoice import Solved, characters, word_choice
+from tesearch.checking.certificate.check import check_certificate
+from tesearch.checking.certificate.choice import check_word_choice
+from tesearch.checking.certificate.make import word_choice_certificate
+from tesearch.facts.instance import instance
+from tesearch.running.terms import Verdict
+from tesearch.facts.wordchoice import Solved, characters, word_choice
 
 pytest.importorskip("ortools")
 
@@ -202,7 +202,7 @@ def test_a_word_choice_certificate_checks_without_z3_sympy_or_ortools():
     import sys
 
     code = ("import sys\nfor name in ('z3', 'sympy', 'ortools'):\n    sys.modules[name] = None\n"
-            "from tesearch.certificate.check import check_certificate\n"
+            "from tesearch.checking.certificate.check import check_certificate\n"
             "report = check_certificate(sys.argv[1])\nprint(report.all_confirmed)")
     run = subprocess.run([sys.executable, "-c", code, str(ROOT / "proofs" / "word-choice" / "pancake-6.json")],
                          capture_output=True, text=True, cwd=ROOT)

@@ -2,9 +2,9 @@
 
 import pytest
 
-from tesearch.bounds import compute_bounds
-from tesearch.rotation import find_rotation, rotation_from_cycle
-from tesearch.words import canonical_words, shortest_words, targets, word_counts
+from tesearch.facts.bounds import compute_bounds
+from tesearch.networks.rotation import find_rotation, rotation_from_cycle
+from tesearch.networks.words import canonical_words, shortest_words, targets, word_counts
 
 
 def element(cg, text):

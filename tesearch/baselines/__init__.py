@@ -1,6 +1,6 @@
 """What users would run without tesearch: shortest-path and dimension-ordered FIFO routing.
 
-A sibling of :mod:`tesearch.replay` that shares no code with the search side
+A sibling of :mod:`tesearch.checking.replay` that shares no code with the search side
 (it imports none of groups, words, bounds, rotation, encode, search, verify):
 its own Cayley BFS (:mod:`.cayley`), its own routes (:mod:`.routes`), a
 one-node FIFO simulation that is exact by Cayley symmetry (:mod:`.fifo`), the
@@ -8,7 +8,7 @@ same model over every node and message with numpy (:mod:`.allnodes`, the scale
 check: ``Engine.ALL_NODES``), and a plain all-node Python reference the tests
 compare both with (:mod:`.reference`).
 
->>> from tesearch.networks import network_from_spec
+>>> from tesearch.networks.families import network_from_spec
 >>> run = run_baseline(network_from_spec("ring-7"), Route.SHORTEST_PATH)
 >>> run.stats.steps, run.stats.peak_buffer, run.stats.utilisation
 (6, 4, 1.0)
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from tesearch.baselines.cayley import CayleyTable, cayley_table
 from tesearch.baselines.fifo import InjectionOrder, ScheduleStats, TimedRoutes, schedule_stats, simulate_fifo
 from tesearch.baselines.routes import Route, has_axes, route_words
-from tesearch.networks import Network
+from tesearch.networks.families import Network
 
 __all__ = ["BaselineRun", "Engine", "InjectionOrder", "Route", "ScheduleStats", "cayley_table", "has_axes", "run_baseline",
            "schedule_json", "schedule_stats"]

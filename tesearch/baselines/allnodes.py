@@ -22,7 +22,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from tesearch import limits
+from tesearch.running import limits
 from tesearch.baselines.cayley import CayleyTable
 from tesearch.baselines.fifo import InjectionOrder, injection_sequence
 

@@ -1,6 +1,6 @@
 """The Cayley graph the baselines route on: the checking kernel's breadth-first search, in canonical order.
 
-The kernel (tesearch.kernel.graph) shares no code with the search, so the
+The kernel (tesearch.checking.kernel.graph) shares no code with the search, so the
 baselines stay independent of it too; this module only adapts its result.  Elements are
 numbered in *canonical order*: by distance from the identity, and within one
 distance by their canonical word, the lexicographically first shortest word in
@@ -18,8 +18,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from tesearch import limits
-from tesearch.kernel.graph import build_network
+from tesearch.running import limits
+from tesearch.checking.kernel.graph import build_network
 
 
 @dataclass(frozen=True)

@@ -46,8 +46,7 @@ from typing import Sequence
 
 import numpy as np
 
-from tesearch import limits
-
+from tesearch.running import limits
 Word = tuple[int, ...]
 
 

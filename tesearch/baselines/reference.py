@@ -14,9 +14,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from tesearch.errors import SizeLimitError
-from tesearch.networks import Network
-from tesearch.kernel.graph import Perm
+from tesearch.running.errors import SizeLimitError
+from tesearch.networks.families import Network
+from tesearch.checking.kernel.graph import Perm
 
 #: the reference refuses networks with more ordered pairs than this
 MAX_REFERENCE_MESSAGES = 200_000

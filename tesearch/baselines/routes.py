@@ -21,8 +21,8 @@ from __future__ import annotations
 import enum
 
 from tesearch.baselines.cayley import CayleyTable, cayley_table
-from tesearch.errors import SpecError
-from tesearch.networks import Network
+from tesearch.running.errors import SpecError
+from tesearch.networks.families import Network
 
 Word = tuple[int, ...]
 

@@ -2,9 +2,9 @@
 
 A subcommand's module is imported only when that subcommand runs (or its own
 ``--help`` is asked for): ``tesearch info`` never loads z3.  Every way a
-command can end maps to an :class:`~tesearch.terms.ExitCode`:
+command can end maps to an :class:`~tesearch.running.terms.ExitCode`:
 
-* a :class:`~tesearch.errors.TesearchError` -> ``tesearch: <one line>`` and its code (control
+* a :class:`~tesearch.running.errors.TesearchError` -> ``tesearch: <one line>`` and its code (control
   characters echoed from the input are escaped: :func:`one_line`);
 * a click usage error (unknown option, bad value) -> click's message, exit 2;
 * Ctrl-C outside a supervised phase -> exit 130, SIGTERM -> 143;
@@ -26,8 +26,8 @@ import traceback
 
 import click
 
-from tesearch.errors import TesearchError
-from tesearch.terms import ExitCode, stop_text
+from tesearch.running.errors import TesearchError
+from tesearch.running.terms import ExitCode, stop_text
 
 #: set by tesearch.entry to this process's pid: the command's start was marked at the interpreter's start
 ENTRY_VARIABLE = "TESEARCH_ENTRY_PID"
@@ -88,7 +88,7 @@ class LazyGroup(click.Group):
 
     def format_epilog(self, ctx, formatter):
         """The NETWORK spec grammar after the commands, made from the family registry when help is shown."""
-        from tesearch.networks import spec_grammar
+        from tesearch.networks.families import spec_grammar
 
         opening, rows, closing = spec_grammar()
         with formatter.section("Networks"):
@@ -99,8 +99,7 @@ class LazyGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Run the command and exit with its :class:`ExitCode`; never print a traceback."""
-        from tesearch import limits
-
+        from tesearch.running import limits
         if os.environ.get(ENTRY_VARIABLE) != str(os.getpid()):  # in-process use (tests): the command starts now
             limits.mark_command_start()
         previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -223,7 +222,7 @@ def _fail(message: str, code: int) -> int:
 
 
 def _internal(exc: BaseException) -> int:
-    from tesearch.supervise import crash_file
+    from tesearch.running.supervise import crash_file
 
     try:
         where = crash_file(traceback.format_exc())
@@ -307,7 +306,7 @@ class ByteSize(click.ParamType):
 
     def convert(self, value, param, ctx):
         """The value in bytes, or a usage error."""
-        from tesearch.limits import parse_bytes
+        from tesearch.running.limits import parse_bytes
 
         if isinstance(value, int):
             return value

@@ -10,7 +10,7 @@ import click
 from tesearch.cli.app import SECONDS
 from tesearch.cli.options import (JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, out_option,
                                   output_option)
-from tesearch.terms import ExitCode
+from tesearch.running.terms import ExitCode
 
 
 @click.command()
@@ -25,15 +25,15 @@ def verify(file, partial, kernel, as_json, limits, quiet):
     and De Meyer, 1994, "A tabular method for verification of data exchange algorithms on networks of parallel
     processors"): every word a shortest path to its element, every target placed once, no two words of a row
     overlapping, no letter twice in a column; then T against every lower bound."""
-    from tesearch.groups import cached_cayley_graph
-    from tesearch.loading import recorded_bound_faults
-    from tesearch.networks import network_for_table
-    from tesearch.segment import segmented
-    from tesearch.supervise import supervise
-    from tesearch.table import read_table
-    from tesearch.verify import verify_table
+    from tesearch.networks.groups import cached_cayley_graph
+    from tesearch.tables.loading import recorded_bound_faults
+    from tesearch.networks.families import network_for_table
+    from tesearch.tables.segment import segmented
+    from tesearch.running.supervise import supervise
+    from tesearch.tables.table import read_table
+    from tesearch.tables.verify import verify_table
 
-    # reading runs supervised too: unmarked text rows need a solver (tesearch.segment)
+    # reading runs supervised too: unmarked text rows need a solver (tesearch.tables.segment)
     def work():
         table = read_table(file, segmenter=segmented)
         net = network_for_table(table.network, table.generators, where=str(file))  # a wrong label names the file
@@ -46,7 +46,7 @@ def verify(file, partial, kernel, as_json, limits, quiet):
         data, text = partial_json(result), partial_summary(result)
     ok = result.ok
     faults = recorded_bound_faults(table, result)  # network facts, a core's too
-    if faults:  # a wrong recorded bound is refused by every command that loads the table (tesearch.loading)
+    if faults:  # a wrong recorded bound is refused by every command that loads the table (tesearch.tables.loading)
         data["recorded_bound_faults"] = faults
         text += "\nWRONG RECORDED BOUND: " + "; ".join(faults)
         ok = False
@@ -62,7 +62,7 @@ def verify(file, partial, kernel, as_json, limits, quiet):
 
 def kernel_theorem1(file, *, complete: bool = True):
     """The checking kernel's Theorem-1 report on a table file: its own loader, BFS and check."""
-    from tesearch.kernel import MAX_CHECK_NODES, build_network, check_theorem1, load_input
+    from tesearch.checking.kernel import MAX_CHECK_NODES, build_network, check_theorem1, load_input
 
     inp = load_input(file)
     net = build_network(inp.letters, inp.generators, max_nodes=MAX_CHECK_NODES, where=str(file),
@@ -101,9 +101,9 @@ def partial_summary(result) -> str:
 @limit_options(timeout_default=None)
 def replay(file, model, plot_png, force, engine, as_json, limits, quiet):
     """Replay FILE (tesearch-table or tesearch-schedule JSON) on the whole network."""
-    from tesearch.files import FIGURE_KIND, check_output
-    from tesearch.replay import load_input, plot_utilization, replay as run_replay
-    from tesearch.supervise import supervise
+    from tesearch.running.files import FIGURE_KIND, check_output
+    from tesearch.checking.replay import load_input, plot_utilization, replay as run_replay
+    from tesearch.running.supervise import supervise
 
     if plot_png is not None:
         check_output(plot_png, kind=FIGURE_KIND, inputs=[file], force=force)
@@ -125,10 +125,10 @@ def replay_label_check(inp) -> None:
     """Refuse (GeneratorsError, exit 2) a replay input whose ``network`` label names a family whose generators
     are not the file's (``custom:NAME`` takes them as they are).
 
-    The replay stays independent of the prover: this is :func:`tesearch.networks.network_for_table`
+    The replay stays independent of the prover: this is :func:`tesearch.networks.families.network_for_table`
     (the family rebuilt from the registry, no sympy, no verify), applied to what the kernel's loader read.
     """
-    from tesearch.networks import network_for_table
+    from tesearch.networks.families import network_for_table
 
     network_for_table(inp.network, {s: list(p) for s, p in zip(inp.letters, inp.generators)}, where=inp.where)
 
@@ -137,9 +137,9 @@ def replay_bound_check(inp) -> None:
     """Refuse (exit 2) a table whose recorded ``lower_bound`` is not the counting bound, or whose recorded
     ``letter_bound`` the kernel's own per-letter bound refutes (below it, or another value where it is exact), as
     the checked loader and certify do, with the kernel's own BFS and bounds (no prover module)."""
-    from tesearch.kernel import build_network, kernel_bounds, target_mask
-    from tesearch.errors import FormatError
-    from tesearch.terms import Exchange
+    from tesearch.checking.kernel import build_network, kernel_bounds, target_mask
+    from tesearch.running.errors import FormatError
+    from tesearch.running.terms import Exchange
 
     if inp.lower_bound is None and inp.letter_bound is None:
         return
@@ -171,12 +171,12 @@ def replay_bound_check(inp) -> None:
 @limit_options(timeout_default=None)
 def certify(table_file, refutations, output, force, name, solver_timeout_s, limits, quiet):
     """Check TABLE_FILE and the refutations now and write a proof certificate."""
-    from tesearch.certificate import (RefutationRequest, make_certificate, read_refutation, repository_root,
+    from tesearch.checking.certificate import (RefutationRequest, make_certificate, read_refutation, repository_root,
                                       write_certificate)
-    from tesearch.certificate.make import check_certificate_output, requested_claims
-    from tesearch.files import CERTIFICATE_KIND, check_output
-    from tesearch.loading import load_checked_table
-    from tesearch.supervise import supervise
+    from tesearch.checking.certificate.make import check_certificate_output, requested_claims
+    from tesearch.running.files import CERTIFICATE_KIND, check_output
+    from tesearch.tables.loading import load_checked_table
+    from tesearch.running.supervise import supervise
 
     root = repository_root(Path.cwd())
     inputs = [table_file, *refutations]
@@ -215,8 +215,8 @@ def check_proof(files, solver_timeout_s, allow_unchecked, as_json, limits, quiet
     but some could not be checked (0 with --allow-unchecked), 2 on a malformed file.
     Uses only the checking kernel, the replay and the proof checker (docs/trusted-base.md).
     """
-    from tesearch.certificate.check import check_certificate
-    from tesearch.supervise import supervise
+    from tesearch.checking.certificate.check import check_certificate
+    from tesearch.running.supervise import supervise
 
     reports = supervise(lambda: [check_certificate(f, timeout_s=solver_timeout_s) for f in files],
                         limits=limits, quiet=quiet)

@@ -8,7 +8,7 @@ import click
 from tesearch.baselines import Engine
 from tesearch.baselines.fifo import InjectionOrder
 from tesearch.cli.options import JSON_OPTION, emit, limit_options
-from tesearch.terms import ExitCode
+from tesearch.running.terms import ExitCode
 
 
 @click.command()
@@ -28,9 +28,9 @@ def compare(target, order, engine, as_json, limits, quiet):
     A table's T is taken as the file states it (`tesearch verify` and `tesearch replay` check it); the
     baselines are simulated, and every schedule is measured the same way.
     """
-    from tesearch.compare import compare as run_compare, compare_text, load_target
-    from tesearch.limits import activated
-    from tesearch.supervise import supervise
+    from tesearch.schedules.compare import compare as run_compare, compare_text, load_target
+    from tesearch.running.limits import activated
+    from tesearch.running.supervise import supervise
 
     with activated(limits):  # a spec's size is refused at once; a table is checked where --timeout holds
         net, table = supervise(lambda: load_target(target), limits=limits, quiet=quiet)

@@ -18,10 +18,10 @@ def info(network, exchange, as_json, limits, quiet):
     NETWORK is a spec (star-5, hypercube-4, ring-6:cyclic, torus-4x4x8, pancake-5, bubblesort-4)
     or a path to a JSON file of generators.
     """
-    from tesearch.info import info_text, network_info
-    from tesearch.limits import activated
-    from tesearch.networks import network_from_spec
-    from tesearch.supervise import supervise
+    from tesearch.facts.info import info_text, network_info
+    from tesearch.running.limits import activated
+    from tesearch.networks.families import network_from_spec
+    from tesearch.running.supervise import supervise
 
     with activated(limits):
         net = network_from_spec(network)
@@ -52,11 +52,11 @@ def bound(network, exchange, lp_only, no_symmetry, out, force, as_json, limits, 
     """
     import sys
 
-    from tesearch.files import CERTIFICATE_KIND, check_output
-    from tesearch.limits import activated
-    from tesearch.networks import network_from_spec
-    from tesearch.supervise import supervise
-    from tesearch.terms import ExitCode
+    from tesearch.running.files import CERTIFICATE_KIND, check_output
+    from tesearch.running.limits import activated
+    from tesearch.networks.families import network_from_spec
+    from tesearch.running.supervise import supervise
+    from tesearch.running.terms import ExitCode
 
     if out is not None:
         check_output(out, kind=CERTIFICATE_KIND, inputs=[], force=force)
@@ -65,10 +65,10 @@ def bound(network, exchange, lp_only, no_symmetry, out, force, as_json, limits, 
     command = "tesearch " + " ".join(sys.argv[1:])
 
     def work():
-        from tesearch.certificate.make import word_choice_certificate
-        from tesearch.instance import instance
-        from tesearch.limits import Budget
-        from tesearch.wordchoice import word_choice
+        from tesearch.checking.certificate.make import word_choice_certificate
+        from tesearch.facts.instance import instance
+        from tesearch.running.limits import Budget
+        from tesearch.facts.wordchoice import word_choice
 
         facts = instance(net, exchange)
         result = word_choice(facts, Budget.current().reserving(5.0, fraction=0.1), integer=not lp_only,
@@ -82,7 +82,7 @@ def bound(network, exchange, lp_only, no_symmetry, out, force, as_json, limits, 
     result, certificate = supervise(work, limits=limits, quiet=quiet)
     text = result.text()
     if certificate is not None:
-        from tesearch.certificate.make import write_certificate
+        from tesearch.checking.certificate.make import write_certificate
 
         write_certificate(certificate, out, force=force)
         text += f"\nwrote {out}: lower {certificate['result']['lower']}, upper {certificate['result']['upper']}"

@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from tesearch.cli.app import BYTES, POSITIVE, SECONDS
-from tesearch.limits import DEFAULT_MAX_MEMORY, DEFAULT_MAX_ORDER, Limits, format_bytes
-from tesearch.terms import Exchange
+from tesearch.running.limits import DEFAULT_MAX_MEMORY, DEFAULT_MAX_ORDER, Limits, format_bytes
+from tesearch.running.terms import Exchange
 
 EXCHANGE_OPTION = click.option("--exchange", type=click.Choice(Exchange.values()), default=Exchange.TOTAL.value,
                                show_default=True, help="Which messages each node sends.")
@@ -68,7 +68,7 @@ def solver_option(*, choices: tuple[str, ...] = SOLVER_CHOICES, default: str = "
 
 def solver_parts(solver: str):
     """(Backend, CpsatModel) of a --solver value."""
-    from tesearch.backends import Backend, CpsatModel
+    from tesearch.solvers import Backend, CpsatModel
 
     if solver == "z3":
         return Backend.Z3, CpsatModel.PLACEMENTS
@@ -76,7 +76,7 @@ def solver_parts(solver: str):
 
 
 def _check_output(ctx, param, value):
-    from tesearch.files import writable_target
+    from tesearch.running.files import writable_target
 
     if value is None:
         return None
@@ -86,8 +86,8 @@ def _check_output(ctx, param, value):
 def limit_options(timeout_default: float | None, timeout_help: str = "Wall-clock seconds for the whole command."):
     """--timeout, --max-memory, --max-order (and --quiet): the limits every long command honours.
 
-    The decorated function receives one ``limits`` keyword (a :class:`~tesearch.limits.Limits`) and ``quiet``;
-    it runs under :func:`tesearch.supervise.deadline_alarm`, so ``--timeout`` holds in its own process too.
+    The decorated function receives one ``limits`` keyword (a :class:`~tesearch.running.limits.Limits`) and ``quiet``;
+    it runs under :func:`tesearch.running.supervise.deadline_alarm`, so ``--timeout`` holds in its own process too.
     """
     def decorate(function):
         @click.option("--timeout", "timeout_s", type=SECONDS, default=timeout_default,
@@ -103,7 +103,7 @@ def limit_options(timeout_default: float | None, timeout_help: str = "Wall-clock
         @QUIET_OPTION
         @functools.wraps(function)
         def wrapper(*args, timeout_s, max_memory, max_order, **kwargs):
-            from tesearch.supervise import deadline_alarm
+            from tesearch.running.supervise import deadline_alarm
 
             limits = Limits(timeout_s, max_memory, max_order)
             with deadline_alarm(limits):  # the deadline holds outside the supervised work too

@@ -11,15 +11,15 @@ import click
 
 from tesearch.cli.app import POSITIVE
 from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, out_option
-from tesearch.terms import ExitCode
+from tesearch.running.terms import ExitCode
 
 
 class ExportFormat(str, enum.Enum):
     """The formats ``tesearch export`` writes."""
 
     PROGRAMS = "programs"  # tesearch-programs v1
-    CHROME_TRACE = "chrome-trace"  # Chrome trace-event JSON (tesearch/programs/traces.py)
-    CHAKRA = "chakra"  # one Chakra execution trace per rank, PREFIX.{rank}.et (tesearch/programs/traces.py)
+    CHROME_TRACE = "chrome-trace"  # Chrome trace-event JSON (tesearch/schedules/programs/traces.py)
+    CHAKRA = "chakra"  # one Chakra execution trace per rank, PREFIX.{rank}.et (tesearch/schedules/programs/traces.py)
 
 
 #: the largest message size a Chakra trace records: comm_size is a signed 64-bit integer
@@ -36,8 +36,8 @@ class BlockSize(click.ParamType):
 
     def convert(self, value, param, ctx):
         """The value as a positive number of bytes, or a usage error."""
-        from tesearch.errors import TesearchError
-        from tesearch.limits import parse_bytes
+        from tesearch.running.errors import TesearchError
+        from tesearch.running.limits import parse_bytes
 
         if isinstance(value, int):
             number = value
@@ -57,8 +57,8 @@ class BlockSize(click.ParamType):
 
 def _schedule_of(table_file: Path, command: str):
     """The table at ``table_file``, checked as verify checks it, compiled for programs (bad files exit 2)."""
-    from tesearch.loading import load_checked_table
-    from tesearch.programs.schedule import compile_schedule
+    from tesearch.tables.loading import load_checked_table
+    from tesearch.schedules.programs.schedule import compile_schedule
 
     return compile_schedule(load_checked_table(table_file, command=command))
 
@@ -82,15 +82,15 @@ def _schedule_of(table_file: Path, command: str):
 def export(table_file, fmt, output, tracks, block_bytes, force, limits, quiet):
     """Write every rank's program of TABLE_FILE's schedule (streamed rank by rank), or traces of it."""
     if fmt != ExportFormat.PROGRAMS.value:
-        from tesearch.programs.traces import export_trace
+        from tesearch.schedules.programs.traces import export_trace
 
         click.echo(export_trace(fmt, table_file, output, tracks=tracks, block_bytes=block_bytes, limits=limits,
                                 quiet=quiet, force=force))
         return ExitCode.OK
-    from tesearch import limits as progress
-    from tesearch.files import PROGRAMS_KIND, output_target
-    from tesearch.programs.export import stream_programs
-    from tesearch.supervise import supervise
+    from tesearch.running import limits as progress
+    from tesearch.running.files import PROGRAMS_KIND, output_target
+    from tesearch.schedules.programs.export import stream_programs
+    from tesearch.running.supervise import supervise
 
     with output_target(output, kind=PROGRAMS_KIND, inputs=[table_file], force=force) as scratch:
         def work():
@@ -115,8 +115,8 @@ BALANCED = "table: balanced supersteps"
 
 def executor_kinds(text: str):
     """``--executor``: a comma list of step, dataflow, combined, all (the three), both (step, dataflow)."""
-    from tesearch.errors import OptionError
-    from tesearch.simulate.lineup import ExecutorKind
+    from tesearch.running.errors import OptionError
+    from tesearch.schedules.simulate.lineup import ExecutorKind
 
     chosen = []
     for item in (part.strip() for part in str(text).split(",")):
@@ -131,12 +131,12 @@ def executor_kinds(text: str):
 
 def mpi_jobs(schedule, kinds, dataflow: str):
     """The schedules (name, tesearch-hops bytes) and the jobs of a run: the table's timing under step and each
-    dataflow K:W, its balanced superstep map (tesearch.contenders.maps) under combined; and the largest bundle of
+    dataflow K:W, its balanced superstep map (tesearch.schedules.contenders.maps) under combined; and the largest bundle of
     the schedules (the most blocks one message of the combined executor holds)."""
-    from tesearch.contenders.maps import balanced_map
-    from tesearch.execute.hopsfile import routes_bytes
-    from tesearch.execute.mpi import MpiJob
-    from tesearch.simulate.lineup import Executor, ExecutorKind, parse_dataflow
+    from tesearch.schedules.contenders.maps import balanced_map
+    from tesearch.schedules.execute.hopsfile import routes_bytes
+    from tesearch.schedules.execute.mpi import MpiJob
+    from tesearch.schedules.simulate.lineup import Executor, ExecutorKind, parse_dataflow
 
     schedules = [("table", routes_bytes(schedule))]
     jobs, largest = [], schedule.largest_bundle
@@ -158,9 +158,9 @@ def mpi_jobs(schedule, kinds, dataflow: str):
 def hooked_programs(path: Path, compiled) -> bytes:
     """The tests' hook: the programs layout of a tesearch-programs file, whose header must be the table's network,
     ranks and T (FormatError naming the file, exit 2, for a truncated, header-only or foreign file)."""
-    from tesearch.errors import FormatError
-    from tesearch.execute.hopsfile import programs_bytes
-    from tesearch.programs.export import read_header
+    from tesearch.running.errors import FormatError
+    from tesearch.schedules.execute.hopsfile import programs_bytes
+    from tesearch.schedules.programs.export import read_header
 
     table = compiled.table
     head = read_header(path)
@@ -195,12 +195,12 @@ def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, a
     every block matches, 1 when a check or a block fails (the faults name rank, message and step), 2 on bad input,
     4 when mpiexec fails or a limit is reached.
     """
-    from tesearch.errors import OptionError, SizeLimitError
-    from tesearch.execute.hops import HopSchedule
-    from tesearch.execute.mpi import COMPUTED, MpiRun, find_mpiexec, launch, memory_estimate
-    from tesearch.limits import command_start, format_bytes
-    from tesearch.simulate.lineup import ExecutorKind, parse_dataflow
-    from tesearch.terms import Exchange
+    from tesearch.running.errors import OptionError, SizeLimitError
+    from tesearch.schedules.execute.hops import HopSchedule
+    from tesearch.schedules.execute.mpi import COMPUTED, MpiRun, find_mpiexec, launch, memory_estimate
+    from tesearch.running.limits import command_start, format_bytes
+    from tesearch.schedules.simulate.lineup import ExecutorKind, parse_dataflow
+    from tesearch.running.terms import Exchange
 
     if not mpi:
         raise OptionError("give --mpi: MPI is the only executor (tesearch run TABLE --mpi)")
@@ -273,12 +273,12 @@ def library(table_file, out_dir, crossover, rank_map, mpicc, force, limits, quie
     import shutil
     import tempfile
 
-    from tesearch.errors import OptionError
-    from tesearch.execute.build import Flavour, compiler
-    from tesearch.execute.library import HEADER_NAME, LIBRARY_NAME, PLAN_NAME, README_NAME, build_library
-    from tesearch.execute.library import header_text, readme_text
-    from tesearch.files import HEADER_KIND, MARKDOWN_KIND, RECORD_KIND, SHARED_LIBRARY_KIND, check_output
-    from tesearch.files import write_output
+    from tesearch.running.errors import OptionError
+    from tesearch.schedules.execute.build import Flavour, compiler
+    from tesearch.schedules.library import HEADER_NAME, LIBRARY_NAME, PLAN_NAME, README_NAME, build_library
+    from tesearch.schedules.library import header_text, readme_text
+    from tesearch.running.files import HEADER_KIND, MARKDOWN_KIND, RECORD_KIND, SHARED_LIBRARY_KIND, check_output
+    from tesearch.running.files import write_output
 
     if not out_dir.is_dir() or out_dir.is_symlink():
         raise OptionError("is not an existing directory (create it first)", where=str(out_dir))
@@ -293,7 +293,7 @@ def library(table_file, out_dir, crossover, rank_map, mpicc, force, limits, quie
         command = shutil.which(mpicc)
         if command is None:
             raise OptionError(f"--mpicc {mpicc}: no such program on PATH or at that path")
-    from tesearch.execute.library import plan_for
+    from tesearch.schedules.library import plan_for
 
     plan, _ = plan_for(table_file, crossover, rank_map, command="library")
     if not quiet:

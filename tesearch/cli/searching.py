@@ -3,7 +3,7 @@
 Each command builds its table in a supervised child process (limits hold in
 every phase, Ctrl-C stops it at once), and the table comes back verified.
 Only then, and only with ``--out``, is a file written, under the keep-better
-rule of :mod:`tesearch.outputs`.  At a time or memory limit the best verified
+rule of :mod:`tesearch.tables.outputs`.  At a time or memory limit the best verified
 table offered so far is written (same rule) before the command exits 4.
 """
 
@@ -17,10 +17,10 @@ import click
 from tesearch.cli.app import NON_NEGATIVE, POSITIVE, SECONDS, SEED, WORKERS
 from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, SEARCH_TIMEOUT_S, emit,
                                   limit_options, out_option, solver_option, solver_parts)
-from tesearch.errors import LimitReached, OptionError, TesearchError
-from tesearch.symmetry import THE_ROTATION
-from tesearch.terms import CoreModel, ExitCode, Status
-from tesearch.words import DEFAULT_WORD_CAP
+from tesearch.running.errors import LimitReached, OptionError, TesearchError
+from tesearch.networks.symmetry import THE_ROTATION
+from tesearch.running.terms import CoreModel, ExitCode, Status
+from tesearch.networks.words import DEFAULT_WORD_CAP
 
 OUT_OPTION = out_option("Write the table to this file (JSON, or text for .txt). "
                         "Without -o/--out the table is printed and nothing is written.")
@@ -36,7 +36,7 @@ SYMMETRY_OPTION = click.option(
 def check_symmetry_name(name: str, degree: int) -> None:
     """OptionError (exit 2) unless ``name`` is a --symmetry value for ``degree`` letters (before any work;
     whether the group acts as automorphisms is checked when the network's graph is built)."""
-    from tesearch.symmetry import symmetry_names
+    from tesearch.networks.symmetry import symmetry_names
 
     valid = symmetry_names(degree)
     if name not in valid:
@@ -46,8 +46,8 @@ def check_symmetry_name(name: str, degree: int) -> None:
 
 def _network(spec: str, limits):
     """The network of ``spec``, its size checked against ``limits`` before anything is built."""
-    from tesearch.limits import activated
-    from tesearch.networks import network_from_spec
+    from tesearch.running.limits import activated
+    from tesearch.networks.families import network_from_spec
 
     with activated(limits):
         return network_from_spec(spec)
@@ -55,7 +55,7 @@ def _network(spec: str, limits):
 
 def _inputs(network: str, *files: Path | None) -> list:
     """The command's input files, never written: NETWORK when it names a file, and the table options given."""
-    from tesearch.loading import names_a_file
+    from tesearch.tables.loading import names_a_file
 
     return ([network.removeprefix("file:")] if names_a_file(network) else []) + [f for f in files if f is not None]
 
@@ -69,20 +69,20 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
     """Run the registry's strategy ``made`` on the instance of ``net`` and ``exchange``, supervised, and report
     its outcome (``text`` words it for people; default: its summary): the outcome.
 
-    ``--out`` is checked first (tesearch.outputs.check_table_output: never an input, a link or a device, an
+    ``--out`` is checked first (tesearch.tables.outputs.check_table_output: never an input, a link or a device, an
     extension that fits, not over a file that is no table without --force), before any work starts.
     A table already at ``out`` is read and verified first, supervised too: its time counts against
     ``--timeout`` (star-9's takes longer than a minute), and the save after the work reuses the check.
     A file there that no table of this network could replace (another network's table, an invalid one) is
-    refused then, before the work (tesearch.outputs.refuse_unreplaceable), as the save after it would be.
+    refused then, before the work (tesearch.tables.outputs.refuse_unreplaceable), as the save after it would be.
     At a time or memory limit the best verified table offered so far is saved, then the limit is re-raised;
     a table offered for another network (a lift's factor, searched on the way) or another exchange is never
     written or shown.  A verified table comes back with the outcome and is saved (with --out) and printed.
     """
-    from tesearch.instance import instance
-    from tesearch.limits import Budget
-    from tesearch.outputs import check_existing, check_table_output, refuse_unreplaceable, save_table
-    from tesearch.supervise import supervise
+    from tesearch.facts.instance import instance
+    from tesearch.running.limits import Budget
+    from tesearch.tables.outputs import check_existing, check_table_output, refuse_unreplaceable, save_table
+    from tesearch.running.supervise import supervise
 
     existing = None
     if out is not None:
@@ -156,10 +156,10 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
            keep_encodings, symmetry, solver, as_json, limits, quiet):
     """Search NETWORK for a valid table of the smallest width (exit 0 found; 3 every width asked for refuted,
     by the bound or a solver's unsat over all shortest words; 4 unknown)."""
-    from tesearch.limits import log
-    from tesearch.report import search_text
-    from tesearch.search import CoreSchedule, WordSampling
-    from tesearch.strategies import strategy as make_strategy
+    from tesearch.running.limits import log
+    from tesearch.search.report import search_text
+    from tesearch.search.core import CoreSchedule, WordSampling
+    from tesearch.search.strategies import strategy as make_strategy
 
     backend, model = solver_parts(solver)
     made = make_strategy(strategy, seed=seed, backend=backend, cpsat_model=model, word_cap=word_cap,
@@ -191,8 +191,8 @@ def stratify(network, exchange, out, force, attempt_s, seed, solver, as_json, li
     """Symmetry-stratified search for networks with a rotation: one part per divisor of its order. A stratified
     table is as wide as the counting bound (exit 0 found; 3 no table of that width exists, by the best lower
     bound; 4 none found, with what was shown)."""
-    from tesearch.limits import log
-    from tesearch.strategies import strategy
+    from tesearch.running.limits import log
+    from tesearch.search.strategies import strategy
 
     backend, model = solver_parts(solver)
     made = strategy("stratify", seed=seed, backend=backend, cpsat_model=model, attempt_s=attempt_s, progress=log)
@@ -219,10 +219,10 @@ def stratify(network, exchange, out, force, attempt_s, seed, solver, as_json, li
 @limit_options(timeout_default=SEARCH_TIMEOUT_S)
 def lift(network, out, force, ring, modes, factor, solver, solver_s, as_json, limits, quiet):
     """A table for the torus NETWORK from m copies of a table of its other sides (the ring lift)."""
-    from tesearch.limits import log
-    from tesearch.loading import load_checked_table
+    from tesearch.running.limits import log
+    from tesearch.tables.loading import load_checked_table
     from tesearch.search.lift import AssignMode
-    from tesearch.strategies import strategy
+    from tesearch.search.strategies import strategy
 
     net = _network(network, limits)
     factor_table = load_checked_table(factor, command="lift") if factor is not None else None
@@ -263,8 +263,8 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, 
            quiet):
     """The greedy table of NETWORK (total exchange) narrowed by CP-SAT (needs the cpsat extra; its bound is no
     certificate).  To narrow the rotation search's core instead: `tesearch narrow`."""
-    from tesearch.limits import log
-    from tesearch.strategies import strategy
+    from tesearch.running.limits import log
+    from tesearch.search.strategies import strategy
 
     if tail is not None and solver != "cpsat":
         raise OptionError(f"--solver {solver} is for the whole model: leave out --tail")
@@ -274,7 +274,7 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, 
     net = _network(network, limits)
     first = None
     if start is not None:
-        from tesearch.loading import load_checked_table
+        from tesearch.tables.loading import load_checked_table
 
         first = load_checked_table(start, command="repack")
         if first.network != net.spec or first.exchange != "total":
@@ -315,8 +315,8 @@ def narrow(network, out, force, round_s, workers, word_cap, seed, solver, core_m
     """The rotation core of NETWORK made narrow by CP-SAT: the greedy core narrowed round by round (only the
     exceptional elements are modelled, so it reaches star-9, star-10 and large tori), or mirrored lanes
     (--core-model); needs the cpsat extra; CP-SAT's bounds are no certificates."""
-    from tesearch.limits import log
-    from tesearch.strategies import strategy
+    from tesearch.running.limits import log
+    from tesearch.search.strategies import strategy
 
     model = CoreModel(core_model)
     if model is CoreModel.GREEDY and (from_width is not None or max_width is not None):
@@ -351,7 +351,7 @@ def construct(network, exchange, out, force, as_json, limits, quiet):
     theorem for every prime), the ring and torus tables of Coolsaet, Fack and De Meyer (1994, "A tabular
     method for verification of data exchange algorithms on networks of parallel processors"), and the
     odd-distance star tables by rotation blocks of Coolsaet and Fack (1994)."""
-    from tesearch.strategies import strategy
+    from tesearch.search.strategies import strategy
 
     net = _network(network, limits)
     outcome = _make_table(strategy("construct"), net, exchange, out=out, force=force, inputs=_inputs(network),

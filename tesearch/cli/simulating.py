@@ -11,7 +11,7 @@ import click
 
 from tesearch.cli.app import SECONDS
 from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, limit_options, output_option
-from tesearch.terms import ExitCode
+from tesearch.running.terms import ExitCode
 
 DEFAULT_SIZES = "8,4K,64K,1M"
 #: environment variable of the tests' hook: run the programs of this tesearch-programs file (a broken one, made on
@@ -22,9 +22,9 @@ PROGRAMS_HOOK = "TESEARCH_TEST_PROGRAMS"
 def table_for(target: str) -> Path:
     """The table file of TARGET: a file path, or the packaged table of a network spec (tesearch/data/tables)."""
     from tesearch.data import packaged_table
-    from tesearch.errors import OptionError
-    from tesearch.loading import names_a_file
-    from tesearch.networks import network_from_spec
+    from tesearch.running.errors import OptionError
+    from tesearch.tables.loading import names_a_file
+    from tesearch.networks.families import network_from_spec
 
     if names_a_file(target):
         return Path(target.removeprefix("file:"))
@@ -37,9 +37,9 @@ def table_for(target: str) -> Path:
 
 
 def load_verified_table(path: Path):
-    """The table at ``path`` through the checked loader (tesearch.loading: Theorem 1, the label, the recorded
+    """The table at ``path`` through the checked loader (tesearch.tables.loading: Theorem 1, the label, the recorded
     bounds; exit 2 otherwise, before anything is simulated); returns (table, verification)."""
-    from tesearch.loading import load_checked
+    from tesearch.tables.loading import load_checked
 
     loaded = load_checked(path, command="simulate")
     return loaded.table, loaded.check
@@ -47,14 +47,14 @@ def load_verified_table(path: Path):
 
 def write_trace(path: Path, text: str, *, inputs=(), force: bool = False) -> None:
     """Write the trace through the safe writer (atomic; never an input, a link or a device; .json)."""
-    from tesearch.files import TRACE_KIND, write_output
+    from tesearch.running.files import TRACE_KIND, write_output
 
     write_output(path, text, kind=TRACE_KIND, inputs=inputs, force=force)
 
 
 def _sizes(text: str) -> tuple[int, ...]:
-    from tesearch.errors import OptionError
-    from tesearch.limits import parse_bytes
+    from tesearch.running.errors import OptionError
+    from tesearch.running.limits import parse_bytes
 
     sizes = []
     for item in text.split(","):
@@ -69,8 +69,8 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 
 def _executors(text: str):
-    from tesearch.errors import OptionError
-    from tesearch.simulate.lineup import ExecutorKind
+    from tesearch.running.errors import OptionError
+    from tesearch.schedules.simulate.lineup import ExecutorKind
 
     chosen = []
     for item in (part.strip() for part in str(text).split(",")):
@@ -85,8 +85,8 @@ def _executors(text: str):
 
 def _mpi_algorithms(text: str) -> tuple[str, ...] | None:
     """None for all, () for none, else the names (each checked against SimGrid 3.32's list up front)."""
-    from tesearch.errors import OptionError
-    from tesearch.simulate.lineup import KNOWN_ALGORITHMS, SELECTORS
+    from tesearch.running.errors import OptionError
+    from tesearch.schedules.simulate.lineup import KNOWN_ALGORITHMS, SELECTORS
 
     text = text.strip()
     if text == "all":
@@ -115,9 +115,9 @@ def _table_free(text: str) -> tuple[str, ...] | None:
 
 def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table_free: str, non_optimal: bool):
     """The study's line-up from the options; an option for an executor that does not run is refused up front."""
-    from tesearch.errors import OptionError
-    from tesearch.limits import parse_bytes
-    from tesearch.simulate.lineup import Choice, ExecutorKind, parse_dataflow, parse_supersteps
+    from tesearch.running.errors import OptionError
+    from tesearch.running.limits import parse_bytes
+    from tesearch.schedules.simulate.lineup import Choice, ExecutorKind, parse_dataflow, parse_supersteps
 
     executors = _executors(executor)
     supersteps = parse_supersteps(combine)
@@ -192,14 +192,14 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     1 when a schedule's programs are broken (the faults name rank, message and step), 2 on bad input (a table
     failing verification, a size that cannot fit), 4 at --timeout or --max-memory.
     """
-    from tesearch.errors import OptionError
-    from tesearch.limits import activated
-    from tesearch.networks import network_from_spec
-    from tesearch.simulate import smpi
-    from tesearch.simulate.report import report_text
-    from tesearch.simulate.study import Model, Setup, parse_bandwidth, parse_latency, simulate as run_study
-    from tesearch.simulate.study import simulator_base_bytes, size_plan
-    from tesearch.terms import Exchange
+    from tesearch.running.errors import OptionError
+    from tesearch.running.limits import activated
+    from tesearch.networks.families import network_from_spec
+    from tesearch.schedules.simulate import smpi
+    from tesearch.schedules.simulate.report import report_text
+    from tesearch.schedules.simulate.study import Model, Setup, parse_bandwidth, parse_latency, simulate as run_study
+    from tesearch.schedules.simulate.study import simulator_base_bytes, size_plan
+    from tesearch.running.terms import Exchange
 
     setup_started = time.monotonic()
     deadline = None if limits.timeout_s is None else setup_started + limits.timeout_s
@@ -207,7 +207,7 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     bandwidth_bps, latency_s = parse_bandwidth(bandwidth), parse_latency(latency)
     wanted = _mpi_algorithms(mpi_algorithms)
     choice = _choice(executor, dataflow_pairs, combine, pieces, table_free, non_optimal)
-    from tesearch.loading import names_a_file
+    from tesearch.tables.loading import names_a_file
 
     if not names_a_file(target):  # a spec: refuse what its order already rules out, before anything is built
         ranks = network_from_spec(target).order
@@ -217,12 +217,12 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
             size_plan(ranks, 0, min(size_list), max_memory=limits.max_memory)
     table_path = table_for(target)
     if trace_file is not None:  # the safe writer's checks before any work
-        from tesearch.files import TRACE_KIND, check_output
+        from tesearch.running.files import TRACE_KIND, check_output
 
         check_output(trace_file, kind=TRACE_KIND, inputs=[table_path], force=force)
     smpi.find_tool("smpirun")  # a missing SimGrid is one line and exit 2, before anything is built
     smpi.find_tool("smpicc")
-    if program is not None:  # the user's program instead of the study (tesearch/simulate/userprogram.py)
+    if program is not None:  # the user's program instead of the study (tesearch/schedules/simulate/userprogram.py)
         return _time_program(program, table_path, bandwidth_bps, latency_s, Model(model), choice, wanted, run_timeout,
                              limits, deadline, as_json, quiet)
     with activated(limits):
@@ -230,13 +230,13 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
         if table.exchange != Exchange.TOTAL.value:
             raise OptionError(f"the table is for the {table.exchange} exchange; MPI_Alltoall is a total exchange",
                               where=str(table_path))
-        from tesearch.contenders import subject_of
+        from tesearch.schedules.contenders import subject_of
 
         subject = subject_of(table=table)
         for size in size_list:
             size_plan(subject.numbering.size, subject.graph.status, size, max_memory=limits.max_memory)
         say = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))
-        from tesearch.simulate.lineup import build_lineup
+        from tesearch.schedules.simulate.lineup import build_lineup
 
         lineup = build_lineup(subject, choice, progress=say)
     if not lineup.contenders and wanted == ():
@@ -266,8 +266,8 @@ def _time_program(program: Path, table_path: Path, bandwidth_bps, latency_s, mod
                   deadline, as_json: bool, quiet: bool) -> ExitCode:
     """simulate --program: the user's MPI program with the table's MPI_Alltoall linked in, beside SMPI's algorithms;
     the study's own options are refused."""
-    from tesearch.errors import OptionError
-    from tesearch.simulate.userprogram import program_text, simulate_program
+    from tesearch.running.errors import OptionError
+    from tesearch.schedules.simulate.userprogram import program_text, simulate_program
 
     source = click.get_current_context().get_parameter_source
     for option in ("sizes", "combine", "pieces", "table_free", "non_optimal", "budget", "trace_file"):
@@ -284,8 +284,8 @@ def _time_program(program: Path, table_path: Path, bandwidth_bps, latency_s, mod
 
 def _programs_hook(lineup, subject, path: Path, table) -> None:
     """The tests' hook: the table's schedule replaced by the programs of a tesearch-programs file, checked as given."""
-    from tesearch.errors import FormatError
-    from tesearch.programs.export import read_header
+    from tesearch.running.errors import FormatError
+    from tesearch.schedules.programs.export import read_header
 
     head = read_header(path)
     if head["ranks"] != subject.numbering.size or head["network"] != table.network or head["T"] != table.T:

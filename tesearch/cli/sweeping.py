@@ -2,8 +2,8 @@
 
 Options are checked, ray is looked for, and every network is built and bounded
 (supervised, so limits and Ctrl-C hold) before Ray starts; then
-:func:`tesearch.sweep.driver.run_sweep` runs the tasks in a supervised child of its own session
-(:func:`tesearch.sweep.driver.supervised_sweep`: Ray dies with it; docs/sweep.md).
+:func:`tesearch.search.sweep.driver.run_sweep` runs the tasks in a supervised child of its own session
+(:func:`tesearch.search.sweep.driver.supervised_sweep`: Ray dies with it; docs/sweep.md).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import click
 from tesearch.cli.app import AtLeast
 from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, SEARCH_TIMEOUT_S, limit_options,
                                   output_option)
-from tesearch.errors import OptionError
+from tesearch.running.errors import OptionError
 
 #: --seeds: every seed is one more task per network
 MAX_SEEDS = 256
@@ -48,18 +48,18 @@ def sweep(networks, exchange, out_dir, force, runs, address, num_cpus, seeds, as
     """Run a portfolio per NETWORK as Ray tasks; the first verified table at the bound wins
     (exit 0 every network at its bound, 4 a limit or the solvers left one short, 1 a task's table failed
     the driver's verification)."""
-    from tesearch.supervise import supervise
-    from tesearch.sweep.driver import (RUNS_FILE, check_runs_file, prepare, require_ray, run_sweep,
+    from tesearch.running.supervise import supervise
+    from tesearch.search.sweep.driver import (RUNS_FILE, check_runs_file, prepare, require_ray, run_sweep,
                                        supervised_sweep)
-    from tesearch.limits import Budget, command_start
+    from tesearch.running.limits import Budget, command_start
 
     if address is not None and num_cpus is not None:
         raise OptionError("--num-cpus applies to a local Ray only; a cluster has the CPUs its nodes give it")
     if runs is None and out_dir is not None:
         runs = out_dir / RUNS_FILE
     if runs is not None:
-        from tesearch.files import RUNS_KIND, check_output
-        from tesearch.loading import names_a_file
+        from tesearch.running.files import RUNS_KIND, check_output
+        from tesearch.tables.loading import names_a_file
 
         # never an input, a link or a device, and a .json name; what it may replace is check_runs_file's rule
         check_output(runs, kind=RUNS_KIND, inputs=[n for n in networks if names_a_file(n)], force=True)

@@ -7,10 +7,10 @@ import json
 import click
 
 from tesearch.cli.options import JSON_OPTION, OVERWRITE_OPTION, emit, input_file, limit_options, out_option
-from tesearch.terms import ExitCode
+from tesearch.running.terms import ExitCode
 
 
-#: what draw shows without --window: tesearch.draw.MAX_DETAIL_COLUMNS (not imported here: it loads matplotlib)
+#: what draw shows without --window: tesearch.tables.draw.MAX_DETAIL_COLUMNS (not imported here: it loads matplotlib)
 DRAW_DEFAULT_COLUMNS = 80
 
 
@@ -25,9 +25,9 @@ DRAW_DEFAULT_COLUMNS = 80
 @limit_options(timeout_default=None)
 def draw(file, output, force, window, limits, quiet):
     """Draw the table in FILE as a grid: one colour per letter, word boundaries, blanks, sections."""
-    from tesearch.draw import draw_table, parse_window
-    from tesearch.files import FIGURE_KIND, check_output
-    from tesearch.loading import load_checked_table
+    from tesearch.tables.draw import draw_table, parse_window
+    from tesearch.running.files import FIGURE_KIND, check_output
+    from tesearch.tables.loading import load_checked_table
 
     check_output(output, kind=FIGURE_KIND, inputs=[file], force=force)
     table = load_checked_table(file, command="draw")
@@ -43,8 +43,8 @@ def regress(as_json, no_constructions, limits, quiet):
     """Check every table printed in Coolsaet, Fack and De Meyer (1994), "A tabular method for verification of
     data exchange algorithms on networks of parallel processors", and Coolsaet and Fack (1994), "Optimal data
     exchange algorithms on star graphs", and the papers' general constructions."""
-    from tesearch.published.regress import Finding, regress_text, run_regress
-    from tesearch.supervise import supervise
+    from tesearch.checking.published.regress import Finding, regress_text, run_regress
+    from tesearch.running.supervise import supervise
 
     rows = supervise(lambda: run_regress(constructions=not no_constructions), limits=limits, quiet=quiet)
     if as_json:
@@ -67,11 +67,11 @@ def regress(as_json, no_constructions, limits, quiet):
 def singleport(network, algorithm, out, force, as_json, limits, quiet):
     """Single-port total exchange on NETWORK (a spec, a generators file or a table): schedule, time vs
     status bound, replay verdict."""
-    from tesearch.files import SCHEDULE_KIND, check_output, write_output
-    from tesearch.limits import activated
-    from tesearch.loading import names_a_file, network_or_checked_table
-    from tesearch.singleport import run_singleport
-    from tesearch.supervise import supervise
+    from tesearch.running.files import SCHEDULE_KIND, check_output, write_output
+    from tesearch.running.limits import activated
+    from tesearch.tables.loading import names_a_file, network_or_checked_table
+    from tesearch.schedules.singleport import run_singleport
+    from tesearch.running.supervise import supervise
 
     inputs = [network.removeprefix("file:")] if names_a_file(network) else []
     if out is not None:

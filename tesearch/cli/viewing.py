@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from tesearch.cli.options import OVERWRITE_OPTION, input_file, limit_options, out_option
-from tesearch.terms import ExitCode
+from tesearch.running.terms import ExitCode
 
 
 @click.command()
@@ -25,8 +25,8 @@ def view(table_file, output, compare_file, window, force, limits, quiet):
     The table is verified first (a table that fails is refused, exit 2); the page holds the
     verdict, the bounds and how the table was made, and needs no network to open.
     """
-    from tesearch.supervise import supervise
-    from tesearch.view.page import build_page, page_target, write_page
+    from tesearch.running.supervise import supervise
+    from tesearch.tables.view.page import build_page, page_target, write_page
 
     inputs = [table_file, compare_file]
     page_target(output, inputs=inputs, force=force)

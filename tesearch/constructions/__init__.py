@@ -8,7 +8,7 @@ total exchange on star-n for n - 1 prime around a recorded core array
 (:mod:`~tesearch.constructions.star_prime`), and the seed papers' general
 constructions for rings and tori (Coolsaet, Fack and De Meyer 1994) and odd-distance stars
 (Coolsaet and Fack 1994),
-implemented in :mod:`tesearch.published.constructions`.  Every table is
+implemented in :mod:`tesearch.checking.published.constructions`.  Every table is
 verified before it is returned.
 """
 
@@ -16,22 +16,22 @@ from __future__ import annotations
 
 import time
 
-from tesearch import limits
+from tesearch.running import limits
 from tesearch.constructions import lanes, star_prime
 from tesearch.constructions.hypercube import CONSTRUCTION_NAME, MAX_DIMENSION, hypercube_table
-from tesearch.build import TableBuilder
-from tesearch.errors import ConstructionError
-from tesearch.instance import Instance, instance
-from tesearch.networks import (TRANSPOSITION_STAR, HypercubeParams, Network, RingParams, SymmetricParams,
+from tesearch.tables.build import TableBuilder
+from tesearch.running.errors import ConstructionError
+from tesearch.facts.instance import Instance, instance
+from tesearch.networks.families import (TRANSPOSITION_STAR, HypercubeParams, Network, RingParams, SymmetricParams,
                                TorusParams, has_trait)
-from tesearch.published import constructions as seeds
-from tesearch.published.complete import CompletionError
-from tesearch.outcome import Outcome
-from tesearch.terms import Exchange, Status
+from tesearch.checking.published import constructions as seeds
+from tesearch.checking.published.complete import CompletionError
+from tesearch.tables.outcome import Outcome
+from tesearch.running.terms import Exchange, Status
 
 
 def _seed_construction(network: Network, exchange: Exchange) -> str | None:
-    """The name of the seed construction (tesearch.published.constructions.CONSTRUCTIONS) for a network."""
+    """The name of the seed construction (tesearch.checking.published.constructions.CONSTRUCTIONS) for a network."""
     p = network.params
     if exchange is not Exchange.TOTAL:
         return None

@@ -54,11 +54,11 @@ from typing import Iterable
 
 import numpy as np
 
-from tesearch.bounds import counting_bound
-from tesearch.errors import ConstructionError
-from tesearch.layout import assign_rows
-from tesearch.networks import hypercube_network
-from tesearch.table import Placement, Table
+from tesearch.facts.bounds import counting_bound
+from tesearch.running.errors import ConstructionError
+from tesearch.tables.layout import assign_rows
+from tesearch.networks.families import hypercube_network
+from tesearch.tables.table import Placement, Table
 
 #: placed word: (first column, letter indices)
 ColumnWord = tuple[int, tuple[int, ...]]
@@ -72,7 +72,7 @@ B_SUFFIX = OPTION_KINDS.index("B-suffix")
 COPY_B = (0, True)
 
 #: the largest d ``tesearch construct`` builds: the checkers rebuild networks up to 2^22 nodes
-#: (tesearch.kernel.graph.MAX_CHECK_NODES; a test ties the two).  ``perfect_words`` has no limit.
+#: (tesearch.checking.kernel.graph.MAX_CHECK_NODES; a test ties the two).  ``perfect_words`` has no limit.
 MAX_DIMENSION = 22
 
 #: the name the tables carry in their ``construction`` field

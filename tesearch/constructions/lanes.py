@@ -69,7 +69,7 @@ Construction.
    matching needs are closed forms, so it succeeds on every shape; a failure
    would be a :class:`ConstructionError`, never a wider table.
 
-Every table is checked by :func:`tesearch.verify.verify_table` before it is
+Every table is checked by :func:`tesearch.tables.verify.verify_table` before it is
 returned.
 """
 
@@ -77,15 +77,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tesearch.build import TableBuilder
-from tesearch.instance import instance
-from tesearch.errors import ConstructionError
-from tesearch.groups import cached_cayley_graph
-from tesearch.layout import assign_rows
-from tesearch.networks import Network, TorusParams
-from tesearch.table import Placement, Table
-from tesearch.terms import Exchange
-from tesearch.words import words_by_element
+from tesearch.tables.build import TableBuilder
+from tesearch.facts.instance import instance
+from tesearch.running.errors import ConstructionError
+from tesearch.networks.groups import cached_cayley_graph
+from tesearch.tables.layout import assign_rows
+from tesearch.networks.families import Network, TorusParams
+from tesearch.tables.table import Placement, Table
+from tesearch.running.terms import Exchange
+from tesearch.networks.words import words_by_element
 
 CONSTRUCTION_NAME = "mirror lanes (tesearch/constructions/lanes.py)"
 RULE_NAME = "port matching (docs/proofs/lanes.md, Lemma 6)"

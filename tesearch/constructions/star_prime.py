@@ -61,11 +61,11 @@ from __future__ import annotations
 
 import time
 
-from tesearch.build import CONSTRUCTION, core_and_blocks
-from tesearch.errors import ConstructionError
-from tesearch.instance import Instance
-from tesearch.table import Table
-from tesearch.terms import Exchange
+from tesearch.tables.build import CONSTRUCTION, core_and_blocks
+from tesearch.running.errors import ConstructionError
+from tesearch.facts.instance import Instance
+from tesearch.tables.table import Table
+from tesearch.running.terms import Exchange
 
 CONSTRUCTION_NAME = "rotation blocks around a recorded core array (star-n, n - 1 prime)"
 

@@ -1,12 +1,9 @@
-"""Every strategy that searches for a table: the width loop with rotation blocks or in full
-(:mod:`~tesearch.search.core`), the symmetry-stratified search (:mod:`~tesearch.search.stratify`),
-ring lifts for tori (:mod:`~tesearch.search.lift`) and CP-SAT improvement of a table
-(:mod:`~tesearch.search.improve`).
+"""Making tables: the registry of every way a table is made (:mod:`~tesearch.search.strategies`), the width
+loop with rotation blocks or in full (:mod:`~tesearch.search.core`, its parameters in
+:mod:`~tesearch.search.params`), the symmetry-stratified search (:mod:`~tesearch.search.stratify`), ring lifts
+for tori (:mod:`~tesearch.search.lift`), CP-SAT improvement and narrowing (:mod:`~tesearch.search.improve`,
+:mod:`~tesearch.search.narrow`, :mod:`~tesearch.search.lanecore`), and portfolios run as Ray tasks
+(:mod:`~tesearch.search.sweep`).
+
+This face imports nothing, so that the registry and the sweep load no solver until a strategy runs.
 """
-
-from tesearch.search.core import (Attempt, CoreSchedule, SearchParams, SearchRun, Searcher, Strategy, WordSampling,
-                                  candidate_words, search)
-from tesearch.terms import Status
-
-__all__ = ["Attempt", "CoreSchedule", "SearchParams", "SearchRun", "Searcher", "Status", "Strategy", "WordSampling",
-           "candidate_words", "search"]

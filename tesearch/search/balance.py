@@ -13,7 +13,7 @@ balanced; rigid fillers only pad its width.
 exceptional elements balanceable (an exact integer model, Z3), or proves there are none, in
 which case no table of that shape exists at the bound: every core width and every filler plan
 would fail the count.  :func:`core_balanceable` checks one core.  Both read each element's
-set of letter-count vectors (:func:`tesearch.bounds.letter_vectors`).
+set of letter-count vectors (:func:`tesearch.facts.bounds.letter_vectors`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Sequence
 
 import z3
 
-from tesearch.terms import SolveResult
+from tesearch.running.terms import SolveResult
 
 #: letter-count vectors of one element (each a tuple, one count per letter)
 Vectors = frozenset

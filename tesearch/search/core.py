@@ -32,22 +32,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tesearch import limits
-from tesearch.backends import Backend
-from tesearch.backends.decide import decide, solver_name
-from tesearch.build import Provenance, relabelled
-from tesearch.encode import TableProblem, encode
-from tesearch.errors import ConstructionError, OptionError
-from tesearch.files import safe_name, write_atomically
-from tesearch.instance import Instance
-from tesearch.layout import assign_rows, filler_plans, first_fit
-from tesearch.limits import Budget, Progress, quiet
+from tesearch.running import limits
+from tesearch.solvers import Backend
+from tesearch.solvers.decide import decide, solver_name
+from tesearch.tables.build import Provenance, relabelled
+from tesearch.solvers.z3model import TableProblem, encode
+from tesearch.running.errors import ConstructionError, OptionError
+from tesearch.running.files import safe_name, write_atomically
+from tesearch.facts.instance import Instance
+from tesearch.tables.layout import assign_rows, filler_plans, first_fit
+from tesearch.running.limits import Budget, Progress, quiet
 from tesearch.search.kit import TableKit, candidate_words, shortest_fillers_first
 from tesearch.search.params import Attempt, CoreSchedule, SearchParams, SearchRun, Strategy, WordSampling
 from tesearch.search.split import OrbitGroup, group_orbits
-from tesearch.symmetry import THE_ROTATION
-from tesearch.table import Table
-from tesearch.terms import SolveResult, Status, phase_text
+from tesearch.networks.symmetry import THE_ROTATION
+from tesearch.tables.table import Table
+from tesearch.running.terms import SolveResult, Status, phase_text
 
 __all__ = ["Attempt", "CoreSchedule", "SearchParams", "SearchRun", "Searcher", "Strategy", "WordSampling",
            "candidate_words", "search"]
@@ -77,7 +77,7 @@ class Searcher(TableKit):
     """One search run: network -> bounds -> strategy -> a verified table (the building blocks are
     :class:`~tesearch.search.kit.TableKit`'s).
 
-    Every phase reports itself through :mod:`tesearch.limits` (so a supervisor can show it and
+    Every phase reports itself through :mod:`tesearch.running.limits` (so a supervisor can show it and
     name it when a limit stops the run), and every table is verified before it is returned or
     offered as the best table so far.
     """

@@ -2,10 +2,10 @@
 
 The full search's greedy first-fit table is an upper bound.  :func:`improve_greedy`
 narrows it with the backend's width minimisation on the whole model
-(:func:`tesearch.backends.cpsat.minimize_width`), or, for tables too big for
+(:func:`tesearch.solvers.cpsat.minimize_width`), or, for tables too big for
 one model, by :func:`repack_tail`: rounds of a large-neighbourhood search that
 free the words ending in the last columns and let the backend re-place them
-(:func:`tesearch.backends.cpsat.repack`).  Every round keeps a valid placement,
+(:func:`tesearch.solvers.cpsat.repack`).  Every round keeps a valid placement,
 and every improvement is verified and offered to the supervisor, so a time
 limit keeps the best table reached.  The backend's own lower bound is reported
 but is never a certificate.
@@ -15,20 +15,20 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tesearch import limits
-from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
-from tesearch.backends.decide import solver_name
-from tesearch.build import Provenance
-from tesearch.encode import Chosen, Item, TableProblem
-from tesearch.layout import assign_rows, first_fit
-from tesearch.instance import Instance, instance
-from tesearch.limits import Budget, Progress, quiet
-from tesearch.networks import Network
-from tesearch.outcome import Outcome
+from tesearch.running import limits
+from tesearch.solvers import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
+from tesearch.solvers.decide import solver_name
+from tesearch.tables.build import Provenance
+from tesearch.solvers.z3model import Chosen, Item, TableProblem
+from tesearch.tables.layout import assign_rows, first_fit
+from tesearch.facts.instance import Instance, instance
+from tesearch.running.limits import Budget, Progress, quiet
+from tesearch.networks.families import Network
+from tesearch.tables.outcome import Outcome
 from tesearch.search.kit import TableKit
-from tesearch.table import Table
-from tesearch.terms import Exchange, SolveResult, Status, optimality_text
-from tesearch.words import DEFAULT_WORD_CAP
+from tesearch.tables.table import Table
+from tesearch.running.terms import Exchange, SolveResult, Status, optimality_text
+from tesearch.networks.words import DEFAULT_WORD_CAP
 
 
 def placement_width(problem: TableProblem, placement: Chosen) -> int:

@@ -6,7 +6,7 @@ repack (:mod:`tesearch.search.improve`) share.
 letter balance computed, every letter-count vector it has), the table problem of some items at a width
 (with the mirror pin where it is sound), the placed words of a solution, the greedy core, the letter
 balance of a rotation core, the assembly of a core with rotation blocks, and the verified table (through
-:class:`tesearch.build.TableBuilder`), whose record says what its :class:`~tesearch.build.Provenance` says:
+:class:`tesearch.tables.build.TableBuilder`), whose record says what its :class:`~tesearch.tables.build.Provenance` says:
 a kit is made with the run's provenance (the solver, the run, the seed), never with another run's.  Its
 state is explicit: ``vectors`` and ``flexible`` are None and empty until :meth:`TableKit.core_balance`
 computes them.
@@ -19,21 +19,21 @@ from typing import Callable
 
 import numpy as np
 
-from tesearch import limits
-from tesearch.bounds import PARIKH_LIMIT
-from tesearch.build import Provenance, TableBuilder, core_and_blocks
-from tesearch.encode import EncodingOptions, Item, TableProblem
-from tesearch.errors import OptionError
-from tesearch.groups import CayleyGraph
-from tesearch.instance import Instance, OrbitClasses
-from tesearch.layout import first_fit
-from tesearch.limits import Budget, Progress, quiet
+from tesearch.running import limits
+from tesearch.facts.bounds import PARIKH_LIMIT
+from tesearch.tables.build import Provenance, TableBuilder, core_and_blocks
+from tesearch.solvers.z3model import EncodingOptions, Item, TableProblem
+from tesearch.running.errors import OptionError
+from tesearch.networks.groups import CayleyGraph
+from tesearch.facts.instance import Instance, OrbitClasses
+from tesearch.tables.layout import first_fit
+from tesearch.running.limits import Budget, Progress, quiet
 from tesearch.search.balance import Balance, balancing_orbits, core_balanceable
 from tesearch.search.params import WordSampling
-from tesearch.symmetry import THE_ROTATION, LetterGroup, SymmetryError, letter_group
-from tesearch.table import Table
-from tesearch.terms import SolveResult
-from tesearch.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, uniform_words,
+from tesearch.networks.symmetry import THE_ROTATION, LetterGroup, SymmetryError, letter_group
+from tesearch.tables.table import Table
+from tesearch.running.terms import SolveResult
+from tesearch.networks.words import (DEFAULT_WORD_CAP, canonical_word, shortest_words, uniform_words,
                             word_for_vector)
 
 def shortest_fillers_first(lengths: list[int]) -> Callable[[list[int]], tuple[int, int]]:
@@ -104,7 +104,7 @@ class TableKit:
         self._inverse_cache: dict[int, int] = {}
 
     def _letter_group(self, name: str) -> LetterGroup:
-        """The regular letter group ``name`` as automorphisms (tesearch.symmetry), or OptionError (exit 2)."""
+        """The regular letter group ``name`` as automorphisms (tesearch.networks.symmetry), or OptionError (exit 2)."""
         with limits.phase("letter group"):
             try:
                 return letter_group(self.cg, name)
@@ -166,14 +166,14 @@ class TableKit:
 
     def make_table(self, rows: list[tuple[int, int, tuple[int, ...]]], width: int, strategy: str, method: str
                    ) -> Table:
-        """A verified table from rows of letter indices (:class:`~tesearch.build.TableBuilder`), its record the
+        """A verified table from rows of letter indices (:class:`~tesearch.tables.build.TableBuilder`), its record the
         run's (:meth:`record`)."""
         return TableBuilder(self.instance, f"the {strategy} strategy").place(rows).finish(
             width, self.record(strategy, method))
 
     @property
     def orbit_classes(self) -> OrbitClasses:
-        """The targets' sigma-orbits, computed once per instance (:class:`~tesearch.instance.OrbitClasses`),
+        """The targets' sigma-orbits, computed once per instance (:class:`~tesearch.facts.instance.OrbitClasses`),
         or their orbits under the run's letter group (computed once per run)."""
         if self.symmetry == THE_ROTATION:
             return self.instance.orbit_classes
@@ -233,11 +233,11 @@ class TableKit:
     def assemble(self, core: list, core_width: int, full: list[tuple[int, ...]], plan: list[int], *,
                  strategy: str, method: str, sections: list[dict] | None = None) -> Table:
         """Core rows by interval colouring, then every unused full orbit as a rotation block
-        (:func:`tesearch.build.core_and_blocks`), its record the run's."""
+        (:func:`tesearch.tables.build.core_and_blocks`), its record the run's."""
         return core_and_blocks(self.instance, core, core_width, full, plan, self.rotation,
                                self.record(strategy, method), what=f"the {strategy} strategy", sections=sections)
 
     def record(self, strategy: str, method: str) -> dict:
-        """The table's provenance record, as the run's :class:`~tesearch.build.Provenance` writes it, with
+        """The table's provenance record, as the run's :class:`~tesearch.tables.build.Provenance` writes it, with
         the seconds spent so far."""
         return self.provenance.record(strategy, method, self.clock.elapsed)

@@ -29,21 +29,21 @@ from __future__ import annotations
 import itertools
 import time
 
-from tesearch.backends import DEFAULT_WORKERS, Backend
-from tesearch.backends.decide import solver_name
-from tesearch.bounds import letter_vectors
-from tesearch.build import Provenance
-from tesearch.errors import ConstructionError
-from tesearch.instance import Instance
-from tesearch.limits import Budget, Progress, quiet
-from tesearch.outcome import Outcome
+from tesearch.solvers import DEFAULT_WORKERS, Backend
+from tesearch.solvers.decide import solver_name
+from tesearch.facts.bounds import letter_vectors
+from tesearch.tables.build import Provenance
+from tesearch.running.errors import ConstructionError
+from tesearch.facts.instance import Instance
+from tesearch.running.limits import Budget, Progress, quiet
+from tesearch.tables.outcome import Outcome
 from tesearch.search.kit import TableKit
-from tesearch.terms import Exchange, Status, optimality_text
+from tesearch.running.terms import Exchange, Status, optimality_text
 
 
 def _cp():
     """OR-Tools' cp_model (the cpsat extra), loaded when a model is built; one line and exit 2 without it."""
-    from tesearch.backends.cpsat import load_cp_model
+    from tesearch.solvers.cpsat import load_cp_model
 
     return load_cp_model()
 

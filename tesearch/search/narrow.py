@@ -5,7 +5,7 @@ exceptional elements packed by greedy first fit (blanks allowed) in front of the
 (the rotation search's greedy-core table).  That table exceeds the bound by exactly
 its core's excess width, ``core width - ceil((exceptional letters + allowed blanks) / S)``, because
 the rotation blocks are full.  :func:`narrowed_core_table` shrinks that excess: rounds of
-:func:`tesearch.backends.cpsat.minimize_width` on the core alone, each round hinted with the best
+:func:`tesearch.solvers.cpsat.minimize_width` on the core alone, each round hinted with the best
 placement so far and run with a fresh seed, while time is left and rounds still gain.  Only the core
 is modelled, so this reaches networks whose whole model no solver holds (star-9, star-10,
 torus-12x12x24:twisted).  Every narrower table is assembled, verified and offered to the supervisor,
@@ -15,20 +15,20 @@ certificate; a core at its exact width is a table at the bound, and then it is o
 
 from __future__ import annotations
 
-from tesearch import limits
-from tesearch.backends import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
-from tesearch.backends.decide import solver_name
-from tesearch.build import Provenance
-from tesearch.errors import ConstructionError
-from tesearch.instance import Instance, instance
-from tesearch.limits import Budget, Progress, quiet
-from tesearch.networks import Network
-from tesearch.outcome import Outcome
+from tesearch.running import limits
+from tesearch.solvers import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
+from tesearch.solvers.decide import solver_name
+from tesearch.tables.build import Provenance
+from tesearch.running.errors import ConstructionError
+from tesearch.facts.instance import Instance, instance
+from tesearch.running.limits import Budget, Progress, quiet
+from tesearch.networks.families import Network
+from tesearch.tables.outcome import Outcome
 from tesearch.search.kit import TableKit
-from tesearch.symmetry import THE_ROTATION
-from tesearch.table import Table
-from tesearch.terms import Exchange, SolveResult, Status, optimality_text
-from tesearch.words import DEFAULT_WORD_CAP
+from tesearch.networks.symmetry import THE_ROTATION
+from tesearch.tables.table import Table
+from tesearch.running.terms import Exchange, SolveResult, Status, optimality_text
+from tesearch.networks.words import DEFAULT_WORD_CAP
 
 #: rounds in a row without a narrower core before the narrowing stops
 MAX_STALE_ROUNDS = 3

@@ -1,23 +1,23 @@
 """What names and records one search run: the layout strategies, the word sampling, the core schedule,
 :class:`SearchParams` (everything that determines a run on an instance; checked when it is made), one
 solver call (:class:`Attempt`) and the record of a run (:class:`SearchRun`: what it tried and what it ended with, and
-the :class:`~tesearch.outcome.Outcome` every strategy returns made from it)."""
+the :class:`~tesearch.tables.outcome.Outcome` every strategy returns made from it)."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
 
-from tesearch.backends import Backend, CpsatModel
-from tesearch.bounds import Bounds
-from tesearch.encode import EncodingOptions
-from tesearch.errors import OptionError
-from tesearch.outcome import AgainstBound, Outcome
+from tesearch.solvers import Backend, CpsatModel
+from tesearch.facts.bounds import Bounds
+from tesearch.solvers.z3model import EncodingOptions
+from tesearch.running.errors import OptionError
+from tesearch.tables.outcome import AgainstBound, Outcome
 from tesearch.search.split import DEFAULT_GROUP_COLUMNS
-from tesearch.symmetry import THE_ROTATION
-from tesearch.table import Table
-from tesearch.terms import SolveResult, Status, optimality_text
-from tesearch.words import DEFAULT_WORD_CAP
+from tesearch.networks.symmetry import THE_ROTATION
+from tesearch.tables.table import Table
+from tesearch.running.terms import SolveResult, Status, optimality_text
+from tesearch.networks.words import DEFAULT_WORD_CAP
 
 
 class Strategy(str, enum.Enum):
@@ -66,7 +66,7 @@ class SearchParams:
     group_columns: int = DEFAULT_GROUP_COLUMNS  # split strategy: exceptional letters per sub-core / |S|
     cpsat_model: CpsatModel = CpsatModel.PLACEMENTS  # which CP-SAT model decides each width (cpsat backend)
     #: the letter group whose free orbits become the blocks (rotation and split strategies): ``cyclic``
-    #: (the network's rotation) or a group of tesearch.symmetry.groups_of_order(|S|) by name
+    #: (the network's rotation) or a group of tesearch.networks.symmetry.groups_of_order(|S|) by name
     symmetry: str = THE_ROTATION
 
     def __post_init__(self):

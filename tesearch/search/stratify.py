@@ -4,7 +4,7 @@ Result.  ``stratify(network, exchange)`` builds a table for a network
 with a rotation sigma (a letter |S|-cycle that extends to an automorphism;
 for star-n conjugation by (1 2 ... n-1)) as the concatenation in time of
 independent sub-tables, one per *stratum*.  Each stratum is either searched
-with the package's Z3 encoding (tesearch.encode) on a reduced alphabet, or
+with the package's Z3 encoding (tesearch.solvers.z3model) on a reduced alphabet, or
 is made of plain rotation blocks.  When every stratum tiles its rectangle
 with the planned number of blanks, the table meets the counting bound.
 
@@ -22,7 +22,7 @@ reduced row i.
   one word each, a full orbit as 3 words; d = 2 (classes {1,3,5},{2,4,6})
   takes the size-3 orbits as one word each, a full orbit as 2 words.
 * d = 1: rotation blocks (one word per full orbit, exactly as
-  tesearch.layout.rotation_blocks).
+  tesearch.tables.layout.rotation_blocks).
 
 A sigma-orbit of size m can live in stratum d iff m / gcd(m, d) = S / d;
 it then splits into gcd(m, d) items.  So sigma-fixed elements only fit the
@@ -36,12 +36,12 @@ letters would need the same reduced row i and the same j.  Hence distinct
 classes per reduced column give distinct letters per full column.  Each
 element of a sigma^d-orbit of size S/d gets exactly one word, and
 sigma^k of a shortest word of g is a shortest word of phi^k(g)
-(tesearch.rotation).  The reduced problem is literally a TableProblem with
+(tesearch.networks.rotation).  The reduced problem is literally a TableProblem with
 ``letters = d`` and words written over class indices, so the Z3 encoding is
 reused unchanged; a reduced placement is packed into d rows by interval
-colouring (tesearch.layout.assign_rows).  Parts are placed side by side, so
+colouring (tesearch.tables.layout.assign_rows).  Parts are placed side by side, so
 a table is valid when every part is; it is also checked with
-tesearch.verify.verify_table before it is returned.
+tesearch.tables.verify.verify_table before it is returned.
 
 Divisibility.  With no blank, a part with d reduced rows needs reduced
 letters = d * width and every class exactly ``width`` times; fillers (full
@@ -81,21 +81,21 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from tesearch.limits import Budget, Progress, quiet
-from tesearch.backends import Backend, CpsatModel
-from tesearch.backends.decide import decide, solver_name
-from tesearch.build import TableBuilder
-from tesearch.encode import EncodingOptions, Item, TableProblem
-from tesearch.errors import StratifyError
-from tesearch.groups import CayleyGraph
-from tesearch.instance import Instance, instance
-from tesearch.layout import assign_rows, filler_plans, rotation_blocks
-from tesearch.networks import Network
-from tesearch.outcome import Outcome
-from tesearch.rotation import Rotation
-from tesearch.table import Table
-from tesearch.terms import Exchange, SolveResult, Status, optimality_text
-from tesearch.words import canonical_word, shortest_words, to_letters
+from tesearch.running.limits import Budget, Progress, quiet
+from tesearch.solvers import Backend, CpsatModel
+from tesearch.solvers.decide import decide, solver_name
+from tesearch.tables.build import TableBuilder
+from tesearch.solvers.z3model import EncodingOptions, Item, TableProblem
+from tesearch.running.errors import StratifyError
+from tesearch.networks.groups import CayleyGraph
+from tesearch.facts.instance import Instance, instance
+from tesearch.tables.layout import assign_rows, filler_plans, rotation_blocks
+from tesearch.networks.families import Network
+from tesearch.tables.outcome import Outcome
+from tesearch.networks.rotation import Rotation
+from tesearch.tables.table import Table
+from tesearch.running.terms import Exchange, SolveResult, Status, optimality_text
+from tesearch.networks.words import canonical_word, shortest_words, to_letters
 
 #: shortest words enumerated per reduced item of a part (star-7's longest exceptional elements have 576)
 PART_WORD_CAP = 4096

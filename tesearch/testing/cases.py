@@ -30,10 +30,10 @@ STRICT_TABLE_COMMANDS = {"verify", "replay", "run", "certify", "export", "draw",
 #: files the runner keeps beside the sandbox (not judged)
 RUNNER_FILES = ("stdout", "stderr", "tmp")
 
-_PRELOAD = ("numpy", "sympy.combinatorics", "z3", "tesearch.certificate", "tesearch.cli.checking",
-            "tesearch.cli.network", "tesearch.cli.searching", "tesearch.cli.tables", "tesearch.info",
-            "tesearch.replay", "tesearch.search", "tesearch.kernel", "matplotlib.pyplot", "tesearch.draw",
-            "tesearch.cli.programs", "tesearch.cli.compare", "tesearch.compare", "tesearch.singleport")
+_PRELOAD = ("numpy", "sympy.combinatorics", "z3", "tesearch.checking.certificate", "tesearch.cli.checking",
+            "tesearch.cli.network", "tesearch.cli.searching", "tesearch.cli.tables", "tesearch.facts.info",
+            "tesearch.checking.replay", "tesearch.search", "tesearch.checking.kernel", "matplotlib.pyplot", "tesearch.tables.draw",
+            "tesearch.cli.programs", "tesearch.cli.compare", "tesearch.schedules.compare", "tesearch.schedules.singleport")
 
 
 def preload() -> None:
@@ -75,8 +75,8 @@ def counting_bound(network: str, exchange: str = "total") -> int | None:
 
     ``tesearch stratify`` searches this one width (a stratified table fills the counting bound), so its
     exit 3 claims only that no table of this width exists."""
-    from tesearch.kernel import build_network
-    from tesearch.networks import network_from_spec
+    from tesearch.checking.kernel import build_network
+    from tesearch.networks.families import network_from_spec
 
     try:
         net = network_from_spec(network)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from tesearch.errors import LiftError
+from tesearch.running.errors import LiftError
 from tesearch.search.lift.model import HWord
 
 

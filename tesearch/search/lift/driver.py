@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import time
 
-from tesearch import limits
-from tesearch.backends import Backend
-from tesearch.build import TableBuilder
-from tesearch.instance import Instance, instance
-from tesearch.errors import LiftError, LiftImpossible, SpecError, TesearchError
-from tesearch.layout import assign_rows
-from tesearch.limits import Budget, Progress, quiet
-from tesearch.networks import Network
-from tesearch.outcome import Outcome
+from tesearch.running import limits
+from tesearch.solvers import Backend
+from tesearch.tables.build import TableBuilder
+from tesearch.facts.instance import Instance, instance
+from tesearch.running.errors import LiftError, LiftImpossible, SpecError, TesearchError
+from tesearch.tables.layout import assign_rows
+from tesearch.running.limits import Budget, Progress, quiet
+from tesearch.networks.families import Network
+from tesearch.tables.outcome import Outcome
 from tesearch.search.core import SearchParams, Strategy, search
 from tesearch.search.lift.cut import boundary_cut
 from tesearch.search.lift.model import AssignMode, LiftParams, build_model, factor_words, ring_words, split_off
 from tesearch.search.lift.solvers import decode, solve_cpsat, solve_z3
-from tesearch.table import Placement, Table
-from tesearch.terms import Exchange, SolveResult, Status
+from tesearch.tables.table import Placement, Table
+from tesearch.running.terms import Exchange, SolveResult, Status
 
 def _searched(network: Network, timeout_s: float, backend: Backend, progress: Progress) -> Table | None:
     """The search's table of a factor, the search given ``timeout_s`` seconds (one step, as a solver call)."""
@@ -62,8 +62,8 @@ def factor_table(network: Network, *, timeout_s: float, backend: Backend = Backe
 
 
 def verified_factor(factor: Table, *, where: str) -> Table:
-    """``factor`` if :func:`tesearch.loading.judge_table` takes it; else a one-line error naming ``where``."""
-    from tesearch.loading import judge_table
+    """``factor`` if :func:`tesearch.tables.loading.judge_table` takes it; else a one-line error naming ``where``."""
+    from tesearch.tables.loading import judge_table
 
     judged = judge_table(factor, where=where)
     if not judged.accepted:

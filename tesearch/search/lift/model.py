@@ -12,12 +12,12 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from tesearch.backends import Backend
-from tesearch.errors import LiftError, SpecError
-from tesearch.groups import cached_cayley_graph
-from tesearch.networks import Network, torus_network
-from tesearch.table import Table
-from tesearch.words import words_by_element
+from tesearch.solvers import Backend
+from tesearch.running.errors import LiftError, SpecError
+from tesearch.networks.groups import cached_cayley_graph
+from tesearch.networks.families import Network, torus_network
+from tesearch.tables.table import Table
+from tesearch.networks.words import words_by_element
 
 
 class AssignMode(str, enum.Enum):

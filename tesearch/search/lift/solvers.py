@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import z3
 
-from tesearch.encode import at_most, pb_eq
-from tesearch.errors import LiftError, SolverUnavailable
+from tesearch.solvers.z3model import at_most, pb_eq
+from tesearch.running.errors import LiftError, SolverUnavailable
 from tesearch.search.lift.model import HWord, LiftModel
-from tesearch.terms import SolveResult
+from tesearch.running.terms import SolveResult
 
 
 def option_var(item: int, option: int) -> z3.BoolRef:

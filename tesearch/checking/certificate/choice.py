@@ -1,0 +1,142 @@
+"""Checking word-choice certificates (kind ``word-choice``, docs/certificate-format.md), with the kernel only.
+
+The network is rebuilt from the certificate's generators by the kernel's BFS (its label checked against the
+registry, never trusted); the lower bound is re-derived from the letter weights and, if given, the parity
+argument (:mod:`tesearch.checking.kernel.wordchoice`, exact integers); the upper bound from the listed words.  Each
+claim gets CONFIRMED, REFUTED (with the reason) or UNCHECKED.  Imports: the kernel, the spec registry and the
+bottom layer; never the prover (tests/test_kernel.py checks the certificate checker in a fresh interpreter).
+"""
+
+from __future__ import annotations
+
+from tesearch.running.errors import FormatError, GeneratorsError
+from tesearch.checking.kernel import MAX_CHECK_NODES, build_network, target_mask
+from tesearch.checking.kernel.wordchoice import check_parity, check_weights, check_words
+from tesearch.networks.families import network_for_table
+from tesearch.running.terms import Exchange, Verdict
+
+#: one checked claim: (claim, statement, verdict, reason)
+Claim = tuple[str, str, Verdict, str]
+
+
+def _letters_and_generators(network: dict, where: str) -> tuple[tuple[str, ...], list[tuple[int, ...]]]:
+    gens = network["generators"]
+    letters = tuple(network.get("letters") or gens)
+    if sorted(letters) != sorted(gens):
+        raise FormatError("'network.letters' are not the generators' letters", where=where)
+    try:
+        perms = [tuple(int(x) for x in gens[s]) for s in letters]
+    except (TypeError, ValueError):
+        raise FormatError("a generator is not a list of integers", where=where) from None
+    points = len(perms[0]) if perms else 0
+    if not perms or any(sorted(p) != list(range(points)) for p in perms):
+        raise FormatError("the generators are not permutations of 0..n-1 of one length", where=where)
+    return letters, perms
+
+
+def check_word_choice(data: dict, where: str) -> list[Claim]:
+    """Every claim of a word-choice certificate (already validated by ``validate_word_choice``), re-derived."""
+    network = data["network"]
+    letters, perms = _letters_and_generators(network, where)
+    try:
+        exchange = Exchange(network["exchange"])
+    except ValueError:
+        raise FormatError(f"'network.exchange' is {network['exchange']!r}, not total or odd-distance",
+                          where=where) from None
+    net = build_network(letters, perms, max_nodes=MAX_CHECK_NODES, where=where, purpose="the word-choice check")
+    is_target = target_mask(net, exchange)
+    claims = [_network_claim(network, exchange, net, is_target, letters, perms, where)]
+    index = {s: k for k, s in enumerate(letters)}
+    lower_claims, lower = _lower_claims(data["lower"], net, perms, is_target, letters, index)
+    claims += lower_claims
+    upper_claim, upper = _upper_claim(data.get("upper"), net, is_target, index)
+    claims += [upper_claim] if upper_claim else []
+    if (data.get("result") or {}).get("exact"):
+        stated = data["lower"]["bound"]
+        exact = upper is not None and lower is not None and upper == stated
+        claims.append(("exact", f"the least possible most-used letter count is {stated}",
+                       Verdict.CONFIRMED if exact else Verdict.REFUTED,
+                       "the confirmed lower bound meets the confirmed word choice" if exact else
+                       "the lower and upper bounds confirmed here do not meet"))
+    return claims
+
+
+def _network_claim(network: dict, exchange: Exchange, net, is_target, letters, perms, where: str) -> Claim:
+    problems = []
+    try:
+        network_for_table(network["spec"], {s: list(p) for s, p in zip(letters, perms)}, where=f"{where}: network")
+    except (GeneratorsError, FormatError) as exc:
+        problems.append(str(exc))
+    computed = {"order": net.order, "targets": int(is_target.sum()),
+                "target_letters": int(net.depth[is_target].sum())}
+    problems += [f"{k}: recorded {network.get(k)!r}, recomputed {v!r}" for k, v in computed.items()
+                 if k in network and network[k] != v]
+    return ("network", f"{network['spec']} {exchange.value}: the spec's generators, {net.order} nodes",
+            Verdict.REFUTED if problems else Verdict.CONFIRMED,
+            "; ".join(problems) or "the spec's generators are the certificate's; the group rebuilt by the kernel's "
+                                   "BFS matches every recorded figure")
+
+
+def _lower_claims(lower: dict, net, perms, is_target, letters, index) -> tuple[list[Claim], int | None]:
+    """The weights and the parity claims, then the stated bound against what they established (None: refuted)."""
+    claims: list[Claim] = []
+    established = []
+    weights = lower.get("weights")
+    if weights is not None:
+        unknown = sorted(set(weights["weights"]) - set(letters))
+        values = [weights["weights"].get(s, 0) for s in letters]
+        check = check_weights(net, perms, is_target, values, weights["denominator"]) if not unknown else None
+        statement = "letter weights (the LP dual): every word choice uses some letter at least as often as they say"
+        if check is None:
+            claims.append(("lower.weights", statement, Verdict.REFUTED, f"weights of unknown letters {unknown}"))
+        elif not check.ok:
+            claims.append(("lower.weights", statement, Verdict.REFUTED, "; ".join(check.faults)))
+        else:
+            established.append(check.value)
+            claims.append(("lower.weights", f"every word choice uses some letter at least {check.value} times",
+                           Verdict.CONFIRMED, check.how))
+    parity = lower.get("parity")
+    if parity is not None:
+        odd_names = parity["odd_letters"]
+        statement = f"parity of the letters {odd_names}: no word choice uses every letter at most {parity['level']} times"
+        if not all(isinstance(s, str) and s in index for s in odd_names):
+            claims.append(("lower.parity", statement, Verdict.REFUTED, "an odd letter is not a letter of the network"))
+        else:
+            check = check_parity(net, perms, is_target, [index[s] for s in odd_names], parity["level"])
+            if check.ok:
+                established.append(check.value)
+                claims.append(("lower.parity", f"every word choice uses some letter at least {check.value} times",
+                               Verdict.CONFIRMED, check.how))
+            else:
+                claims.append(("lower.parity", statement, Verdict.REFUTED, "; ".join(check.faults)))
+    counting = -(-int(net.depth[is_target].sum()) // net.degree)
+    best = max([counting, *established])
+    stated = lower["bound"]
+    statement = f"every word choice uses some letter at least {stated} times"
+    if stated > best:
+        claims.append(("lower", statement, Verdict.REFUTED, f"the certificate's arguments establish only {best}"))
+        return claims, None
+    claims.append(("lower", statement, Verdict.CONFIRMED,
+                   f"re-derived {best} (counting {counting}"
+                   + (f", the certificate's arguments {', '.join(map(str, established))}" if established else "") + ")"))
+    return claims, stated
+
+
+def _upper_claim(upper: dict | None, net, is_target, index) -> tuple[Claim | None, int | None]:
+    """The listed word choice against its stated bound (None, None: the certificate lists none)."""
+    if upper is None:
+        return None, None
+    statement = f"a word choice uses every letter at most {upper['bound']} times"
+    words = []
+    for i, text in enumerate(upper["words"]):
+        names = text.split()
+        if not all(s in index for s in names):
+            return ("upper", statement, Verdict.REFUTED, f"word {i} ({text!r}) has a letter the network does not "
+                                                         f"have"), None
+        words.append([index[s] for s in names])
+    check = check_words(net, is_target, words)
+    if not check.ok:
+        return ("upper", statement, Verdict.REFUTED, "; ".join(check.faults)), None
+    if check.value > upper["bound"]:
+        return ("upper", statement, Verdict.REFUTED, f"the words use some letter {check.value} times"), None
+    return ("upper", statement, Verdict.CONFIRMED, check.how), check.value

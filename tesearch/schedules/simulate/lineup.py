@@ -1,0 +1,237 @@
+"""The contenders of one ``tesearch simulate`` study: schedules under executors, and MPI_Alltoall's algorithms.
+
+Every schedule the study times is a checked :class:`~tesearch.schedules.execute.hops.HopSchedule` from the contender
+registry (:mod:`tesearch.schedules.contenders`), run by the C executor library under one :class:`Executor`:
+
+* **table** (:attr:`ContenderFamily.TABLE`): the optimal table's words, in its own timing under the step and the
+  dataflow executors, and in supersteps (balanced, or the superstep optimum) under the combined executor;
+* **non-optimal table** (:attr:`ContenderFamily.NONOPTIMAL`): valid tables wider than the optimum (naive words packed by
+  first fit, the optimal table widened), under the same executors: what the table's optimality buys;
+* **table-free** (:attr:`ContenderFamily.TABLE_FREE`): schedules made from the network alone (greedy combining, the
+  superstep optimum, dimension order on tori, Johnsson and Ho's rotated dimension exchange on hypercubes) under
+  the combined executor: what a buffered algorithm reaches without any table;
+* **MPI** (:attr:`ContenderFamily.MPI`): MPI_Alltoall under every algorithm and library selector SimGrid has.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tesearch.schedules.contenders import Category, Subject, contenders_for, window_contender
+from tesearch.schedules.contenders import maps
+from tesearch.running.errors import OptionError
+from tesearch.schedules.execute.hops import HopSchedule, ScheduleKind
+from tesearch.running.limits import format_bytes
+
+#: MPI_Alltoall choices that are not one algorithm (they pick per size) or that run every algorithm
+SELECTORS = ("ompi", "mpich", "mvapich2", "impi")
+SKIPPED_ALGORITHMS = ("automatic",)
+#: MPI contenders run first at each size: the likely winners, so that the others can be cut against them
+LIKELY_MPI = ("alltoall:basic_linear", "selector:ompi", "selector:mvapich2", "selector:impi", "alltoall:2dmesh")
+
+
+class ContenderFamily(str, enum.Enum):
+    """What a contender's time says (the report's columns)."""
+
+    TABLE = "table"  # the optimal table's words: its own timing, or its paths in supersteps
+    NONOPTIMAL = "non-optimal table"  # a valid table wider than the optimum
+    TABLE_FREE = "table-free"  # no table: words and supersteps from the network alone
+    MPI = "MPI"  # MPI_Alltoall
+
+
+class ExecutorKind(str, enum.Enum):
+    """How the C library runs a schedule (tesearch/schedules/execute/c/te.h)."""
+
+    STEP = "step"  # one message per hop, step by step
+    DATAFLOW = "dataflow"  # out of order within a lookahead, a few hops in flight per link
+    COMBINED = "combined"  # one message per link per step (superstep), or pieces of it
+
+
+@dataclass(frozen=True)
+class Executor:
+    """One executor with its parameters."""
+
+    kind: ExecutorKind
+    lookahead: int = 1  # dataflow: K positions from a link's first unsent hop
+    inflight: int = 1  # dataflow: W hops in flight on a link
+    pieces: int = 0  # combined: bundles sent as pieces of at most this many bytes (0: whole)
+
+    @property
+    def name(self) -> str:
+        """'step', 'dataflow K=1 W=1', 'combined', 'combined, 8 KiB pieces'."""
+        if self.kind is ExecutorKind.DATAFLOW:
+            return f"dataflow K={self.lookahead} W={self.inflight}"
+        if self.kind is ExecutorKind.COMBINED and self.pieces:
+            return f"combined, {format_bytes(self.pieces)} pieces"
+        return self.kind.value
+
+    def arguments(self) -> list[str]:
+        """The C driver's executor arguments."""
+        args = [f"executor={self.kind.value}"]
+        if self.kind is ExecutorKind.DATAFLOW:
+            args += [f"lookahead={self.lookahead}", f"inflight={self.inflight}"]
+        if self.pieces:
+            args.append(f"pieces={self.pieces}")
+        return args
+
+    def to_json(self) -> dict:
+        """The executor as JSON."""
+        return {"kind": self.kind.value, "lookahead": self.lookahead, "inflight": self.inflight, "pieces": self.pieces}
+
+
+STEP = Executor(ExecutorKind.STEP)
+COMBINED = Executor(ExecutorKind.COMBINED)
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One thing timed at every size: a schedule under an executor, or MPI_Alltoall under one choice."""
+
+    name: str
+    family: ContenderFamily
+    schedule: str | None = None  # the key of its schedule in the line-up (None for MPI)
+    executor: Executor | None = None
+    configuration: tuple[str, ...] = ()  # MPI: extra --cfg= values
+
+    def to_json(self) -> dict:
+        """Name, family, schedule and executor."""
+        data = {"name": self.name, "family": self.family.value}
+        if self.schedule is not None:
+            data.update(schedule=self.schedule, executor=self.executor.to_json())
+        return data
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Which contenders a study runs (the CLI's options)."""
+
+    executors: tuple[ExecutorKind, ...] = tuple(ExecutorKind)  # for the table and the non-optimal tables
+    dataflow: tuple[tuple[int, int], ...] = ((1, 1), (64, 64))  # (K, W) pairs
+    supersteps: tuple[str, ...] = ("balanced", "optimum")  # the table's superstep maps; an integer K: K-column windows
+    pieces: tuple[int, ...] = ()  # combined runs of the table's balanced map in pieces of these sizes
+    non_optimal: bool = True
+    table_free: tuple[str, ...] | None = None  # None: every one that applies; () none
+
+
+@dataclass
+class Lineup:
+    """The schedules of a study and the contenders that run them (MPI contenders are added by the study)."""
+
+    schedules: dict[str, HopSchedule] = field(default_factory=dict)
+    built: dict[str, dict] = field(default_factory=dict)  # schedule -> the registry's figures (standing, held, ...)
+    contenders: list[Entrant] = field(default_factory=list)
+    programs_override: Path | None = None  # the tests' hook: the table's schedule run as this programs file's programs
+
+
+_MAP_NAMES = {"balanced": "table: balanced supersteps", "optimum": "table: superstep optimum"}
+_FAMILY_OF = {Category.TABLE_TIMING: ContenderFamily.TABLE, Category.TABLE_SUPERSTEPS: ContenderFamily.TABLE,
+              Category.NONOPTIMAL_TABLE: ContenderFamily.NONOPTIMAL, Category.TABLE_FREE: ContenderFamily.TABLE_FREE}
+
+
+def parse_supersteps(text: str) -> tuple[str, ...]:
+    """``--combine``: a comma list of balanced, optimum and window widths K (integers >= 1)."""
+    chosen = []
+    for item in (part.strip() for part in str(text).split(",")):
+        if item in _MAP_NAMES or (item.isdigit() and int(item) >= 1):
+            chosen.append(item)
+        elif item != "none":
+            raise OptionError(f"--combine: {item!r} is not balanced, optimum, none or a window of columns (an "
+                              f"integer >= 1)")
+    return tuple(dict.fromkeys(chosen))
+
+
+def parse_dataflow(text: str) -> tuple[tuple[int, int], ...]:
+    """``--dataflow``: a comma list of K:W pairs (lookahead and hops in flight per link, each >= 1)."""
+    pairs = []
+    for item in (part.strip() for part in str(text).split(",")):
+        k, _, w = item.partition(":")
+        if not (k.isdigit() and w.isdigit() and int(k) >= 1 and int(w) >= 1 and int(k) + int(w) <= 32767):
+            raise OptionError(f"--dataflow: {item!r} is not K:W with K, W >= 1 (and K + W <= 32767), e.g. 1:1,64:64")
+        pairs.append((int(k), int(w)))
+    return tuple(dict.fromkeys(pairs))
+
+
+def _executors_for(schedule: HopSchedule, choice: Choice) -> list[Executor]:
+    """The executors a schedule runs under: a table's timing under step and dataflow, supersteps combined."""
+    if schedule.kind is ScheduleKind.SUPERSTEPS:
+        return [COMBINED] if ExecutorKind.COMBINED in choice.executors else []
+    chosen = [STEP] if ExecutorKind.STEP in choice.executors else []
+    if ExecutorKind.DATAFLOW in choice.executors:
+        chosen += [Executor(ExecutorKind.DATAFLOW, k, w) for k, w in choice.dataflow]
+    return chosen
+
+
+def build_lineup(subject: Subject, choice: Choice, *, progress=None) -> Lineup:
+    """Every schedule the study runs, built and checked, with its contenders (in report order)."""
+    say = progress or (lambda message: None)
+    lineup = Lineup()
+
+    def add(name: str, family: ContenderFamily, schedule: HopSchedule, built: dict | None, executors: list[Executor]) -> None:
+        lineup.schedules[name] = schedule
+        lineup.built[name] = built or {"contender": name, **schedule.summary()}
+        lineup.contenders += [Entrant(f"{name} ({e.name})", family, name, e) for e in executors]
+
+    registry = {c.name: c for c in contenders_for(subject)}
+    table_maps = [(_MAP_NAMES[item], registry[_MAP_NAMES[item]]) if item in _MAP_NAMES else
+                  (f"table: {item}-column windows", window_contender(int(item))) for item in choice.supersteps]
+    for name, entry in [("table", registry["table"])] + table_maps:
+        say(f"building {name} ...")
+        built = entry.build(subject)
+        executors = _executors_for(built.schedule, choice)
+        if name == _MAP_NAMES["balanced"] and ExecutorKind.COMBINED in choice.executors:
+            executors += [Executor(ExecutorKind.COMBINED, pieces=size) for size in choice.pieces]
+        add(name, ContenderFamily.TABLE, built.schedule, built.to_json(), executors)
+    if choice.non_optimal:
+        for entry in registry.values():
+            if entry.category is not Category.NONOPTIMAL_TABLE:
+                continue
+            say(f"building {entry.name} ...")
+            built = entry.build(subject)
+            add(entry.name, ContenderFamily.NONOPTIMAL, built.schedule, built.to_json(), _executors_for(built.schedule, choice))
+            if ExecutorKind.COMBINED in choice.executors:
+                steps = maps.balanced_map(built.schedule)
+                name = f"{entry.name}: balanced supersteps"
+                add(name, ContenderFamily.NONOPTIMAL, steps, None, [COMBINED])
+    wanted = choice.table_free
+    free = [entry for entry in registry.values() if entry.category is Category.TABLE_FREE]
+    if wanted is not None:
+        known = {entry.name for entry in free}
+        unknown = [name for name in wanted if name not in known]
+        if unknown:
+            raise OptionError(f"--table-free: {', '.join(map(repr, unknown))} is not a table-free contender of "
+                              f"{subject.network.spec}; these apply: {', '.join(sorted(known)) or 'none'}")
+        free = [entry for entry in free if entry.name in wanted]
+    if ExecutorKind.COMBINED in choice.executors:
+        for entry in free:
+            say(f"building {entry.name} ...")
+            built = entry.build(subject)
+            add(entry.name, ContenderFamily.TABLE_FREE, built.schedule, built.to_json(), [COMBINED])
+    return lineup
+
+
+def mpi_contenders(available: list[str], wanted: tuple[str, ...] | None) -> list[Entrant]:
+    """MPI_Alltoall under each algorithm SimGrid lists (and each library selector), or those ``wanted``; the likely
+    winners first."""
+    algorithms = [a for a in available if a not in SELECTORS and a not in SKIPPED_ALGORITHMS]
+    everything = [Entrant(f"alltoall:{a}", ContenderFamily.MPI, configuration=(f"smpi/alltoall:{a}",)) for a in algorithms]
+    everything += [Entrant(f"selector:{s}", ContenderFamily.MPI, configuration=(f"smpi/coll-selector:{s}",)) for s in SELECTORS]
+    everything.sort(key=lambda c: LIKELY_MPI.index(c.name) if c.name in LIKELY_MPI else len(LIKELY_MPI))
+    if wanted is None:
+        return everything
+    by_name = {c.name: c for c in everything}
+    chosen = []
+    for name in wanted:
+        key = name if name in by_name else (f"selector:{name}" if f"selector:{name}" in by_name else f"alltoall:{name}")
+        if key not in by_name:
+            raise OptionError(f"--mpi-algorithms: SimGrid has no alltoall algorithm or selector {name!r}; it has "
+                              f"{', '.join(algorithms + list(SELECTORS))}")
+        chosen.append(by_name[key])
+    return chosen
+
+
+#: SimGrid 3.32's alltoall algorithms, for checking --mpi-algorithms before SimGrid is asked (the study asks it)
+KNOWN_ALGORITHMS = ("2dmesh", "3dmesh", "basic_linear", "bruck", "default", "mvapich2_scatter_dest", "pair",
+                    "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier", "pair_rma", "rdb", "ring",
+                    "ring_light_barrier", "ring_mpi_barrier", "ring_one_barrier")

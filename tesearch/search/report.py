@@ -1,0 +1,48 @@
+"""How an outcome is shown to people (its JSON is :meth:`tesearch.tables.outcome.Outcome.to_json`): the search's
+report, the table's rows."""
+
+from __future__ import annotations
+
+from tesearch.running.terms import Status, optimality_text
+
+#: tables up to this width are printed whole; wider ones in part
+PRINT_WIDTH = 120
+
+
+def table_text(table, width: int = PRINT_WIDTH) -> list[str]:
+    """The table's rows as text, whole up to ``width`` columns, else its first ``width`` columns."""
+    if table.T <= width:
+        text = table.to_text().splitlines()
+        return text[text.index("") + 1:]
+    lines = [f"first {width} of {table.T} columns:"]
+    for row in table.grid():
+        lines.append(" ".join(s or "." for s in row[:width]) + " ...")
+    return lines
+
+
+def search_text(outcome, name: str, solver: str) -> str:
+    """A search's outcome for people (``name``: the instance's, 'star-5 total'; ``solver``: the backend that
+    decided the widths): status, T against the bounds, refuted widths, the table."""
+    b = outcome.bounds
+    facts = outcome.facts
+    lines = [f"{name}: {outcome.status.value} in {outcome.seconds:.2f}s ({outcome.strategy} strategy)"]
+    refuted = facts["refuted_widths"]
+    if refuted:
+        lines.append(f"refuted widths: {refuted}"
+                     + ("" if solver == "z3" else f" (by {solver}: not certified; re-check with z3)"))
+    if outcome.stop_reason:
+        lines.append(f"stopped: {outcome.stop_reason}")
+    if outcome.table is None:
+        if outcome.status is Status.INFEASIBLE:
+            low, high = facts["infeasible_widths"]
+            widths = f"<= {high}" if low is None else (f"{high}" if low == high else f"{low} to {high}")
+            lines.append(f"no table of width {widths} exists: refuted by {facts['infeasible_by']}"
+                         + ("" if low is None else f"; best lower bound {b.best} ({b.binding})"))
+        else:
+            lines.append(f"no table; nothing proved; best lower bound {b.best} ({b.binding})")
+        return "\n".join(lines)
+    verdict = optimality_text(outcome.T, b.best)
+    lines.append(f"T = {outcome.T}; counting bound {b.counting}, per-letter bound {b.letter.value}; "
+                 f"{verdict}; verified (Theorem 1)")
+    lines += [""] + table_text(outcome.table) + [""]
+    return "\n".join(lines)
