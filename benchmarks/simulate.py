@@ -392,8 +392,12 @@ def plot(records: dict, path: Path) -> None:
     os.replace(scratch, path)
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the script is (the simulation child is stopped on the way out)."""
+
+
 def _terminate(signum, frame):
-    raise KeyboardInterrupt
+    raise _Terminated
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -444,4 +448,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM by _terminate: the running simulation was stopped
+        print(f"benchmarks/simulate.py: {'terminated (SIGTERM)' if isinstance(stop, _Terminated) else 'interrupted'}"
+              "; the networks finished before it are in the JSON file, nothing else was written", file=sys.stderr)
+        sys.exit(143 if isinstance(stop, _Terminated) else 130)
