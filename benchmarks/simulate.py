@@ -370,11 +370,17 @@ def plot(records: dict, path: Path) -> None:
     for ax, record in zip(axes.flat, chosen):
         sizes = record["sizes"]
         ax.plot([s["bytes"] for s in sizes], [s["bound_s"] for s in sizes], "k--", label="link-time bound")
+        own = [(s["bytes"], run["seconds"]) for s in sizes for run in s["runs"]
+               if run["contender"] == "table (step)" and run["status"] == RunStatus.OK.value]
+        if own:  # the table under its own timing: buffer-free, one message per hop per step
+            ax.plot(*zip(*own), marker="s", linestyle=":", color="tab:purple", label="table's own timing (step)")
+        styles = {"table": dict(marker="o", markersize=8), "table-free": dict(marker="x", markersize=7),
+                  "MPI": dict(marker="o", markersize=5)}  # best table-based and table-free often coincide
         for family in ("table", "table-free", "MPI"):
             points = [(s["bytes"], s["families"][family]["best"]["seconds"]) for s in sizes
                       if s["families"][family].get("best") and s["families"][family]["complete"]]
             if points:
-                ax.plot(*zip(*points), marker="o", color=colours[family], label=f"best {family}")
+                ax.plot(*zip(*points), color=colours[family], label=f"best {family}", **styles[family])
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_title(f"{record.get('network_spec', record['network'])} ({record['ranks']} ranks)")
@@ -391,8 +397,12 @@ def plot(records: dict, path: Path) -> None:
     os.replace(scratch, path)
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the script is (the simulation child is stopped on the way out)."""
+
+
 def _terminate(signum, frame):
-    raise KeyboardInterrupt
+    raise _Terminated
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -443,4 +453,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM by _terminate: the running simulation was stopped
+        print(f"benchmarks/simulate.py: {'terminated (SIGTERM)' if isinstance(stop, _Terminated) else 'interrupted'}"
+              "; the networks finished before it are in the JSON file, nothing else was written", file=sys.stderr)
+        sys.exit(143 if isinstance(stop, _Terminated) else 130)

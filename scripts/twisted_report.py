@@ -67,7 +67,7 @@ def network_facts(spec: str) -> dict:
 
 def simulated_gains(regular_spec: str, twisted_spec: str) -> dict:
     """Simulated time regular / twisted per size in TIME_SIZES, under the best table executor and under the
-    best MPI_Alltoall algorithm (SMPI model; tesearch.schedules.simulate.study.regular_over_twisted, as results/simulate.md
+    best MPI_Alltoall algorithm (SMPI model; tesearch.schedules.simulate.verdicts.regular_over_twisted, as results/simulate.md
     computes it); {} when either network was not simulated."""
     if not SIMULATED.exists():
         return {}
@@ -76,7 +76,7 @@ def simulated_gains(regular_spec: str, twisted_spec: str) -> dict:
     if not a or not b or "error" in a or "error" in b:
         return {}
     gains = regular_over_twisted(a, b)
-    return {size: gains[size] for size in TIME_SIZES if size in gains and gains[size]["mpi"] is not None}
+    return {size: gains[size] for size in TIME_SIZES if size in gains and gains[size]["MPI"] is not None}
 
 
 def rows() -> list[dict]:
@@ -128,7 +128,7 @@ def markdown(table_rows: list[dict]) -> str:
             f"| {r['shape']} | {tw['nodes']} | {cell(r['T_regular'])} | {rg['bound']} ({rg['binding']}) "
             f"| {cell(r['T_twisted'])} | {tw['bound']} ({tw['binding']}) | {optimal} | {cell(r['seconds'])} "
             f"| {rg['diameter']} / {tw['diameter']} | {rg['avg']:.3f} / {tw['avg']:.3f} | {ratio(r)} "
-            f"| {time_cell(r, 'table')} | {time_cell(r, 'mpi')} "
+            f"| {time_cell(r, 'table')} | {time_cell(r, 'MPI')} "
             f"| {cell(r['tpu'], '{}x') if r['tpu'] else '-'} |")
     return head + "\n".join(lines) + "\n"
 
@@ -138,7 +138,8 @@ def time_cell(row: dict, which: str) -> str:
     gains = row.get("simulated") or {}
     if not gains:
         return "not simulated"
-    return " / ".join(f"{gains[str(size)][which]:.2f}x" if str(size) in gains else "-" for size in TIME_SIZES)
+    return " / ".join(f"{gains[str(size)][which]:.2f}x" if str(size) in gains and gains[str(size)][which] is not None
+                      else "-" for size in TIME_SIZES)
 
 
 def simulated_markdown(table_rows: list[dict]) -> str:
@@ -146,13 +147,16 @@ def simulated_markdown(table_rows: list[dict]) -> str:
     lines = []
     for r in table_rows:
         for size, g in (r.get("simulated") or {}).items():
-            lines.append(f"  - {r['shape']}, {int(size) >> 10} KiB: table {g['table']:.2f}x, best MPI {g['mpi']:.2f}x "
-                         f"({g['mpi_regular']} on the regular torus, {g['mpi_twisted']} on the twisted one)")
+            table = f"{g['table']:.2f}x" if g["table"] is not None else "incomplete"
+            lines.append(f"  - {r['shape']}, {int(size) >> 10} KiB: best table-based schedule {table}, best MPI "
+                         f"{g['MPI']:.2f}x ({g['MPI contenders'][0]} on the regular torus, {g['MPI contenders'][1]} on "
+                         f"the twisted one)")
     if not lines:
         return ""
     return ("\n**Simulated time** (SimGrid SMPI model, 10 GB/s and 1 us per directed link, results/simulate.json "
             "from benchmarks/simulate.py; docs/simulate.md): the regular torus's all-to-all time over the twisted "
-            "one's, each under its best table executor and under its best MPI_Alltoall algorithm. The TPU v4 "
+            "one's, each under its best table-based schedule (a table executor or the table's paths combined) and under "
+            "its best MPI_Alltoall algorithm, where both families are complete on both sides. The TPU v4 "
             "column is the hardware's measured all-to-all throughput gain, which these figures correspond to; "
             "the shapes without a figure were not simulated (torus-8x8x16 regular has no simulation yet).\n\n"
             + "\n".join(lines) + "\n")

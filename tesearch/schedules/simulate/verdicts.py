@@ -149,7 +149,8 @@ def crossover(per_size: list[dict]) -> dict:
 
 def regular_over_twisted(regular: dict, twisted: dict) -> dict[int, dict]:
     """The regular torus's simulated time over the twisted one's, per size both reports measured, for each family's
-    best (None unless both sides have a complete comparison)."""
+    best (None unless both sides have a complete comparison), and the two bests' names (``"<family> contenders"``:
+    regular, twisted)."""
     gains = {}
     for sa in regular["sizes"]:
         sb = next((s for s in twisted["sizes"] if s["bytes"] == sa["bytes"]), None)
@@ -160,5 +161,6 @@ def regular_over_twisted(regular: dict, twisted: dict) -> dict[int, dict]:
             fa, fb = sa["families"].get(family.value, {}), sb["families"].get(family.value, {})
             both = fa.get("best") and fb.get("best") and fa.get("complete") and fb.get("complete")
             entry[family.value] = fa["best"]["seconds"] / fb["best"]["seconds"] if both else None
+            entry[f"{family.value} contenders"] = (fa["best"]["contender"], fb["best"]["contender"]) if both else None
         gains[sa["bytes"]] = entry
     return gains
