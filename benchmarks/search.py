@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from tesearch.solvers.z3model import EncodingOptions, TableProblem, encode, solve
+from tesearch.solvers.problem import EncodingOptions, TableProblem
+from tesearch.solvers.z3model import encode, solve
 from tesearch.facts.instance import instance
 from tesearch.running.terms import SolveResult
 from tesearch.networks.families import network_from_spec

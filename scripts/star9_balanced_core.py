@@ -25,7 +25,7 @@ import numpy as np
 from tesearch.solvers import Backend, CpsatModel
 from tesearch.solvers.decide import decide
 from tesearch.facts.bounds import star_letter_balance
-from tesearch.solvers.z3model import EncodingOptions, Item, TableProblem
+from tesearch.solvers.problem import EncodingOptions, Item, TableProblem
 from tesearch.facts.instance import instance
 from tesearch.networks.words import shortest_words
 

@@ -376,6 +376,7 @@ def test_no_star_imports():
 
 @pytest.mark.parametrize("modules_loaded", [
     "tesearch.cli.app", "tesearch.cli.network", "tesearch.networks.families", "tesearch.tables.table", "tesearch.running.terms",
+    "tesearch.solvers.problem", "tesearch.solvers.cpsat", "tesearch.solvers.intervals", "tesearch.solvers.decide",
 ])
 def test_light_modules_do_not_load_z3(modules_loaded):
     code = f"import sys, {modules_loaded}; print([m for m in ('z3', 'sympy', 'ortools') if m in sys.modules])"

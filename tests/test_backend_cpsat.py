@@ -7,7 +7,8 @@ import pytest
 from tesearch.facts.instance import instance
 from tesearch.running.limits import Budget
 from tesearch.solvers import Backend
-from tesearch.solvers.z3model import TableProblem, encode, solve
+from tesearch.solvers.problem import TableProblem
+from tesearch.solvers.z3model import encode, solve
 from tesearch.running.terms import SolveResult
 from tesearch.running.errors import SolverUnavailable
 from tesearch.tables.layout import assign_rows

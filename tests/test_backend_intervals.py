@@ -10,7 +10,7 @@ import pytest
 from tesearch.facts.instance import instance
 from tesearch.running.limits import Budget
 from tesearch.solvers import Backend, CpsatModel
-from tesearch.solvers.z3model import TableProblem
+from tesearch.solvers.problem import TableProblem
 from tesearch.tables.layout import assign_rows
 from tesearch.search.core import SearchParams, Strategy, candidate_words, search
 from tesearch.running.terms import Status
@@ -164,3 +164,18 @@ def test_repack_starts_from_a_given_table(tmp_path):
     run = subprocess.run([sys.executable, "-m", "tesearch.entry", "repack", "pancake-4", "--start", str(wide)],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "not a total table of pancake-4" in run.stderr
+
+
+def test_every_solver_choice_is_found_by_the_one_lookup():
+    """solver_module maps each (backend, CP-SAT model) to the module decide calls, each with the same interface."""
+    from tesearch.solvers import Backend, CpsatModel, cpsat, intervals, solver_module, z3model
+    from tesearch.solvers.decide import solver_name
+
+    assert solver_module(Backend.Z3) is z3model
+    assert solver_module(Backend.CPSAT, CpsatModel.PLACEMENTS) is cpsat
+    assert solver_module(Backend.CPSAT, CpsatModel.INTERVALS) is intervals
+    for module in (z3model, cpsat, intervals):
+        assert callable(module.decide_once) and callable(module.solver_label)
+    assert solver_name(Backend.Z3).startswith("z3 ")
+    assert solver_name(Backend.CPSAT).startswith("cpsat (OR-Tools ")
+    assert solver_name(Backend.CPSAT, CpsatModel.INTERVALS).startswith("cpsat intervals (OR-Tools ")

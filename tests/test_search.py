@@ -11,7 +11,8 @@ from conftest import ROOT, run_cli
 from tesearch.running.errors import OptionError
 from tesearch.facts.instance import instance
 from tesearch.running.limits import Budget
-from tesearch.solvers.z3model import EncodingOptions, Item, TableProblem, encode, solve
+from tesearch.solvers.problem import EncodingOptions, Item, TableProblem
+from tesearch.solvers.z3model import encode, solve
 from tesearch.running.terms import SolveResult
 from tesearch.networks.groups import cached_cayley_graph
 from tesearch.networks.families import network_from_spec

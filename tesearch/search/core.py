@@ -36,7 +36,8 @@ from tesearch.running import limits
 from tesearch.solvers import Backend
 from tesearch.solvers.decide import decide, solver_name
 from tesearch.tables.build import Provenance, relabelled
-from tesearch.solvers.z3model import TableProblem, encode
+from tesearch.solvers.problem import TableProblem
+from tesearch.solvers.z3model import encode
 from tesearch.running.errors import ConstructionError, OptionError
 from tesearch.running.files import safe_name, write_atomically
 from tesearch.facts.instance import Instance

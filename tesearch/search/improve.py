@@ -19,7 +19,7 @@ from tesearch.running import limits
 from tesearch.solvers import Backend, CpsatModel, cpsat, cpsat_label, cpsat_module
 from tesearch.solvers.decide import solver_name
 from tesearch.tables.build import Provenance
-from tesearch.solvers.z3model import Chosen, Item, TableProblem
+from tesearch.solvers.problem import Chosen, Item, TableProblem
 from tesearch.tables.layout import assign_rows, first_fit
 from tesearch.facts.instance import Instance, instance
 from tesearch.running.limits import Budget, Progress, quiet

@@ -22,7 +22,7 @@ import numpy as np
 from tesearch.running import limits
 from tesearch.facts.bounds import PARIKH_LIMIT
 from tesearch.tables.build import Provenance, TableBuilder, core_and_blocks
-from tesearch.solvers.z3model import EncodingOptions, Item, TableProblem
+from tesearch.solvers.problem import EncodingOptions, Item, TableProblem
 from tesearch.running.errors import OptionError
 from tesearch.networks.groups import CayleyGraph
 from tesearch.facts.instance import Instance, OrbitClasses

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from tesearch.solvers import Backend, CpsatModel
 from tesearch.facts.bounds import Bounds
-from tesearch.solvers.z3model import EncodingOptions
+from tesearch.solvers.problem import EncodingOptions
 from tesearch.running.errors import OptionError
 from tesearch.tables.outcome import AgainstBound, Outcome
 from tesearch.search.split import DEFAULT_GROUP_COLUMNS

@@ -85,7 +85,7 @@ from tesearch.running.limits import Budget, Progress, quiet
 from tesearch.solvers import Backend, CpsatModel
 from tesearch.solvers.decide import decide, solver_name
 from tesearch.tables.build import TableBuilder
-from tesearch.solvers.z3model import EncodingOptions, Item, TableProblem
+from tesearch.solvers.problem import EncodingOptions, Item, TableProblem
 from tesearch.running.errors import StratifyError
 from tesearch.networks.groups import CayleyGraph
 from tesearch.facts.instance import Instance, instance

@@ -1,4 +1,4 @@
-"""Solver backends for a :class:`tesearch.solvers.z3model.TableProblem`.
+"""Solver backends for a :class:`tesearch.solvers.problem.TableProblem`.
 
 Z3 (:mod:`tesearch.solvers.z3model`) is the default and the one whose refutations become
 certificates.  :mod:`tesearch.solvers.cpsat` builds the same model for Google
@@ -48,3 +48,16 @@ def cpsat_module(model: CpsatModel):
     from tesearch.solvers import cpsat
 
     return cpsat
+
+
+def solver_module(backend: Backend, model: CpsatModel = CpsatModel.PLACEMENTS):
+    """The module that decides a table problem for this choice, as CPMpy's SolverLookup maps a name to a
+    solver: :mod:`tesearch.solvers.z3model`, :mod:`tesearch.solvers.cpsat` or :mod:`tesearch.solvers.intervals`.
+    Each offers ``decide_once(problem, where=, seed=, timeout_s=) -> Answer`` and ``solver_label()``; it is
+    imported only when asked for, so that choosing a solver loads no other."""
+    if Backend(backend) is Backend.Z3:
+        from tesearch.solvers import z3model
+
+        return z3model
+    return cpsat_module(model)
+

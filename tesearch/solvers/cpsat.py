@@ -24,7 +24,8 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from tesearch.solvers.z3model import TableProblem
+from tesearch.running import limits
+from tesearch.solvers.problem import Answer, TableProblem
 from tesearch.running.terms import SolveResult
 from tesearch.running.errors import SolverUnavailable
 
@@ -201,6 +202,21 @@ def solve(problem: TableProblem, *, seed: int = 0, timeout_s: float | None = Non
         load_cp_model()  # still report a missing ortools, so the backend choice fails the same way everywhere
         return SolveResult.UNSAT, None
     return solve_model(build(problem), seed=seed, timeout_s=timeout_s, workers=workers)
+
+
+
+def solver_label() -> str:
+    """How a table's record names this solver: ``cpsat (OR-Tools 9.x)``."""
+    return f"cpsat (OR-Tools {ortools_version()})"
+
+
+def decide_once(problem: TableProblem, *, where: str, seed: int, timeout_s: float | None) -> Answer:
+    """Build the placement model of ``problem`` and solve it once within ``timeout_s`` seconds (None: no limit)."""
+    with limits.phase(f"encode {where} (cpsat)"):
+        built = build(problem)
+    with limits.phase(f"solve {where} (cpsat)"):
+        result, chosen = solve_model(built, seed=seed, timeout_s=timeout_s)
+    return Answer(result, chosen, built.trivially_unsat or f"cpsat {built.stats['variables']} variables")
 
 
 @dataclass

@@ -25,7 +25,8 @@ import time
 from dataclasses import dataclass, field, replace
 
 from tesearch.solvers.cpsat import DEFAULT_WORKERS, WidthResult, load_cp_model, new_solver, counting_refutation, solve_width
-from tesearch.solvers.z3model import TableProblem
+from tesearch.running import limits
+from tesearch.solvers.problem import Answer, TableProblem
 from tesearch.running.terms import SolveResult
 
 
@@ -122,6 +123,28 @@ def solve(problem: TableProblem, *, seed: int = 0, timeout_s: float | None = Non
         load_cp_model()
         return SolveResult.UNSAT, None
     return solve_model(build(problem), seed=seed, timeout_s=timeout_s, workers=workers, hint=hint)
+
+
+
+def solver_label() -> str:
+    """How a table's record names this solver: ``cpsat intervals (OR-Tools 9.x)``."""
+    from tesearch.solvers.cpsat import ortools_version
+
+    return f"cpsat intervals (OR-Tools {ortools_version()})"
+
+
+def decide_once(problem: TableProblem, *, where: str, seed: int, timeout_s: float | None) -> Answer:
+    """Build the interval model of ``problem`` and solve it once within ``timeout_s`` seconds (None: no limit);
+    a problem the letter counts refute is answered without a model, as :func:`solve` does."""
+    trivial = counting_refutation(problem)
+    if trivial is not None:
+        load_cp_model()  # without the cpsat extra this still fails as every CP-SAT call does
+        return Answer(SolveResult.UNSAT, None, trivial)
+    with limits.phase(f"encode {where} (cpsat intervals)"):
+        built = build(problem)
+    with limits.phase(f"solve {where} (cpsat intervals)"):
+        result, chosen = solve_model(built, seed=seed, timeout_s=timeout_s)
+    return Answer(result, chosen, f"cpsat intervals {built.stats['intervals']} letter intervals")
 
 
 def minimize_width(problem: TableProblem, *, lower: int = 0, hint: list[tuple[int, int, int]] | None = None,

@@ -1,11 +1,8 @@
 """The Z3 model of one table problem (seed 003 Theorem 1), after microsoft/sccl.
 
-A :class:`TableProblem` is a set of items (target elements, each with its
-candidate shortest words) to be packed into a width.  A placement chooses one
-word and a first column for each item; a column may hold each letter at most
-once (exactly once when the cells equal the letters, i.e. no blank is
-allowed).  Rows are not modelled: any such placement packs into |S| rows by
-interval colouring (see :func:`tesearch.search.assign_rows`).
+The problem itself (:class:`~tesearch.solvers.problem.TableProblem`) is solver-neutral and lives in
+:mod:`tesearch.solvers.problem`; :func:`decide_once` and :func:`solver_label` are what every solver module
+offers :func:`tesearch.solvers.decide.decide`.
 
 Variables come from small factory functions with deterministic names;
 constraints are added in labelled sections of :func:`encode`; decoding is
@@ -21,77 +18,11 @@ from dataclasses import dataclass, field
 
 import z3
 
+from tesearch.running import limits
 from tesearch.running.terms import SolveResult
+from tesearch.solvers.problem import Answer, Chosen, TableProblem
 
-#: a placement of a table problem's items, as every solver answers it: (item, word, first column) per item
-Chosen = list[tuple[int, int, int]]
-
-
-@dataclass(frozen=True)
-class Item:
-    """One message to place: a target element and its candidate shortest words."""
-
-    element: int
-    words: tuple[tuple[int, ...], ...]  # letter indices
-    complete: bool = True  # the words are all of the element's shortest words
-
-    @property
-    def length(self) -> int:
-        """The length of the item's words (all shortest, so equal)."""
-        return len(self.words[0])
-
-
-@dataclass(frozen=True)
-class EncodingOptions:
-    """Which optional constraints :func:`encode` adds (each measured in benchmarks/search.py)."""
-
-    counting: bool = True  # redundant per-letter and total letter counts vs the width
-    exact_columns: bool = True  # columns hold every letter exactly once when no blank is allowed
-    reversal_symmetry: bool = True  # break the table's left-right mirror symmetry
-
-    def __str__(self) -> str:
-        flags = [name for name, on in (("count", self.counting), ("exact", self.exact_columns),
-                                       ("mirror", self.reversal_symmetry)) if on]
-        return "pb" + "".join("+" + f for f in flags)
-
-
-@dataclass(frozen=True)
-class TableProblem:
-    """Pack ``items`` into ``width`` columns of a ``letters``-row table."""
-
-    name: str  # network and part, e.g. "star-5 total core"
-    letters: int
-    width: int
-    items: tuple[Item, ...]
-    # index of an item that may be pinned to the left half: set by the builder only
-    # when the item set is closed under inverses, every word list is complete and
-    # the item is an involution (then the mirror image of a solution is a solution)
-    mirror_pin: int | None = None
-    options: EncodingOptions = field(default_factory=EncodingOptions)
-
-    @property
-    def letter_count(self) -> int:
-        """Letters the items need in all."""
-        return sum(item.length for item in self.items)
-
-    @property
-    def cells(self) -> int:
-        """Cells of the table: letters x width."""
-        return self.letters * self.width
-
-    @property
-    def no_blanks(self) -> bool:
-        """Whether the items fill every cell."""
-        return self.cells == self.letter_count
-
-    @property
-    def complete_words(self) -> bool:
-        """Whether every item carries all its shortest words (an unsat is then a real impossibility)."""
-        return all(item.complete for item in self.items)
-
-    def __str__(self) -> str:
-        return f"{self.name} T={self.width} items={len(self.items)} {self.options}"
-
+MS_PER_SECOND = 1000
 
 # ---------------------------------------------------------------- pseudo-Boolean terms
 # z3.PbEq, z3.PbLe and z3.AtMost coerce every argument's sort in Python, one Z3 call after
@@ -299,3 +230,17 @@ def solve(encoding: Encoding, *, seed: int = 0, timeout_ms: int | None = None
 def z3_version() -> str:
     """Z3's version string."""
     return z3.get_version_string()
+
+
+def solver_label() -> str:
+    """How a table's record names this solver: ``z3 4.x``."""
+    return f"z3 {z3_version()}"
+
+
+def decide_once(problem: TableProblem, *, where: str, seed: int, timeout_s: float | None) -> Answer:
+    """Encode ``problem`` for Z3 and solve it once within ``timeout_s`` seconds (None: no limit)."""
+    with limits.phase(f"encode {where}"):
+        enc = encode(problem)
+    with limits.phase(f"solve {where}"):
+        result, chosen = solve(enc, seed=seed, timeout_ms=None if timeout_s is None else int(timeout_s * MS_PER_SECOND))
+    return Answer(result, chosen, enc.trivially_unsat or "", enc)

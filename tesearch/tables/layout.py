@@ -54,7 +54,7 @@ def assign_rows(placed: Iterable[PlacedWord], rows: int,
 def first_fit(items: Sequence, letters: int) -> tuple[int, list[PlacedWord]]:
     """Greedy first fit, longest items first: a valid placement and its width (an upper bound on T).
 
-    ``items`` have ``element``, ``length`` and ``words`` (as :class:`tesearch.solvers.z3model.Item`); each item
+    ``items`` have ``element``, ``length`` and ``words`` (as :class:`tesearch.solvers.problem.Item`); each item
     takes the word that starts earliest.
     """
     used = np.zeros((16, letters), dtype=bool)
