@@ -8,7 +8,7 @@ from tesearch.constructions.hypercube import MAX_DIMENSION, hypercube_table, per
 from conftest import run_cli
 from tesearch.running.errors import ConstructionError, TesearchError
 from tesearch.checking.kernel import MAX_CHECK_NODES, build_network
-from tesearch.networks.families import hypercube_network
+from tesearch.networks.products import hypercube_network
 from tesearch.tables.verify import verify_table
 
 DIMENSIONS = range(1, 11)

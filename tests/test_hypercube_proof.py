@@ -24,7 +24,7 @@ from tesearch.constructions.hypercube import (A_SUFFIX, B_SUFFIX, COPY_B, apply_
                                               hypercube_table, perfect_words, rows_of, transform)
 from tesearch.running.errors import ConstructionError
 from tesearch.checking.kernel import build_network, check_theorem1, input_from_json, kernel_bounds
-from tesearch.networks.families import hypercube_network
+from tesearch.networks.products import hypercube_network
 from tesearch.checking.replay import replay_data
 from tesearch.tables.verify import verify_table
 

@@ -21,8 +21,8 @@ import pytest
 
 from tesearch.running.errors import SpecError
 from tesearch.networks.groups import cayley_graph
-from tesearch.networks.families import (TWISTED_SHAPES, TwistedParams, network_for_table, network_from_spec,
-                               twisted_torus_network)
+from tesearch.networks.families import network_for_table, network_from_spec
+from tesearch.networks.products import TWISTED_SHAPES, TwistedParams, twisted_torus_network
 from tesearch.networks.rotation import find_rotation, rotation_from_cycle
 
 from conftest import ROOT, run_cli

@@ -22,8 +22,8 @@ from tesearch.constructions.hypercube import CONSTRUCTION_NAME, MAX_DIMENSION, h
 from tesearch.tables.build import TableBuilder
 from tesearch.running.errors import ConstructionError
 from tesearch.facts.instance import Instance, instance
-from tesearch.networks.families import (TRANSPOSITION_STAR, HypercubeParams, Network, RingParams, SymmetricParams,
-                               TorusParams, has_trait)
+from tesearch.networks.families import TRANSPOSITION_STAR, Network, SymmetricParams, has_trait
+from tesearch.networks.products import HypercubeParams, RingParams, TorusParams
 from tesearch.checking.published import constructions as seeds
 from tesearch.checking.published.complete import CompletionError
 from tesearch.tables.outcome import Outcome

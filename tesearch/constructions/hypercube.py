@@ -57,7 +57,7 @@ import numpy as np
 from tesearch.facts.bounds import counting_bound
 from tesearch.running.errors import ConstructionError
 from tesearch.tables.layout import assign_rows
-from tesearch.networks.families import hypercube_network
+from tesearch.networks.products import hypercube_network
 from tesearch.tables.table import Placement, Table
 
 #: placed word: (first column, letter indices)

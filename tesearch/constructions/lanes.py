@@ -82,7 +82,8 @@ from tesearch.facts.instance import instance
 from tesearch.running.errors import ConstructionError
 from tesearch.networks.groups import cached_cayley_graph
 from tesearch.tables.layout import assign_rows
-from tesearch.networks.families import Network, TorusParams
+from tesearch.networks.families import Network
+from tesearch.networks.products import TorusParams
 from tesearch.tables.table import Placement, Table
 from tesearch.running.terms import Exchange
 from tesearch.networks.words import words_by_element

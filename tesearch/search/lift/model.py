@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from tesearch.solvers import Backend
 from tesearch.running.errors import LiftError, SpecError
 from tesearch.networks.groups import cached_cayley_graph
-from tesearch.networks.families import Network, torus_network
+from tesearch.networks.families import Network
+from tesearch.networks.products import torus_network
 from tesearch.tables.table import Table
 from tesearch.networks.words import words_by_element
 

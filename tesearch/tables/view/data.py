@@ -27,7 +27,8 @@ import numpy as np
 
 from tesearch.running.errors import SizeLimitError
 from tesearch.networks.groups import CayleyGraph
-from tesearch.networks.families import Network, TwistedParams
+from tesearch.networks.families import Network
+from tesearch.networks.products import TwistedParams
 from tesearch.networks.rotation import Rotation
 from tesearch.tables.table import Table
 from tesearch.tables.verify import Verification
