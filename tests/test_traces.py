@@ -229,3 +229,13 @@ def test_a_chakra_message_size_over_64_bits_is_bad_input(tmp_path, size):
     top = run_cli("export", RESULTS / "ring-6.json", "--format", "chakra", "-o", tmp_path / "r", "--bytes",
                   str(2**63 - 1), "--quiet")
     assert top.exit_code == 0, top.output  # the largest comm_size a trace holds
+
+
+def test_every_export_format_is_programs_or_one_registered_trace_format():
+    """The CLI's --format choices are tesearch-programs and the keys of TRACE_FORMATS, the one place a trace
+    format's kind, checks, build and summary are chosen (a format added to one and not the other fails)."""
+    from tesearch.cli.programs import ExportFormat
+    from tesearch.schedules.programs.traces import TRACE_FORMATS
+
+    assert {f.value for f in ExportFormat} == {ExportFormat.PROGRAMS.value, *TRACE_FORMATS}
+    assert all(name == form.name for name, form in TRACE_FORMATS.items())

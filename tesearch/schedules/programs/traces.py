@@ -272,32 +272,63 @@ def trace_json(document: dict) -> bytes:
     return json.dumps(document, separators=(",", ":")).encode("utf-8")
 
 
+def _chrome_build(schedule: CompiledSchedule, output: Path, tracks: str, block_bytes: int):
+    document, used = chrome_trace_document(schedule, tracks, progress=advance)
+    return used, {output: trace_json(document)}
+
+
+def _chrome_summary(output: Path, ranks: int, hops: int, used: str | None, size: int, block_bytes: int) -> str:
+    slices = ranks * hops if used == "links" else hops
+    return f"wrote {output}: Chrome trace ({used} tracks), {slices} hop slices, {size} bytes"
+
+
+def _chakra_build(schedule: CompiledSchedule, output: Path, tracks: str, block_bytes: int):
+    traces = chakra_traces(schedule, block_bytes, progress=advance)
+    return None, dict(zip(chakra_paths(output, schedule.ranks), traces))
+
+
+def _chakra_summary(output: Path, ranks: int, hops: int, used: str | None, size: int, block_bytes: int) -> str:
+    return (f"wrote {output}.0.et .. {output}.{ranks - 1}.et: Chakra execution traces, {ranks} ranks, "
+            f"{hops} sends and {hops} receives each, {block_bytes} bytes per message, {size} bytes in all")
+
+
+@dataclass(frozen=True)
+class TraceFormat:
+    """One trace format of ``tesearch export``: its file kind, the file checked before any work, what it needs
+    installed, how it is built from the schedule (the tracks used, the files' bytes) and its summary line."""
+
+    name: str  # the --format value
+    kind: FileKind
+    first_file: Callable[[Path], Path]
+    needs: Callable[[], object]  # raises SolverUnavailable when its extra is missing
+    build: Callable[[CompiledSchedule, Path, str, int], tuple[str | None, dict[Path, bytes]]]
+    summary: Callable[[Path, int, int, str | None, int, int], str]
+
+
+#: the trace formats by their --format value, the one place ``tesearch export`` dispatches on it
+TRACE_FORMATS: dict[str, TraceFormat] = {f.name: f for f in (
+    TraceFormat("chrome-trace", TRACE_KIND, lambda output: output, lambda: None, _chrome_build, _chrome_summary),
+    TraceFormat("chakra", CHAKRA_KIND, lambda output: Path(f"{output}.0.et"), chakra_schema, _chakra_build,
+                _chakra_summary),
+)}
+
+
 def export_trace(fmt: str, table_file: str | Path, output: Path, *, tracks: str, block_bytes: int, limits,
                  quiet: bool, force: bool = False) -> str:
     """``tesearch export --format chrome-trace|chakra``: load the table through the checked loader, build
     under ``limits``, write through the safe writer's checks; the summary line."""
     from tesearch.tables.loading import load_checked_table
 
-    kind = TRACE_KIND if fmt == "chrome-trace" else CHAKRA_KIND
-    if fmt == "chakra":
-        chakra_schema()  # the extra is missing: say so before any work
-        check_output(Path(f"{output}.0.et"), kind=kind, inputs=[table_file], force=force)
-    else:
-        check_output(output, kind=kind, inputs=[table_file], force=force)
+    form = TRACE_FORMATS[fmt]
+    form.needs()  # a missing extra: say so before any work
+    check_output(form.first_file(output), kind=form.kind, inputs=[table_file], force=force)
 
     def work():
         schedule = compile_schedule(load_checked_table(table_file, command="export"))
         with phase(f"build {fmt} trace", total=schedule.ranks):
-            if fmt == "chrome-trace":
-                document, used = chrome_trace_document(schedule, tracks, progress=advance)
-                return schedule.ranks, schedule.hops_per_rank, used, {output: trace_json(document)}
-            traces = chakra_traces(schedule, block_bytes, progress=advance)
-            return schedule.ranks, schedule.hops_per_rank, None, dict(zip(chakra_paths(output, schedule.ranks), traces))
+            used, contents = form.build(schedule, output, tracks, block_bytes)
+        return schedule.ranks, schedule.hops_per_rank, used, contents
 
     ranks, hops, used, contents = supervise(work, limits=limits, quiet=quiet)
-    size = write_files(contents, kind=kind, inputs=[table_file], force=force)
-    if fmt == "chrome-trace":
-        slices = ranks * hops if used == "links" else hops
-        return f"wrote {output}: Chrome trace ({used} tracks), {slices} hop slices, {size} bytes"
-    return (f"wrote {output}.0.et .. {output}.{ranks - 1}.et: Chakra execution traces, {ranks} ranks, "
-            f"{hops} sends and {hops} receives each, {block_bytes} bytes per message, {size} bytes in all")
+    size = write_files(contents, kind=form.kind, inputs=[table_file], force=force)
+    return form.summary(output, ranks, hops, used, size, block_bytes)
