@@ -1,10 +1,10 @@
 """Fuzz every subcommand and count: how many hostile inputs were tried, and how many ended wrong.
 
-The cases come from tests/testing.py (one generator per subcommand of tesearch.cli.app.COMMANDS:
+The cases come from tesearch/testing/ (one generator per subcommand of tesearch.cli.app.COMMANDS:
 hostile specs, generator files, tables valid, invalid and garbled, tampered certificates and
 encodings, output-path attacks, huge numbers, control characters, SIGINT/SIGTERM at random moments).
 Each runs in a temporary directory of its own, in a session of its own, watched by the judge
-(tests/testing.py says what counts as wrong).  Cases run on --jobs worker processes.
+(tesearch/testing/judge.py says what counts as wrong).  Cases run on --jobs worker processes.
 
     python -m benchmarks.fuzz [--per-command N] [--seed S] [--jobs 2] [--only CMD,...] [--keep DIR] [--report FILE]
 
@@ -101,7 +101,7 @@ def main() -> int:
     args = parser.parse_args()
     missing = testing.missing_generators()
     if missing:
-        print(f"fuzz: no generator for subcommand(s) {', '.join(missing)} (add one to tests/testing.py)",
+        print(f"fuzz: no generator for subcommand(s) {', '.join(missing)} (add one to tesearch/testing/generators.py)",
               file=sys.stderr)
         return 2
     commands = args.only.split(",") if args.only else list(testing.GENERATORS)
@@ -172,7 +172,7 @@ def main() -> int:
                 f"{_commit()}.", "",
                 "Wrong = exit 70 or outside 0-4/130/143, a traceback, an error of more than one line, a hang, "
                 "a changed input or committed file, a half-written or temporary file, a process left behind, "
-                "a false exit 3 or CONFIRMED, exit 0 on a table the fuzzer made invalid (tests/testing.py).", ""]
+                "a false exit 3 or CONFIRMED, exit 0 on a table the fuzzer made invalid (tesearch/testing/judge.py).", ""]
         write_atomically(args.report, "\n".join(head + lines) + "\n")
     return 1 if total_wrong else 0
 

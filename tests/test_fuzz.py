@@ -1,6 +1,6 @@
 """Fuzzing every subcommand with hostile input (issues 14 and 28), and the fuzzer's own judge.
 
-Each case runs in its own session and sandbox; tests/testing.py says what is wrong (exit codes,
+Each case runs in its own session and sandbox; tesearch/testing/judge.py says what is wrong (exit codes,
 tracebacks, multi-line errors, hangs, changed inputs, half-written or temporary files, processes
 left behind, false exit 3 or CONFIRMED, exit 0 on a table the fuzzer made invalid).  The everyday
 run tries a few cases per subcommand; the slow one more; benchmarks/fuzz.py runs thousands.  The
@@ -33,7 +33,7 @@ def _check(case, tmp_path_factory):
 def test_every_subcommand_has_a_generator():
     """A command added to tesearch.cli.app.COMMANDS without a fuzz generator fails here."""
     assert testing.missing_generators() == [], \
-        f"no fuzz generator for {testing.missing_generators()}: add one with testing.register() in tests/testing.py"
+        f"no fuzz generator for {testing.missing_generators()}: add one with testing.register() in tesearch/testing/generators.py"
 
 
 def test_missing_generator_is_noticed(monkeypatch):
