@@ -28,6 +28,7 @@ from pathlib import Path
 
 from tesearch.running.files import write_atomically
 from tesearch.running.limits import format_bytes, parse_bytes
+from tesearch.schedules.simulate.lineup import KNOWN_ALGORITHMS, mpi_contenders
 from tesearch.schedules.simulate.verdicts import RunStatus, crossover, summarise_size
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,8 +144,14 @@ def broken_algorithms(mpi: dict) -> dict[str, str]:
 def merge_mpi(record: dict, mpi: dict, broken: dict[str, str]) -> dict:
     """The record with its network's MPI runs added at each of its sizes, and every size's comparison recomputed."""
     network, model = record["network_spec"], record["model"]
+    expected = [c.name for c in mpi_contenders(list(KNOWN_ALGORITHMS), None)]
     for size in record["sizes"]:
         runs = [r for r in size["runs"] if r["family"] != "MPI"]
+        for name in expected:  # a contender with no run at all leaves the family incomplete, never silently absent
+            if (network, model, size["bytes"], name) not in mpi:
+                runs.append({"contender": name, "family": "MPI", "bytes": size["bytes"],
+                             "status": RunStatus.NOT_RUN.value, "checked": False,
+                             "reason": "no run recorded (benchmarks/mpi_contenders.py has not run it)"})
         for (net, mod, size_bytes, name), run in mpi.items():
             if (net, mod, size_bytes) != (network, model, size["bytes"]):
                 continue

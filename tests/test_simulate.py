@@ -657,3 +657,29 @@ def test_a_schedule_that_forwards_a_block_before_it_arrives_is_caught_by_the_con
     record = study.run_one(space, lineup.contenders[0], 8, checked=True, setup=setup)
     assert record["status"] == "ok" and record["mismatches"] > 0
     assert any(f["kind"] == "block differs" for f in record["faults"])
+
+
+def test_an_mpi_algorithm_with_no_recorded_run_leaves_the_report_incomplete():
+    """benchmarks/simulate.py merges the MPI runs of separate jobs into the study: an algorithm that no job ran is
+    'not run', so its family is incomplete and no ratio is drawn (torus-4x8x8 at 1 MiB had looked complete with
+    basic_linear, the best algorithm elsewhere, missing). Mutation: without the 'not run' records the family reads
+    complete."""
+    from benchmarks.simulate import merge_mpi
+    from tesearch.schedules.simulate.lineup import KNOWN_ALGORITHMS, mpi_contenders
+
+    names = [c.name for c in mpi_contenders(list(KNOWN_ALGORITHMS), None)]
+
+    def record():
+        table = {"contender": "table (step)", "family": "table", "status": "ok", "seconds": 1e-5, "bytes": 8}
+        return {"network_spec": "ring-6", "network": "ring-6", "model": "smpi", "ranks": 6, "idle_rss_bytes": 0,
+                "sizes": [{"bytes": 8, "bound_s": 1e-6, "runs": [table]}]}
+
+    runs = {("ring-6", "smpi", 8, name): {"contender": name, "family": "MPI", "status": "ok", "seconds": 2e-5,
+                                          "bytes": 8} for name in names}
+    whole = merge_mpi(record(), runs, {})["sizes"][0]
+    assert whole["families"]["MPI"]["complete"] and whole["mpi_over_table"] is not None
+    del runs[("ring-6", "smpi", 8, "alltoall:basic_linear")]
+    cut = merge_mpi(record(), runs, {})["sizes"][0]
+    assert not cut["families"]["MPI"]["complete"]
+    assert cut["families"]["MPI"]["missing"] == ["alltoall:basic_linear"]
+    assert cut.get("mpi_over_table") is None
