@@ -157,7 +157,7 @@ def test_the_chain_visits_every_shell_once_from_and_to_demand_zero(spec):
     """Lemma 6, steps 4-5: one chain through all shells; the first shell's prefix and the last one's suffix are empty."""
     plan = lanes._plan(network_from_spec(spec))
     x, y, _ = plan.axes
-    q, h = x.side // 2, y.side // 2
+    q = x.side // 2
     shells = plan.shells
     partner, kind, port_type = lanes._match_ports(shells, lambda g: x.distance(g[0]), q)
     for port, mate in partner.items():  # every facing pair is compatible (the heart of the lemma)
