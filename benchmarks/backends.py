@@ -75,4 +75,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from tesearch.running.errors import run_script
+
+    run_script(main)

@@ -193,4 +193,6 @@ def _commit() -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from tesearch.running.errors import run_script
+
+    run_script(main)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
 
 from tesearch.cli.programs import executor_kinds, mpi_jobs
@@ -96,4 +95,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from tesearch.running.errors import run_script
+
+    run_script(main)

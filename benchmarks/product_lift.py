@@ -40,4 +40,6 @@ def main(specs: tuple[str, ...]) -> None:
 
 
 if __name__ == "__main__":
-    main(tuple(sys.argv[1:]) or DEFAULT)
+    from tesearch.running.errors import run_script
+
+    run_script(main, tuple(sys.argv[1:]) or DEFAULT)

@@ -424,4 +424,6 @@ def word_choice_section() -> list[str]:
 
 
 if __name__ == "__main__":
-    main()
+    from tesearch.running.errors import run_script
+
+    run_script(main)

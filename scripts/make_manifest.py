@@ -41,7 +41,6 @@ import json
 import re
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 from tesearch.running.files import safe_name
@@ -580,4 +579,6 @@ def render(entries: list[dict]) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from tesearch.running.errors import run_script
+
+    run_script(main)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import sys
 from pathlib import Path
 
 from tesearch.data import TABLES, packaged_name
@@ -58,4 +57,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from tesearch.running.errors import run_script
+
+    run_script(main)

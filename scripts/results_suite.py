@@ -180,4 +180,6 @@ def write_readme(results: dict) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from tesearch.running.errors import run_script
+
+    run_script(main)

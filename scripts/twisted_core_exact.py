@@ -97,4 +97,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from tesearch.running.errors import run_script
+
+    run_script(main)

@@ -13,7 +13,6 @@ Nothing is typed in by hand except the TPU v4 paper's measured gains (TPU_ALL_TO
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from tesearch.facts.info import network_info
@@ -223,4 +222,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from tesearch.running.errors import run_script
+
+    run_script(main)

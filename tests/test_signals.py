@@ -579,3 +579,30 @@ def test_the_time_limit_after_the_greedy_core_table_writes_it(tmp_path):
     assert "greedy-core table: T=24" in result.stderr and "best verified table before the limit: T = 24" in \
         result.stderr
     assert json.loads(out.read_text())["T"] == 24 and run_cli("verify", out).exit_code == 0
+
+
+def test_every_script_and_benchmark_ends_a_ctrl_c_in_one_line():
+    """The scripts and benchmarks print no traceback on Ctrl-C either: each ends through
+    tesearch.running.errors.run_script, or catches KeyboardInterrupt itself (benchmarks/simulate.py, which also
+    stops its simulation on SIGTERM). Before, 37 of them printed Python's traceback."""
+    roots = [ROOT / "scripts", ROOT / "benchmarks"]
+    mains = [path for root in roots for path in sorted(root.glob("*.py")) if '__name__ == "__main__"' in path.read_text()]
+    assert len(mains) >= 30
+    tail = {path.name: path.read_text().split('__name__ == "__main__"', 1)[1] for path in mains}
+    bare = [name for name, text in tail.items() if "run_script(" not in text and "except KeyboardInterrupt" not in text
+            and name != "ring_schedule_picture.py"]  # prints one picture, nothing to interrupt
+    assert bare == []
+
+
+def test_run_script_turns_a_ctrl_c_into_one_line_and_exit_130(tmp_path):
+    script = tmp_path / "slow_job.py"
+    script.write_text("from tesearch.running.errors import run_script\n\n"
+                      "def main():\n    raise KeyboardInterrupt\n\nrun_script(main)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=60)
+    assert done.returncode == 130
+    assert done.stderr == "slow_job.py: interrupted (SIGINT)\n"
+    finished = tmp_path / "done.py"
+    finished.write_text("from tesearch.running.errors import run_script\n\nrun_script(lambda: 3)\n")
+    assert subprocess.run([sys.executable, str(finished)], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          timeout=60).returncode == 3

@@ -13,7 +13,7 @@ reaches the user (no traceback).
 
 from __future__ import annotations
 
-from tesearch.running.terms import ExitCode, phase_text
+from tesearch.running.terms import ExitCode, phase_text, stop_text
 
 
 class TesearchError(Exception):
@@ -97,3 +97,17 @@ class Interrupted(TesearchError):
     def __init__(self, message: str, *, exit_code: ExitCode = ExitCode.INTERRUPTED):
         self.exit_code = exit_code
         super().__init__(message)
+
+
+def run_script(main, *args) -> None:
+    """How a script of scripts/ or benchmarks/ ends: with its ``main``'s exit code, and on Ctrl-C with one line
+    and exit 130, never a traceback (what the script had written stays as it was written)."""
+    import sys
+    from pathlib import Path
+
+    try:
+        code = main(*args)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{Path(sys.argv[0]).name}: {stop_text(ExitCode.INTERRUPTED)}\n")
+        sys.exit(int(ExitCode.INTERRUPTED))
+    sys.exit(code)
