@@ -268,8 +268,12 @@ def test_the_time_limit_keeps_the_narrowest_table_and_exits_4(local_ray, tmp_pat
     assert wall < LIMIT_S + 2  # the limit holds
     assert (tmp_path / RUNS_FILE).exists(), out + err
     record = json.loads((tmp_path / RUNS_FILE).read_text())["networks"]["pancake-5 total"]
-    table = json.loads((tmp_path / "pancake-5.json").read_text())
     found = [t["T"] for t in record["tasks"] if t["T"] is not None and t.get("verified")]
+    if not found:  # at a load of 30 no task finished a table within the limit (a fresh clone's full suite saw it):
+        # then nothing may be written but the record, which says so
+        assert record["T"] is None and record["outcome"] == "none" and not (tmp_path / "pancake-5.json").exists(), record
+        return
+    table = json.loads((tmp_path / "pancake-5.json").read_text())
     assert table["T"] == min(found) == record["T"] > record["best_bound"]
     assert run_cli("verify", tmp_path / "pancake-5.json").exit_code == 0
 
