@@ -22,13 +22,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.simulate import PLAN
+from benchmarks.simulate import PLAN, every_mpi_contender
 from tesearch.running.limits import parse_bytes
 from tesearch.tables.loading import load_checked
 from tesearch.schedules.programs.ranks import rank_numbering
 from tesearch.networks.families import network_for_table
 from tesearch.schedules.simulate import study
-from tesearch.schedules.simulate.lineup import KNOWN_ALGORITHMS, Lineup, mpi_contenders
+from tesearch.schedules.simulate.lineup import Lineup
 from tesearch.schedules.simulate.verdicts import RunStatus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,7 +66,7 @@ def read_runs(path: Path) -> list[dict]:
 def jobs(runs: list[dict], models: list[str], only: list[str] | None) -> list[tuple[str, str, int, str]]:
     """(network, model, size, contender) of every run the file has no settled record of, in the order to run."""
     settled = {(r["network"], r["model"], r["bytes"], r["contender"]) for r in runs if RunStatus(r["status"]).settles}
-    names = [c.name for c in mpi_contenders(list(KNOWN_ALGORITHMS), None)]  # likely winners first
+    names = [c.name for c in every_mpi_contender()]  # likely winners first
     todo = []
     for network, (_, smpi_sizes, cm02_sizes, _) in PLAN.items():
         if only and network not in only:
@@ -117,7 +117,7 @@ def main() -> int:
             print(*job)
         print(len(todo), "runs")
         return 0
-    by_name = {c.name: c for c in mpi_contenders(list(KNOWN_ALGORITHMS), None)}
+    by_name = {c.name: c for c in every_mpi_contender()}
     spaces: dict[tuple[str, str], study.Workspace] = {}
     with tempfile.TemporaryDirectory(prefix="mpi-contenders-") as scratch:
         for network, model, size, name in todo:

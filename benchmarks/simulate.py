@@ -141,10 +141,16 @@ def broken_algorithms(mpi: dict) -> dict[str, str]:
     return evidence
 
 
+def every_mpi_contender() -> list:
+    """Every MPI_Alltoall contender of the study (SMPI's algorithms and the library selectors), likely winners first:
+    what benchmarks/mpi_contenders.py runs and what a network's MPI family must hold to be complete."""
+    return mpi_contenders(list(KNOWN_ALGORITHMS), None)
+
+
 def merge_mpi(record: dict, mpi: dict, broken: dict[str, str]) -> dict:
     """The record with its network's MPI runs added at each of its sizes, and every size's comparison recomputed."""
     network, model = record["network_spec"], record["model"]
-    expected = [c.name for c in mpi_contenders(list(KNOWN_ALGORITHMS), None)]
+    expected = [c.name for c in every_mpi_contender()]
     for size in record["sizes"]:
         runs = [r for r in size["runs"] if r["family"] != "MPI"]
         for name in expected:  # a contender with no run at all leaves the family incomplete, never silently absent
