@@ -102,7 +102,7 @@ def _result_claim(data: dict, lower: int | None, upper: int | None) -> Claim:
     """``result`` must restate the sides confirmed above: its lower and upper, and exact only where they meet."""
     result = data["result"]
     stated_upper = (data.get("upper") or {}).get("bound")
-    statement = f"result: lower {result['lower']}, upper {result['upper']}, exact {str(result['exact']).lower()}"
+    statement = f"lower {result['lower']}, upper {result['upper']}, exact {str(result['exact']).lower()}"
     faults = []
     if lower is None:
         faults.append(f"result.lower is {result['lower']}, but the lower bound {data['lower']['bound']} is refuted")
