@@ -3,7 +3,7 @@
 The searches here are `tesearch search`, with the outcome recorded as it came (found
 optimal, found with a gap, or unknown with the time spent) in results/frontier/runs.json.
 The report results/frontier.md is built from runs.json, lifts.json (scripts/frontier_lifts.py),
-lift-cores.json (scripts/lift_core.py), the metadata of the committed tables, their commands
+lift-cores.json (experiments/lift_core.py), the metadata of the committed tables, their commands
 in results/manifest.toml (constructions, stratified and repacked tables), and the notes in
 docs/notes/frontier.md (the analysis of what was refuted and what is open).  Usage:
 
@@ -85,10 +85,11 @@ def manifest_commands() -> dict[str, str]:
 
 
 def current(command: str) -> str:
-    """A recorded command in the current CLI (records made before the restructure name old entry points)."""
-    from scripts.make_manifest import translate
+    """A recorded command in the current CLI (records made before the restructure name old entry points, and
+    before issue 48 scripts that live in experiments/ now)."""
+    from scripts.make_manifest import current as current_command, translate
 
-    return translate(command)
+    return current_command(translate(command))
 
 
 def notes() -> list[str]:
@@ -293,7 +294,7 @@ def write_report() -> None:
         "Every row comes from a run recorded in results/frontier/runs.json (searches, by",
         "`scripts/frontier.py`), results/frontier/lifts.json (ring lifts, by",
         "`scripts/frontier_lifts.py`), results/frontier/lift-cores.json (lift refutations, by",
-        "`scripts/lift_core.py`), or the metadata of the committed table (constructions, the",
+        "`experiments/lift_core.py`), or the metadata of the committed table (constructions, the",
         "stratified star search, CP-SAT repacks). Every table in results/frontier/ passes",
         "`tesearch verify` and `tesearch replay` (the streaming engine replays up to 200000 nodes:",
         "star-8's 40320 and hypercube-16's 65536 included) and has a certificate",
@@ -345,7 +346,7 @@ def write_report() -> None:
                    if d["z3"]["status"] == "unsat" else f"core not refuted: Z3 {d['z3']['status']}")
         lines.append(f"| {d['network']} | total | {outcome} | none ({d['width']}-wide lifts) | {d['best_bound']} | "
                      f"{d['seconds']} | lift core: counting test, CP-SAT core search, Z3 on the written core "
-                     f"(scripts/lift_core.py) | `{d['command']}` |")
+                     f"(experiments/lift_core.py) | `{current(d['command'])}` |")
     for name, how in CONSTRUCTED.items():
         path = ROOT / "results" / "frontier" / f"{name}.json"
         if path.exists():

@@ -394,6 +394,8 @@ superstep).
 | `TESEARCH_ALLTOALL_MAX_HELD=N` | most bytes an executor may hold beyond your buffers (default 1 GiB) |
 | `TESEARCH_ALLTOALL_SAME_TYPES=1` | skip the agreement (every rank passes the same counts and datatypes) |
 | `TESEARCH_ALLTOALL_STATS=1` | print each process's counts at MPI_Finalize |
+| `TESEARCH_ALLTOALL_CHECK=1` | run every call made on the schedule again with PMPI_Alltoall and compare (a test mode: twice the traffic) |
+| `TESEARCH_ALLTOALL_RECORD=PATH`, `TESEARCH_ALLTOALL_NONCE=WORD` | each process writes `PATH.RANK` at MPI_Finalize: its counts, compared calls and differences (what `tesearch simulate --program` reads) |
 
 {PLAN_NAME} records the plan (the rules, the rank map, the schedules' sizes); {HEADER_NAME} declares
 `tesearch_alltoall_description()` and `tesearch_alltoall_counts()` for programs that link the library.

@@ -49,6 +49,12 @@
 #define TE_EXPORT __attribute__((visibility("default")))
 #define PREFIX "tesearch_alltoall: "
 
+/* the run record (the delimited part at the end of this file) */
+static void record_call(void);
+static void record_scheduled(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, const void *recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+static void record_finalize(void);
+
 /* a size rule: from `min_bytes` per block on (until the next rule), this executor (TE_PMPI: PMPI_Alltoall) */
 typedef struct {
   unsigned long long min_bytes;
@@ -407,12 +413,14 @@ static int scheduled(const alltoall_call *c) {
     return MPI_ERR_OTHER;
   }
   add(&g.scheduled[e.kind]);
+  record_scheduled(c->sendbuf, c->sendcount, c->sendtype, c->recvbuf, c->recvcount, c->recvtype, c->comm);
   return MPI_SUCCESS;
 }
 
 TE_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm) {
   alltoall_call c = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm};
+  record_call();
   int code = scheduled(&c);
   return code >= 0 ? code : PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -422,12 +430,14 @@ TE_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
 TE_EXPORT int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                              MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   alltoall_call c = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm};
+  record_call();
   int code = scheduled(&c);
   return code >= 0 ? code : PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 #endif
 
 TE_EXPORT int MPI_Finalize(void) {
+  record_finalize();
   if (ready) {
     for (;;) { /* free what is left (deleting the attribute runs delete_state, which unlinks it) */
       pthread_mutex_lock(&lock);
@@ -480,3 +490,99 @@ TE_EXPORT void tesearch_alltoall_counts(long *calls, long *on_schedule, long *to
                    read_count(&g.scheduled[TE_COMBINED]);
   if (to_pmpi) *to_pmpi = fell;
 }
+
+/* ======================================= the run record (tesearch simulate --program) =======================================
+ *
+ * Evidence of what the library did, which `tesearch simulate --program` reads instead of anything the program prints.
+ * With TESEARCH_ALLTOALL_RECORD=PATH and TESEARCH_ALLTOALL_NONCE=WORD (a fresh path in a private directory and a
+ * random word per run), each process writes PATH.RANK (RANK: its rank in MPI_COMM_WORLD; created, never replaced) at
+ * the start of MPI_Finalize, one line:
+ *
+ *   tesearch-record 1 NONCE rank R of N calls C scheduled S checked K mismatches M unchecked U wtime T
+ *
+ * C: MPI_Alltoall calls, S: those run on the schedule, T: PMPI_Wtime() there (simulated time under SMPI).  With
+ * TESEARCH_ALLTOALL_CHECK=1 every call run on the schedule is run again with PMPI_Alltoall on the same send buffer
+ * into a scratch buffer, and the two results are compared as packed data (K: calls compared, M: calls whose data
+ * differ, each also said on stderr; U: calls that could not be compared: no memory, or counts past int).  A rank that
+ * aborts, hangs or leaves without MPI_Finalize writes nothing, which is what the reader looks for.  The record keeps
+ * honest output from passing for a result; a program that reads the library's environment could still write one.
+ */
+static struct {
+  long calls, scheduled, checked, mismatches, unchecked;
+  int check_read, check;
+} rec = {0, 0, 0, 0, 0, 0, 0};
+
+static void record_call(void) { __atomic_add_fetch(&rec.calls, 1, __ATOMIC_RELAXED); }
+
+/* 1 when this call's result differs from PMPI_Alltoall's, 0 when equal, -1 when it could not be compared */
+static int record_compare(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, const void *recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  int ranks = 0;
+  PMPI_Comm_size(comm, &ranks);
+  if (sendcount > INT_MAX || recvcount > INT_MAX || recvcount * (MPI_Count)ranks > INT_MAX) return -1;
+  int n = (int)recvcount * ranks, packed = 0;
+  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  PMPI_Type_get_extent(recvtype, &lb, &extent);
+  PMPI_Type_get_true_extent(recvtype, &true_lb, &true_extent);
+  if (extent < 0 || PMPI_Pack_size(n, recvtype, comm, &packed) != MPI_SUCCESS || packed < 0) return -1;
+  size_t span = (size_t)true_extent + (size_t)(n - 1) * (size_t)extent;
+  char *scratch = malloc(span ? span : 1), *mine = malloc(packed ? (size_t)packed : 1),
+       *theirs = malloc(packed ? (size_t)packed : 1);
+  int ok = scratch && mine && theirs, all = 0, differ = 0;
+  PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm); /* PMPI_Alltoall below only when every rank takes part */
+  if (all) {
+    char *base = scratch - true_lb;
+    int at_mine = 0, at_theirs = 0;
+    PMPI_Alltoall(sendbuf, (int)sendcount, sendtype, base, (int)recvcount, recvtype, comm);
+    PMPI_Pack(recvbuf, n, recvtype, mine, packed, &at_mine, comm);
+    PMPI_Pack(base, n, recvtype, theirs, packed, &at_theirs, comm);
+    differ = at_mine != at_theirs || memcmp(mine, theirs, (size_t)at_mine) != 0;
+  }
+  free(scratch);
+  free(mine);
+  free(theirs);
+  return all ? differ : -1;
+}
+
+static void record_scheduled(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, const void *recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  __atomic_add_fetch(&rec.scheduled, 1, __ATOMIC_RELAXED);
+  if (!rec.check_read) {
+    const char *value = getenv("TESEARCH_ALLTOALL_CHECK");
+    rec.check = value && !strcmp(value, "1");
+    rec.check_read = 1;
+  }
+  if (!rec.check) return;
+  int differ = record_compare(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  if (differ < 0) {
+    __atomic_add_fetch(&rec.unchecked, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  __atomic_add_fetch(&rec.checked, 1, __ATOMIC_RELAXED);
+  if (differ) {
+    int me = 0;
+    __atomic_add_fetch(&rec.mismatches, 1, __ATOMIC_RELAXED);
+    PMPI_Comm_rank(comm, &me);
+    fprintf(stderr, PREFIX "rank %d of its communicator: MPI_Alltoall call %ld on the schedule differs from "
+            "PMPI_Alltoall\n", me, rec.calls);
+  }
+}
+
+static void record_finalize(void) {
+  const char *path = getenv("TESEARCH_ALLTOALL_RECORD"), *nonce = getenv("TESEARCH_ALLTOALL_NONCE");
+  if (!path || !*path || !nonce || !*nonce) return;
+  int me = 0, ranks = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+  PMPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  double now = PMPI_Wtime();
+  char name[4200], line[600];
+  if (snprintf(name, sizeof name, "%s.%d", path, me) >= (int)sizeof name) return;
+  int length = snprintf(line, sizeof line, "tesearch-record 1 %.64s rank %d of %d calls %ld scheduled %ld checked %ld "
+                        "mismatches %ld unchecked %ld wtime %.17g\n", nonce, me, ranks, rec.calls, rec.scheduled,
+                        rec.checked, rec.mismatches, rec.unchecked, now);
+  FILE *fh = fopen(name, "wx"); /* created here, never replaced */
+  if (!fh) return;
+  fwrite(line, 1, (size_t)length, fh);
+  fclose(fh);
+}
+/* ===================================== end of the run record ===================================== */
