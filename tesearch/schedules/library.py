@@ -32,7 +32,7 @@ HEADER_NAME = "tesearch_alltoall.h"
 PLAN_NAME = "tesearch_alltoall.json"
 README_NAME = "README.md"
 #: the C files of the library, besides the generated te_embedded.c
-LIBRARY_SOURCES = ("te_pmpi.c", "te_schedule.c", "te_run.c", "te_check.c")
+LIBRARY_SOURCES = ("te_pmpi.c", "te_layout.c", "te_schedule.c", "te_run.c", "te_check.c")
 EMBEDDED_SOURCE = "te_embedded.c"
 #: te.h's te_executor_kind codes, and 0 for PMPI_Alltoall
 EXECUTOR_CODES = {"pmpi": 0, "step": 1, "dataflow": 2, "combined": 3}
@@ -470,22 +470,30 @@ at MPI_Finalize how many calls ran on the schedule and how many went to PMPI_All
 ## What it does
 
 A call to MPI_Alltoall (or MPI_Alltoall_c) runs on the table's schedule when **all** of these hold; otherwise it
-goes to PMPI_Alltoall unchanged:
+goes to PMPI_Alltoall unchanged, on every rank (which reports MPI's errors through the communicator's error
+handler, as without the library):
 
 - the communicator is an intracommunicator of {plan.ranks} ranks (any such communicator: rank r of it runs the
-  node the rank map gives r);
-- the send buffer is not `MPI_IN_PLACE`;
-- the counts are not zero;
+  node the rank map gives r), not a thread communicator (MPICH's MPIX_Threadcomm);
+- the send buffer is not `MPI_IN_PLACE`, the counts are not zero, and no argument is one MPI must report as an
+  error (a negative count, `MPI_DATATYPE_NULL`, a null buffer, send and receive buffers that are the same or
+  overlap);
 - the size rules below pick an executor for the block (count x type size) rather than PMPI_Alltoall;
-- on every rank, the send and receive datatypes are the same contiguous type (size = extent, lower bound 0) with
-  equal counts, and the block is at most 2 GiB - 1 bytes (the ranks agree on this with one PMPI_Allreduce on the
-  library's own communicator, since a program may pass different datatypes on different ranks;
-  `TESEARCH_ALLTOALL_SAME_TYPES=1` skips it when every rank passes the same ones).
+- on every rank, the send and receive blocks are provably the same contiguous bytes in typemap order (predefined
+  types, and derived types whose flattened typemap is one increasing run from 0 with extent = size: a contiguous
+  type, two ints at displacements {{0,4}}, but not {{4,0}}), of one size and type signature on every rank;
+- the block is at most 2 GiB - 1 bytes, and the executor holds at most `TESEARCH_ALLTOALL_MAX_HELD` bytes (1 GiB)
+  beyond your buffers (bundles above 2 GiB - 1 bytes go in pieces).
+
+The ranks agree on the last three with one PMPI_Allreduce of 7 integers on the library's own communicator (a
+program may pass different datatypes on different ranks); `TESEARCH_ALLTOALL_SAME_TYPES=1` skips it when every rank
+passes the same counts and datatypes in a correct call.
 
 Per communicator the library makes, at its first call there, a private duplicate (it never sends on your
 communicator) and this rank's programs, kept as an attribute: later calls only look them up.  They are freed with
-the communicator or at MPI_Finalize.  Calls are not thread-safe across communicators (use it with one thread
-calling MPI collectives at a time).
+the communicator or at MPI_Finalize.  Threads: under `MPI_THREAD_MULTIPLE`, calls on different communicators may
+run at the same time, first calls included (as MPI allows for any collective); one thread at a time per
+communicator, as MPI requires.
 
 ## Size rules (per block)
 
@@ -505,7 +513,8 @@ superstep).
 | `TESEARCH_ALLTOALL_MIN_BYTES=N` | blocks below N bytes go to PMPI_Alltoall, the others to the schedule |
 | `TESEARCH_ALLTOALL_DATAFLOW=K:W` | the dataflow executor's lookahead and messages in flight |
 | `TESEARCH_SCHEDULE=FILE` | a tesearch-hops file run by every executor instead of the embedded schedules |
-| `TESEARCH_ALLTOALL_SAME_TYPES=1` | skip the agreement on datatypes |
+| `TESEARCH_ALLTOALL_MAX_HELD=N` | most bytes an executor may hold beyond your buffers (default 1 GiB) |
+| `TESEARCH_ALLTOALL_SAME_TYPES=1` | skip the agreement (every rank passes the same counts and datatypes) |
 | `TESEARCH_ALLTOALL_STATS=1` | print each process's counts at MPI_Finalize |
 | `TESEARCH_ALLTOALL_CHECK=1` | run every call made on the schedule again with PMPI_Alltoall and compare (a test mode: twice the traffic) |
 | `TESEARCH_ALLTOALL_RECORD=PATH`, `TESEARCH_ALLTOALL_NONCE=WORD` | each process writes `PATH.RANK` at MPI_Finalize: its counts, compared calls and differences (what `tesearch simulate --program` reads) |
