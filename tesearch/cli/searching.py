@@ -166,7 +166,7 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
     3 every width asked for refuted, by the bound or a solver's unsat over all shortest words; 4 unknown)."""
     from tesearch.running.limits import log
     from tesearch.search.report import front_door_text, search_text
-    from tesearch.search.core import CoreSchedule, WordSampling
+    from tesearch.search.params import CoreSchedule, WordSampling
     from tesearch.search.strategies import strategy as make_strategy
 
     if strategy == "best" and from_width is not None:  # refuting widths is the full width loop's: auto runs it

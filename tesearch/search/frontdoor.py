@@ -112,7 +112,7 @@ class Routes:
     def why_not(self, route: str) -> str | None:
         """None when ``route`` may make a table of the instance; else why it does not apply (before any work)."""
         facts = self.facts
-        network, bounds = facts.network, facts.bounds
+        network = facts.network
         max_width = self.params.max_width
         if route == "lift":
             if facts.exchange is not Exchange.TOTAL:
@@ -124,6 +124,7 @@ class Routes:
         elif route in ("rotation", "stratify", "split"):
             if facts.rotation is None:
                 return f"{network.spec} has no rotation"
+            bounds = facts.bounds
             if bounds.letter.value > bounds.counting:
                 return (f"the per-letter bound {bounds.letter.value} is above the counting bound {bounds.counting}: "
                         f"rotation blocks are letter-balanced and cannot meet it")
@@ -219,13 +220,20 @@ class Routes:
         self.progress(f"route {route}: {self.passed[-1].why}")
         return False
 
+    def last(self, position: int) -> bool:
+        """Whether the route at ``position`` may take all the time left: it takes all of it anyway (a construction),
+        or no later route applies (asked only then: a later route's question may cost a group or a bound)."""
+        if ROUTE_SHARES[self.routes[position]] >= 1.0:
+            return True
+        return all(self.why_not(later) is not None for later in self.routes[position + 1:])
+
     def run(self) -> Outcome:
         """Run the routes in order (module doc): the outcome of the route that made the best table, its ``facts``
         naming that route and why each one before it did not make the table."""
-        facts, budget, bounds = self.facts, self.budget, self.facts.bounds
+        facts, budget = self.facts, self.budget
         max_width = self.params.max_width
-        if max_width is not None and max_width < bounds.best:  # no table can exist: the search says so by the bound
-            skipped = [Passed(r, f"not tried: --max-width {max_width} is below the best bound {bounds.best}")
+        if max_width is not None and max_width < facts.bounds.best:  # no table can exist: the search says so by the bound
+            skipped = [Passed(r, f"not tried: --max-width {max_width} is below the best bound {facts.bounds.best}")
                        for r in self.routes if r != "full"]
             return self.outcome(self.door.route_strategy("full").run(facts, budget), "full", skipped)
         routes = self.routes
@@ -239,8 +247,7 @@ class Routes:
                 if budget.spent:
                     self.passed.append(Passed(route, "not tried: the time was spent"))
                     continue
-                last = all(self.why_not(later) is not None for later in routes[position + 1:])
-                share = budget if last else budget.part(fraction=ROUTE_SHARES[route])
+                share = budget if self.last(position) else budget.part(fraction=ROUTE_SHARES[route])
                 self.route = route
                 self.progress(f"route {route}: {ROUTE_NAMES[route]}" + ("" if route == "construct" else
                                                                         f", {_seconds(share)}"))
@@ -250,13 +257,13 @@ class Routes:
                     return self.outcome(outcome, route, self.passed)  # every width up to --max-width refuted
                 if self.take(route, outcome, why):
                     limits.offer(self.made.table)  # kept (with its route) if a limit stops a later route
-                    if self.made.table.T == bounds.best:
+                    if self.made.table.T == facts.bounds.best:
                         break
         made = self.made
         if made.outcome is None:
             reasons = "; ".join(p.text() for p in self.passed)
             return Outcome(FRONT_DOOR, Status.UNKNOWN, None, f"{facts.name}: no route made a table ({reasons})",
-                           bounds, time.monotonic() - self.started, stop_reason=_last_stop(self.passed),
+                           facts.bounds, time.monotonic() - self.started, stop_reason=_last_stop(self.passed),
                            facts={"route": None, "routes": [p.to_json() for p in self.passed]})
         return self.outcome(made.outcome, made.route, self.passed)
 
