@@ -71,11 +71,17 @@ def run(code: Path, args: list[str], timeout: float) -> dict:
                               text=True, timeout=timeout + 120)
         wall = time.monotonic() - started
         row = {"exit": done.returncode, "wall": wall, "T": None, "best": None, "route": None}
-        if out.is_file():
-            table = json.loads(out.read_text())
-            record = table.get("search") or table.get("construction") or {}
-            row.update(T=table["T"], best=max(table["lower_bound"], table.get("letter_bound", 0)),
-                       route=(record.get("route") or {}).get("made_by"))
+        if out.is_file():  # judged by this checkout's `tesearch verify` (T, the best bound it recomputes)
+            checked = subprocess.run([sys.executable, "-m", "tesearch.entry", "verify", str(out), "--json"],
+                                     cwd=scratch, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                                     text=True, timeout=600)
+            verdict = json.loads(checked.stdout)
+            if not verdict["valid"]:
+                raise SystemExit(f"{' '.join(args)} wrote a table that does not verify: {verdict['violations'][:1]}")
+            record = json.loads(out.read_text())
+            record = record.get("search") or record.get("construction")
+            route = record.get("route") if isinstance(record, dict) else None
+            row.update(T=verdict["T"], best=verdict["best_bound"], route=(route or {}).get("made_by"))
         return row
 
 

@@ -149,3 +149,12 @@ def test_from_width_runs_the_full_width_loop_as_before(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert "route" not in data and data["refuted_widths"] == [4]
+
+
+def test_a_seed_construction_s_table_records_its_bounds(tmp_path):
+    """ring-9 is made by the seed paper's construction, whose tables recorded `lower_bound` null (the table format
+    requires the counting bound there) and no per-letter bound; the front door writes them, so they are labelled."""
+    result, out = _search(tmp_path, "ring-9")
+    assert result.exit_code == 0 and json.loads(result.stdout)["route"] == "construct", result.output
+    written = json.loads(out.read_text())
+    assert (written["lower_bound"], written["letter_bound"]) == (10, 10)

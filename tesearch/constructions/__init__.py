@@ -95,6 +95,8 @@ def constructed_table(network: Network | Instance, exchange: Exchange | str | No
     if not isinstance(table.extra.get("construction"), dict):  # the seed papers' tables name their construction only
         table = relabelled(table, "construction", method=how, tool="tesearch", strategy="construct")
     builder = TableBuilder(facts, how)
+    if table.lower_bound is None or "letter_bound" not in table.extra:
+        table = builder.labelled(table)
     check = builder.check(table)
     return Outcome("construct", Status.FOUND, table, f"{network.spec} {exchange.value}: T = {table.T} by {how}; "
                    f"best bound {check.bounds.best}; {builder.verdict(table)}", facts.bounds, time.monotonic() - started)

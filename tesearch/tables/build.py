@@ -94,6 +94,14 @@ class TableBuilder:
         self.check(table)
         return table
 
+    def labelled(self, table: Table) -> Table:
+        """A table a construction module built by itself, labelled as :meth:`finish` labels one: the counting bound as
+        ``lower_bound`` and the per-letter bound as ``extra["letter_bound"]`` of this instance (the seed papers'
+        constructions record neither: their files had ``lower_bound`` null, which the table format does not allow)."""
+        bounds = self.facts.bounds
+        return dataclasses.replace(table, lower_bound=bounds.counting,
+                                   extra={"letter_bound": bounds.letter.value, **table.extra})
+
     def check(self, table: Table) -> Verification:
         """Verify a table made for this instance (UnverifiedTable if it does not verify): its verification."""
         with limits.phase("verify"):
