@@ -189,7 +189,7 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
             raise OptionError(f"{target} has {ranks} nodes, more than --max-order {limits.max_order}")
         if simulator_base_bytes(ranks) > limits.max_memory:
             size_plan(ranks, 0, min(size_list), max_memory=limits.max_memory)
-    table_path = resolved.path
+    table_path = resolved.table_file()
     if trace_file is not None:  # the safe writer's checks before any work
         from tesearch.running.files import TRACE_KIND, check_output
 

@@ -258,23 +258,25 @@ class Target:
         """The number of nodes a spec names, from its formula (before anything is built); None for a file."""
         return self.network.order if self.network is not None else None
 
+    def table_file(self) -> Path:
+        """The table file, or one line (exit 2) when a spec has no table tesearch ships."""
+        if self.path is None:
+            raise OptionError(f"tesearch ships no table of {self.network.spec}; make one (tesearch search "
+                              f"{self.network.spec} -o FILE) and give its file")
+        return self.path
+
     def load(self, *, command: str, precheck: Callable[[Table], None] | None = None) -> CheckedTable:
         """The table, checked as ``tesearch verify`` checks it (one line naming the file and fault otherwise), with
         its network (a spec's, as resolved; a file's, from its label and generators, derived once here)."""
-        if self.path is None:
-            raise FormatError(f"{self.argument} names a network without a table", where=self.argument)
-        return load_checked(self.path, command=command, precheck=precheck, network=self.network)
+        return load_checked(self.table_file(), command=command, precheck=precheck, network=self.network)
 
 
 def resolve_target(argument: str, *, shipped: bool = False) -> Target:
     """What a TABLE|NETWORK argument names, decided once: a file (:func:`names_a_file`), or a network spec (built
     from the registry: a bad spec is one line, exit 2).  ``shipped``: a spec stands for the table tesearch ships of
-    it (:func:`tesearch.data.packaged_table`; none shipped is one line, exit 2)."""
+    it (:func:`tesearch.data.packaged_table`; none shipped: :meth:`Target.table_file` says so, after the command
+    has refused what the spec's order rules out)."""
     if names_a_file(argument):
         return Target(argument, Path(argument.removeprefix("file:")), None)
     network = network_from_spec(argument)
-    path = packaged_table(network.spec) if shipped else None
-    if shipped and path is None:
-        raise OptionError(f"tesearch ships no table of {network.spec}; make one (tesearch search {network.spec} -o "
-                          f"FILE) and give its file")
-    return Target(argument, path, network)
+    return Target(argument, packaged_table(network.spec) if shipped else None, network)
