@@ -254,12 +254,12 @@ def test_a_rank_map_that_is_no_permutation_is_refused(tmp_path, text, fragment):
 
 
 @pytest.mark.parametrize("args,fragment", [
-    (["-o", "{tmp}/missing"], "not an existing directory"),
-    (["-o", "{tmp}", "--crossover", "{star_report}"], "the report is of star-4"),
-    (["-o", "{tmp}", "--crossover", "{table}"], "not a tesearch simulate --json report"),
-    (["-o", "{tmp}", "--rank-map", "{short_map}"], "a rank map of 2 entries"),
-    (["-o", "{tmp}", "--mpicc", "/no/such/mpicc"], "--mpicc /no/such/mpicc"),
-    (["-o", "{occupied}"], "not replaced"),
+    (["-o", "{tmp}/missing/lib"], "does not exist"),
+    (["-o", "{tmp}/lib", "--crossover", "{star_report}"], "the report is of star-4"),
+    (["-o", "{tmp}/lib", "--crossover", "{table}"], "not a tesearch simulate --json report"),
+    (["-o", "{tmp}/lib", "--rank-map", "{short_map}"], "a rank map of 2 entries"),
+    (["-o", "{tmp}/lib", "--mpicc", "/no/such/mpicc"], "--mpicc /no/such/mpicc"),
+    (["-o", "{occupied}"], "not written: it holds files tesearch library did not write"),
 ])
 def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, args, fragment):
     table = RESULTS / "hypercube-3.json"
