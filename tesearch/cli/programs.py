@@ -264,9 +264,12 @@ def run(table_file, mpi, executor, dataflow_pairs, pipelined, ranks, block_bytes
                                  f"{format_bytes(limits.max_memory)}")
     if not quiet:
         click.echo(f"running {table.network} on {nodes} ranks with {mpiexec} ...", err=True)
-    report = launch(MpiRun(nodes, block_bytes, tuple(schedules), tuple(jobs), table.T, schedule.hops, repeat,
-                           limits.timeout_s, limits.max_memory, COMPUTED if hook is None else f"{hook} (test hook)"),
-                    started=command_start())
+    from tesearch.running.limits import phase
+
+    with phase(f"run on {nodes} ranks with {Path(str(mpiexec)).name}"):  # a time limit names mpiexec, not setup
+        report = launch(MpiRun(nodes, block_bytes, tuple(schedules), tuple(jobs), table.T, schedule.hops, repeat,
+                               limits.timeout_s, limits.max_memory, COMPUTED if hook is None else f"{hook} (test hook)"),
+                        started=command_start())
     emit(report.to_json(), as_json, report.summary())
     return ExitCode.OK if report.ok else ExitCode.FAILED
 
@@ -297,7 +300,7 @@ def library(table_file, out_dir, crossover, rank_map, mpicc, force, limits, quie
     import tempfile
 
     from tesearch.running.files import check_output_directory, write_output_directory
-    from tesearch.running.limits import activated, phase
+    from tesearch.running.limits import activated
     from tesearch.schedules.library import HEADER_NAME, LIBRARY_NAME, PLAN_NAME, README_NAME, build_library
     from tesearch.schedules.library import check_shared_library, header_text, library_compiler, plan_for, readme_text
 
@@ -309,10 +312,9 @@ def library(table_file, out_dir, crossover, rank_map, mpicc, force, limits, quie
         plan, _ = plan_for(table_file, crossover, rank_map, command="library")
         if not quiet:
             click.echo(f"compiling {LIBRARY_NAME} for {plan.network} with {command} ...", err=True)
-        with phase(f"compile {LIBRARY_NAME} with {Path(command).name}"):
-            with tempfile.TemporaryDirectory(prefix="tesearch-library-") as scratch:
-                built = build_library(plan, command, Path(scratch))
-                data = check_shared_library(built, command)
+        with tempfile.TemporaryDirectory(prefix="tesearch-library-") as scratch:  # run_compiler names its phase
+            built = build_library(plan, command, Path(scratch))
+            data = check_shared_library(built, command)
     files = {LIBRARY_NAME: data, HEADER_NAME: header_text(plan).encode(),
              PLAN_NAME: (json.dumps(plan.to_json(), indent=1) + "\n").encode(),
              README_NAME: readme_text(plan, out_dir).encode()}
