@@ -7,13 +7,15 @@
  * the ranks' signatures match (as MPI requires).  A type is flattened through MPI_Type_get_envelope and
  * MPI_Type_get_contents into runs of one basic type (adjacent elements of the same basic type at consecutive
  * addresses merge); it qualifies when its lower bound is 0, its extent its size, and its runs tile [0, size) in
- * increasing order.  Combiners it does not know (subarray, darray, Fortran types, ...), counts MPI_Type_get_envelope
- * cannot give, more runs than TE_LAYOUT_MOST_RUNS, or any MPI error: not provable, the caller uses PMPI.
+ * increasing order.  Combiners it does not know (subarray, darray, Fortran types, ...), types made with large
+ * counts (MPI 4's _c constructors), more runs than TE_LAYOUT_MOST_RUNS, or any MPI error: not provable, the caller
+ * uses PMPI.
  * The signature digest is a 64-bit FNV-1a hash of the merged sequence (basic type name, element count) over the
  * whole block, so 2 MPI_INT, one contiguous pair of MPI_INT and two ints at displacements {0,4} all give one digest.
  */
 #include "te.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,14 +93,31 @@ static int extent_of(MPI_Datatype type, MPI_Aint *extent) {
   return PMPI_Type_get_extent(type, &lb, extent) == MPI_SUCCESS ? 0 : -1;
 }
 
+/* MPI_Type_get_envelope's numbers; -1 for a type made with large counts (MPI 4's _c constructors, whose envelope
+ * only MPI_Type_get_envelope_c may ask: MPICH calls MPI_Type_get_envelope on one an error), not proved here */
+static int envelope(MPI_Datatype type, int *ni, int *na, int *nd, int *combiner) {
+#if MPI_VERSION >= 4
+  MPI_Count i = 0, a = 0, large = 0, d = 0;
+  if (PMPI_Type_get_envelope_c(type, &i, &a, &large, &d, combiner) != MPI_SUCCESS || large != 0 || i > INT_MAX ||
+      a > INT_MAX || d > INT_MAX)
+    return -1;
+  *ni = (int)i;
+  *na = (int)a;
+  *nd = (int)d;
+  return 0;
+#else
+  return PMPI_Type_get_envelope(type, ni, na, nd, combiner) == MPI_SUCCESS ? 0 : -1;
+#endif
+}
+
 static int is_named(MPI_Datatype type) {
   int ni, na, nd, combiner;
-  return PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) == MPI_SUCCESS && combiner == MPI_COMBINER_NAMED;
+  return envelope(type, &ni, &na, &nd, &combiner) == 0 && combiner == MPI_COMBINER_NAMED;
 }
 
 static int flatten(MPI_Datatype type, MPI_Aint at, run_list *out) {
   int ni = 0, na = 0, nd = 0, combiner = 0;
-  if (type == MPI_DATATYPE_NULL || PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return -1;
+  if (type == MPI_DATATYPE_NULL || envelope(type, &ni, &na, &nd, &combiner) != 0) return -1;
   if (combiner == MPI_COMBINER_NAMED) { /* a predefined type: one run, if its own bytes have no holes */
     int size = 0, length = 0;
     MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
