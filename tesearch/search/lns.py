@@ -100,9 +100,11 @@ class WindowModel:
         return sorted(new), d
 
 
-def _free_message(model, cp_model, item, name: str, low: int, high: int, cells: list[list], uses: list[list]):
+def _free_message(model, cp_model, item, name: str, low: int, high: int, cells: list[list], uses: list[list],
+                  hint: tuple[int, ...]):
     """A free message's start in ``[low, high - length]`` and one letter per position (its words' tuples), with an
-    optional unit interval per (position, letter) in ``cells``: (start, letters)."""
+    optional unit interval per (position, letter) in ``cells``, each letter's choice hinted as in ``hint`` (the word
+    it has now): (start, letters)."""
     start = model.NewIntVar(low, max(low, high - item.length), f"start_{name}")
     positions = []
     for k in range(item.length):
@@ -111,6 +113,8 @@ def _free_message(model, cp_model, item, name: str, low: int, high: int, cells: 
         positions.append(x)
         for s in options:
             present = model.NewConstant(1) if len(options) == 1 else model.NewBoolVar(f"is_{name}_{k}_{s}")
+            if len(options) > 1:
+                model.AddHint(present, hint[k] == s)
             if len(options) > 1:
                 model.Add(x == s).OnlyEnforceIf(present)
                 model.Add(x != s).OnlyEnforceIf(present.Not())
@@ -155,9 +159,10 @@ def build_window(problem: TableProblem, placed: dict, window: Window) -> WindowM
     order = sorted(free)
     built = WindowModel(model, shift, width, order, [], [], left, block)
     for i in order:
-        start, positions = _free_message(model, cp_model, problem.items[i], str(i), low, high, cells, uses)
-        model.Add(width >= start + problem.items[i].length)
         w, c, _ = placed[i]
+        start, positions = _free_message(model, cp_model, problem.items[i], str(i), low, high, cells, uses,
+                                         problem.items[i].words[w])
+        model.Add(width >= start + problem.items[i].length)
         model.AddHint(start, c)
         for x, s in zip(positions, problem.items[i].words[w]):
             model.AddHint(x, s)
@@ -168,9 +173,11 @@ def build_window(problem: TableProblem, placed: dict, window: Window) -> WindowM
     for s, present in enumerate(uses):  # redundant: letter s's free cells fit in what [low, high) leaves of it
         entering = [sum(low + d <= x < high + d for x in block_at[s]) for d in range(L + 1 if block else 1)]
         taken = model.NewIntVar(min(entering), max(entering), f"block_cells_{s}")
+        model.AddHint(taken, entering[0])
         model.AddElement(shift, entering, taken)
         model.Add(sum(present) + taken + kept_in[s] <= high - low)
     model.AddHint(shift, 0)
+    model.AddHint(width, max(e for _, _, e in placed.values()))  # the hint is the whole current placement
     return built
 
 
