@@ -62,6 +62,12 @@ def balanced_vectors(cg, core: list[int]) -> dict[int, tuple[int, ...]]:
     return out
 
 
+def recorded_runs(record: str | None) -> list[dict]:
+    """The runs a campaign record holds (none without a record): one row per run, in order."""
+    path = Path(record) if record else None
+    return json.loads(path.read_text()) if path is not None and path.exists() else []
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--exchange", default="total")
@@ -69,7 +75,12 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=1200.0)
     ap.add_argument("--cap", type=int, default=48)
     ap.add_argument("--record", default=None)
+    ap.add_argument("--seed", type=int, default=None,
+                    help="CP-SAT's seed (default: the number of runs --record already holds, so that the campaign "
+                         "goes on with a new seed each run)")
     args = ap.parse_args()
+    seed = args.seed if args.seed is not None else len(recorded_runs(args.record))
+    began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     started = time.monotonic()
     facts = instance("star-9", args.exchange)
     cg = facts.cg
@@ -89,17 +100,17 @@ def main() -> int:
     width = args.width or -(-letters // cg.degree)
     problem = TableProblem(f"star-9 {args.exchange} core (balanced word choice)", cg.degree, width, tuple(items),
                            None, EncodingOptions())
-    decision = decide(problem, Backend.CPSAT, CpsatModel.INTERVALS, timeout_s=args.timeout)
+    decision = decide(problem, Backend.CPSAT, CpsatModel.INTERVALS, timeout_s=args.timeout, seed=seed)
     row = {"network": "star-9", "exchange": args.exchange, "core_elements": len(core), "letters": letters,
            "width": width, "loads": sorted(set(int(x) for x in loads)),
            "words_offered": sum(len(it.words) for it in items), "cap": args.cap,
            "result": decision.result.value, "solve_seconds": round(decision.seconds, 1),
            "wall_seconds": round(time.monotonic() - started, 1), "timeout": args.timeout,
-           "command": "python -m experiments.star9_balanced_core " + " ".join(sys.argv[1:])}
+           "seed": seed, "started": began, "command": "python -m experiments.star9_balanced_core " + " ".join(sys.argv[1:])}
     print(json.dumps(row))
     if args.record:
         path = Path(args.record)
-        runs = json.loads(path.read_text()) if path.exists() else []
+        runs = recorded_runs(args.record)
         runs.append(row)
         path.write_text(json.dumps(runs, indent=1) + "\n")
     return 0 if decision.result.value == "sat" else 4

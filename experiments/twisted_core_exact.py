@@ -29,6 +29,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC = "torus-12x12x24:twisted"
 
 
+def recorded_runs(record: str | None) -> list[dict]:
+    """The runs a campaign record holds (none without a record): one row per run, in order."""
+    path = Path(record) if record else None
+    return json.loads(path.read_text()) if path is not None and path.exists() else []
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--spec", default=SPEC, help="another twisted torus, to try the model where the answer is known")
@@ -36,7 +42,12 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=900.0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--record", default=None)
+    ap.add_argument("--seed", type=int, default=None,
+                    help="CP-SAT's seed (default: the number of runs --record already holds, so that the campaign "
+                         "goes on with a new seed each run)")
     args = ap.parse_args()
+    seed = args.seed if args.seed is not None else len(recorded_runs(args.record))
+    began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     from ortools.sat.python import cp_model
 
     facts = instance(args.spec)
@@ -81,16 +92,17 @@ def main() -> int:
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = args.timeout
     solver.parameters.num_workers = args.workers
+    solver.parameters.random_seed = seed
     started = time.monotonic()
     status = solver.Solve(model)
     row = {"network": args.spec, "width": W, "elements": len(core), "letters": int(sum(cg.dist[g] for g in core)),
            "status": solver.StatusName(status), "seconds": round(time.monotonic() - started, 1),
            "timeout": args.timeout, "workers": args.workers,
-           "command": "python -m experiments.twisted_core_exact " + " ".join(sys.argv[1:])}
+           "seed": seed, "started": began, "command": "python -m experiments.twisted_core_exact " + " ".join(sys.argv[1:])}
     print(json.dumps(row))
     if args.record:
         path = Path(args.record)
-        runs = json.loads(path.read_text()) if path.exists() else []
+        runs = recorded_runs(args.record)
         runs.append(row)
         path.write_text(json.dumps(runs, indent=1) + "\n")
     return 0 if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else 4

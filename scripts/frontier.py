@@ -442,11 +442,39 @@ def write_report() -> None:
             lines.append(f"| {t['network']} | {t['exchange']} | {outcome}; the search row above is superseded | "
                          f"{t['T']} | {best} | {t['search']['seconds']:.1f} | {strategy or t['search']['method']} | "
                          f"`{command}` |")
-    lines += ["", *word_choice_section(), "", *notes()]
+    lines += ["", *word_choice_section(), "", *campaign_section(), "", *notes()]
     (ROOT / "results" / "frontier.md").write_text("\n".join(lines) + "\n")
 
 
 WORD_CHOICE = ROOT / "results" / "frontier" / "word-choice.json"
+
+#: the core campaigns (issue 47, item 3): (record, what one run asks)
+CAMPAIGNS = (("results/frontier/star9-core.json", "star-9's 383 core elements (3504 letters) in 438 columns, each "
+              "column holding each letter once, with the balanced word choice fixed first (CP-SAT interval model)"),
+             ("results/twisted/core-exact.json", "torus-12x12x24:twisted's 29 core elements (360 letters) in 60 "
+              "columns, each column holding each letter once (the exact abelian CP-SAT model)"))
+
+
+def campaign_section() -> list[str]:
+    """The core campaigns run by run: each record's rows (experiments/star9_balanced_core.py,
+    experiments/twisted_core_exact.py; each run a new seed, so a campaign resumes where its record ends)."""
+    lines = ["## Core campaigns (issues 40 and 47)", "",
+             "Each row one run, in order, as its record holds it; a run with no seed recorded ran before seeds were "
+             "recorded (CP-SAT's default seed). UNKNOWN decides nothing; an INFEASIBLE would cover only that "
+             "model's class of tables (the full orbits as blocks; for star-9 also that word choice) and is no "
+             "certificate.", "",
+             "| campaign | run | started | seed | width | outcome | solve (s) | wall (s) | reproduce |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for record, what in CAMPAIGNS:
+        path = ROOT / record
+        runs = json.loads(path.read_text()) if path.exists() else []
+        for number, run in enumerate(runs, 1):
+            outcome = str(run.get("result") or run.get("status")).upper()
+            solve = run.get("solve_seconds", run.get("seconds"))
+            lines.append(f"| {what} ({record}) | {number} | {run.get('started', '-')} | {run.get('seed', '-')} | "
+                         f"{run['width']} | {outcome} | {solve} | {run.get('wall_seconds', '-')} | "
+                         f"`{current(run['command'])}` |")
+    return lines
 
 
 def word_choice_lower(network: str) -> int | None:

@@ -83,9 +83,14 @@ OVERRIDES: dict[str, tuple[str, str]] = {
         "--timeout 300 --out results/frontier/pancake-6.json` (commit 97d5821). Time-limited CP-SAT: a rerun may "
         "end at a different width."),
     "results/frontier/bubblesort-6.json": (
-        "tesearch repack bubblesort-6 --tail 40 --round 40 --timeout 300 --out results/frontier/bubblesort-6.json",
-        "CP-SAT repack of the last columns (commit 97d5821; was `python -m tesearch.solvers.cpsat`)."
-        " Time-limited CP-SAT: a rerun may end at a different width."),
+        "tesearch repack bubblesort-6 --start START --window 30 --solver cpsat-intervals --solver-timeout 12 "
+        "--seed 2 --timeout 1500 --out results/frontier/bubblesort-6.json",
+        "the large-neighbourhood search (strategy lns, issue 47) in 1500 s segments, each from the table the one before "
+        "wrote (START; the campaign kept its checkpoint in /tmp and copied the last table here): from the T = 1303 "
+        "table this file held (`tesearch repack bubblesort-6 --tail 40 --round 40 --timeout 300`, commit 97d5821) "
+        "to 1300 (20 s rounds, seed 2), 1299 (12 s rounds, seed 1) and 1297 (12 s rounds, seed 2; 1500 s, 1013.9 s to the 1297 table), "
+        "2026-12-05/06 at a load of 14 to 34; each verified and replayed before the next segment started from it. "
+        "Time-limited CP-SAT: a rerun may end at a different width."),
     "results/frontier/star-7.json": (
         "tesearch stratify star-7 --timeout 800 --out results/frontier/star-7.json",
         "was `python -m tesearch.frontier.star star-7 --timeout 800` (scripts/frontier.py STRATIFIED); 184 s."),
@@ -135,11 +140,13 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/frontier-bench-star-7.md": (
         ["python -m scripts.frontier --strategies --only star-7 --out results/frontier-bench-star-7.md"], [],
         "star-7 total and odd-distance: stratification and the patient rotation schedule beside the split strategy"),
-    "results/lanes-bench.md": (["python -m benchmarks.lanes --max-n 64 --kernel-max-nodes 60000 --report results/lanes-bench.md"], [],
+    "results/lanes-bench.md": (["python -m benchmarks.lanes --max-n 64 --kernel-max-nodes 60000 --report results/lanes-bench.md",
+                                "python -m benchmarks.lanes --restate results/lanes-bench.md"], [],
                                "mirror-lane tables for every m x n x n (4 | m < n, n even): T, tesearch's and the "
                                "kernel's bounds, the shells chained, seconds; all 240 shapes up to n = 64, from two runs "
                                "(the first stopped at n = 48, the second went on with --min-n 48 --min-m 32), "
-                               "stated at the top"),
+                               "stated at the top; --restate then marked the 79 bounds the runs printed below the "
+                               "kernel's (the prover's estimates of the time) superseded (issue 47)"),
     "results/symmetry-cores.md": (
         ["python -m experiments.symmetry_cores --max-n 9 --report results/symmetry-cores.md"], [],
         "the core of every regular letter group (every group of order n-1) on star-5..9, total and odd-distance"),
@@ -262,17 +269,29 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
         "p = 11 with one extra orbit of transpositions in a 35-column core: the 59th start pattern gave the array "
         "recorded in tesearch/constructions/star_prime.py (about 13 min wall on the loaded machine, 18:57 to 19:10, most of it building the 59 models)"),
     "results/frontier/star9-core.json": (
-        ["python -m experiments.star9_balanced_core --timeout 1200 --record results/frontier/star9-core.json"],
+        ["python -m experiments.star9_balanced_core --timeout 1200 --record results/frontier/star9-core.json",
+         "python -m experiments.star9_balanced_core --record results/frontier/star9-core.json --timeout 1200"],
         [],
-        "star-9's rotation core at 438 columns with the balanced word choice fixed first (CP-SAT interval model)"),
+        "star-9's rotation core at 438 columns with the balanced word choice fixed first (CP-SAT interval model); a "
+        "campaign (issue 47): each run appends its row with a new seed (the number of rows before it), so the next "
+        "run of the second command goes on where the record ends; results/frontier.md lists the runs"),
     "results/twisted/core-exact.json": (
-        ["python -m experiments.twisted_core_exact --timeout 900 --workers 2 --record results/twisted/core-exact.json"],
+        ["python -m experiments.twisted_core_exact --timeout 900 --workers 2 --record results/twisted/core-exact.json",
+         "python -m experiments.twisted_core_exact --workers 1 --record results/twisted/core-exact.json --timeout 600"],
         [],
-        "torus-12x12x24:twisted's rotation core in exactly 60 columns (T = 6036), the exact abelian CP-SAT model"),
+        "torus-12x12x24:twisted's rotation core in exactly 60 columns (T = 6036), the exact abelian CP-SAT model; a "
+        "campaign (issue 47): each run appends its row with a new seed (the number of rows before it), so the next "
+        "run of the second command goes on where the record ends; results/frontier.md lists the runs"),
+    "results/frontier/star9-group-balance.json": (
+        ["python -m experiments.star9_group_balance --record results/frontier/star9-group-balance.json"],
+        [],
+        "star-9 over C8, C4xC2, C2^3 and Q8: each group's core, its width at the bound 365202 and the star max "
+        "flow's least most-used letter over the core's words (6:26 wall, 0.24 GB peak, 2026-12-06, load about 28)"),
     "results/frontier.md": (
         ["python -m scripts.frontier --report"],
         ["results/frontier/runs.json", "results/frontier/lifts.json", "results/frontier/lift-cores.json",
-         "results/frontier/word-choice.json", "docs/notes/frontier.md"],
+         "results/frontier/word-choice.json", "results/frontier/star9-core.json", "results/twisted/core-exact.json",
+         "docs/notes/frontier.md"],
         "generated from the run records, the frontier tables' metadata and the notes in docs/notes/frontier.md"),
     "results/regress.md": (
         ["python -m scripts.regress_report"],

@@ -46,3 +46,15 @@ def test_the_report_is_not_written_over_stale_notes(monkeypatch, tmp_path):
     with pytest.raises(SystemExit, match="pancake-6: the notes say bound 659, the newest figure is 660"):
         frontier.write_report()
     assert not (tmp_path / "results" / "frontier.md").exists()
+
+
+def test_the_report_lists_every_campaign_run():
+    """results/frontier.md's core campaigns: one row per recorded run of each record, in order."""
+    import json
+
+    lines = frontier.campaign_section()
+    for record, _ in frontier.CAMPAIGNS:
+        runs = json.loads((frontier.ROOT / record).read_text())
+        rows = [line for line in lines if f"({record}) |" in line]
+        assert [row.split(" | ")[1] for row in rows] == [str(k) for k in range(1, len(runs) + 1)]
+        assert all(str(run.get("solve_seconds", run.get("seconds"))) in row for run, row in zip(runs, rows))

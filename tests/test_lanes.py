@@ -321,3 +321,29 @@ def test_construct_prints_torus_28x30x30_optimal():
     result = run_cli("construct", "torus-28x30x30")
     assert result.exit_code == 0, result.output
     assert "best bound 94500; OPTIMAL" in result.output and "gap" not in result.output
+
+
+def test_the_bench_report_marks_superseded_bounds(tmp_path, monkeypatch):
+    """benchmarks/lanes.py --restate: a bound the run printed below the row's proved bound (the kernel's, or Lemma 1's
+    closed form) is marked superseded, the others and every other column are kept, and a second restate changes
+    nothing (issue 47: results/lanes-bench.md showed 10560 for 8x22x22 without saying so)."""
+    import sys
+
+    from benchmarks import lanes
+
+    report = tmp_path / "bench.md"
+    report.write_text("Command: `python -m benchmarks.lanes` (a test).\n\n"
+                      "| shape | nodes | T | bound | kernel | optimal | shells | seconds |\n"
+                      "|---|---|---|---|---|---|---|---|\n"
+                      "| torus-4x6x6 | 144 | 108 | 108 | 108 | yes | 33 | 2.09 |\n"
+                      "| torus-8x22x22 | 3872 | 10648 | 10560 | 10648 | yes | 964 | 3.10 |\n"
+                      "| torus-40x42x42 | 70560 | 370440 | 369600 | closed form | yes | 17628 | 125.17 |\n\n"
+                      "All valid.\n")
+    monkeypatch.setattr(sys, "argv", ["lanes", "--restate", str(report)])
+    assert lanes.main() == 0
+    once = report.read_text()
+    assert "| torus-4x6x6 | 144 | 108 | 108 | 108 | yes | 33 | 2.09 |" in once
+    assert "| torus-8x22x22 | 3872 | 10648 | 10560 (superseded) | 10648 | yes | 964 | 3.10 |" in once
+    assert "| torus-40x42x42 | 70560 | 370440 | 369600 (superseded) | closed form |" in once
+    assert "In the 2 rows marked **(superseded)**" in once and once.endswith("All valid.\n")
+    assert lanes.main() == 0 and report.read_text() == once
