@@ -51,6 +51,13 @@ class SolverUnavailable(TesearchError):
     """An optional solver or runtime (ortools, cvc5, python-sat, mpi4py, ray) is not installed."""
 
 
+class ResourceUnavailable(TesearchError):
+    """The machine cannot give the command what it needs now (a runtime such as Ray that cannot start on a busy or
+    short-of-memory machine): not bad input, so exit 4 with the reason; nothing is written."""
+
+    exit_code = ExitCode.UNKNOWN
+
+
 class ConstructionError(TesearchError):
     """A construction or decomposition does not apply to the network asked for."""
 
