@@ -237,6 +237,11 @@ def test_a_bundle_larger_than_one_mpi_message_is_bad_input_not_a_deadlock():
     (("--executor", "step", "--table-free", "greedy combining"), "--table-free is for the combined executor"),
     (("--executor", "combined", "--dataflow", "2:2"), "--dataflow is for the dataflow executor"),
     (("--dataflow", "0:3"), "--dataflow: '0:3'"),
+    (("--pipelined", "0:3"), "--pipelined: '0:3'"),
+    (("--pipelined", "8:0"), "--pipelined: '8:0'"),
+    (("--pipelined", "8:2000"), "--pipelined: '8:2000'"),
+    (("--pipelined", "fast"), "--pipelined: 'fast'"),
+    (("--executor", "step", "--pipelined", "8:2"), "--pipelined is for the pipelined executor"),
     (("--mpi-algorithms", ""), "--mpi-algorithms: an empty name"),
     (("--mpi-algorithms", "pair,sideways"), "no alltoall algorithm or selector 'sideways'"),
 ])

@@ -79,7 +79,7 @@ def _executors(text: str):
         elif item in {e.value for e in ExecutorKind}:
             chosen.append(ExecutorKind(item))
         else:
-            raise OptionError(f"--executor: {item!r} is not one of step, dataflow, combined, all")
+            raise OptionError(f"--executor: {item!r} is not one of step, dataflow, combined, pipelined, all")
     return tuple(dict.fromkeys(chosen))
 
 
@@ -113,13 +113,15 @@ def _table_free(text: str) -> tuple[str, ...] | None:
     return tuple(a.strip() for a in text.split(",") if a.strip())
 
 
-def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table_free: str, non_optimal: bool):
+def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table_free: str, non_optimal: bool,
+            pipelined: str = "rule"):
     """The study's line-up from the options; an option for an executor that does not run is refused up front."""
     from tesearch.running.errors import OptionError
     from tesearch.running.limits import parse_bytes
-    from tesearch.schedules.simulate.lineup import Choice, ExecutorKind, parse_dataflow, parse_supersteps
+    from tesearch.schedules.simulate.lineup import Choice, ExecutorKind, parse_dataflow, parse_pipelined, parse_supersteps
 
     executors = _executors(executor)
+    pipelines = parse_pipelined(pipelined)
     supersteps = parse_supersteps(combine)
     dataflow = parse_dataflow(dataflow_pairs)
     piece_sizes = tuple(parse_bytes(p.strip()) for p in pieces.split(",") if p.strip())
@@ -132,8 +134,10 @@ def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table
                 raise OptionError(f"{name} is for the combined executor, which --executor {executor} does not run")
     if ExecutorKind.DATAFLOW not in executors and source("dataflow_pairs") is not click.core.ParameterSource.DEFAULT:
         raise OptionError(f"--dataflow is for the dataflow executor, which --executor {executor} does not run")
+    if ExecutorKind.PIPELINED not in executors and source("pipelined") is not click.core.ParameterSource.DEFAULT:
+        raise OptionError(f"--pipelined is for the pipelined executor, which --executor {executor} does not run")
     return Choice(executors=executors, dataflow=dataflow, supersteps=supersteps, pieces=piece_sizes,
-                  non_optimal=non_optimal, table_free=_table_free(table_free))
+                  non_optimal=non_optimal, table_free=_table_free(table_free), pipelined=pipelines)
 
 
 @click.command()
@@ -151,10 +155,15 @@ def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table
 @click.option("--executor", default="all", show_default=True,
               help="Executors of the table and the non-optimal tables, a comma list: step (one message per hop, step "
                    "by step), dataflow (out of order within K positions, W in flight per link), combined (one message "
-                   "per link per superstep; also runs every table-free schedule); all.")
+                   "per link per superstep; also runs every table-free schedule), pipelined (the table's order on every "
+                   "link, every hop in P pieces, W pieces in flight per link: --pipelined); all.")
 @click.option("--dataflow", "dataflow_pairs", default="1:1,64:64", show_default=True,
               help="The dataflow executor's K:W pairs: each link sends any unsent hop among the K positions from its "
                    "first unsent one whose block is here, with at most W hops in flight.")
+@click.option("--pipelined", default="rule", show_default=True,
+              help="The pipelined executor's P:W pairs (P pieces per hop, each forwarded as soon as it is here; W "
+                   "pieces in flight per link, each sent synchronously), or rule: chosen per block size from the "
+                   "platform's latency and bandwidth (docs/simulate.md), e.g. rule,8:2,8:4.")
 @click.option("--combine", default="balanced,optimum", show_default=True,
               help="The table's paths in supersteps under the combined executor, a comma list: balanced (local "
                    "search), optimum (bundle sum driven to its floor), K (the table's columns in windows of K), none.")
@@ -181,8 +190,8 @@ def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table
 @OVERWRITE_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=None)
-def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor, dataflow_pairs, combine, pieces,
-             table_free, non_optimal, run_timeout, budget, program, trace_file, force, as_json, limits, quiet):
+def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor, dataflow_pairs, pipelined, combine,
+             pieces, table_free, non_optimal, run_timeout, budget, program, trace_file, force, as_json, limits, quiet):
     """Time TARGET's table, table-free schedules and MPI_Alltoall's algorithms on the network, simulated by SimGrid.
 
     TARGET is a table file or a network spec (the table tesearch ships for it).  Needs SimGrid's SMPI (smpicc,
@@ -206,7 +215,7 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     size_list = _sizes(sizes)
     bandwidth_bps, latency_s = parse_bandwidth(bandwidth), parse_latency(latency)
     wanted = _mpi_algorithms(mpi_algorithms)
-    choice = _choice(executor, dataflow_pairs, combine, pieces, table_free, non_optimal)
+    choice = _choice(executor, dataflow_pairs, combine, pieces, table_free, non_optimal, pipelined)
     from tesearch.tables.loading import names_a_file
 
     if not names_a_file(target):  # a spec: refuse what its order already rules out, before anything is built
