@@ -152,6 +152,10 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/view.md": (["python -m benchmarks.view --report results/view.md"], [],
                         "tesearch view pages (star-5, star-7, star-8, hypercube-16): build seconds, bytes, gzipped bytes, "
                         "time to interactive and redraw time measured in headless Chromium (quoted in README.md)"),
+    "results/front-door.md": (
+        ["python -m benchmarks.front_door --before DIR --timeout 60 --report results/front-door.md"], [],
+        "`search NETWORK` to an optimal or best table for every family at three sizes: before the front door (DIR: a "
+        "checkout of 99aa099), after it with the route it took, and the command a user had to know before it"),
     "results/limits.md": (["python -m benchmarks.limits --report results/limits.md"], [],
                           "from --timeout to exit and peak memory per run (quoted in results/README.md)"),
     "results/twisted/runs.json": (["python -m scripts.twisted_runs SPEC --timeout S [--command search|stratify]"], [],
