@@ -64,7 +64,7 @@ ROUTE_NAMES = {"construct": "a construction", "lift": "the ring lift", "rotation
                "stratify": "the symmetry stratification", "split": "the split search", "full": "the full search",
                "repack": "the CP-SAT repack"}
 #: the advice a construction's refusal ends with ("; use tesearch search or narrow"): the front door goes on by itself
-OTHER_COMMAND = re.compile(r"; use tesearch [a-z ]+$")
+OTHER_COMMAND = re.compile(r"; use tesearch .*$")
 
 
 @dataclass(frozen=True)
