@@ -9,7 +9,7 @@ The manifest is derived from what the files say about themselves and from the ru
 - a certificate records its own ``tesearch certify`` command (``created.command``); the
   DRAT proofs next to the encodings are written by that same certify run;
 - the ring-n:cyclic encodings are written by the suite's ``--keep-encodings`` searches, the
-  lift-core encoding by scripts/lift_core.py;
+  lift-core encoding by experiments/lift_core.py;
 - the few tables whose command the metadata does not give (the CP-SAT ones) take it from the
   commit that added them: see OVERRIDES below, each with the commit it comes from.
 
@@ -19,7 +19,9 @@ tesearch.frontier.star`` -> ``tesearch stratify``; ``python -m tesearch.solvers.
 ``tesearch repack``; ``python -m tesearch.frontier.hypercube`` and
 scripts/frontier_constructions.py -> ``tesearch construct``), a script or benchmark run by its path
 (``python scripts/NAME.py``, as the run records of before issue 39 say) to the module it is now
-(``python -m scripts.NAME``), and the option spellings removed at 0.1.0 to the current ones (``--backend``
+(``python -m scripts.NAME``; the one-off research runs moved to experiments/ in issue 48 are
+``python -m experiments.NAME``, and ``scripts/lane_core.py``, a shim for ``tesearch narrow --core-model
+lanes``, is that command: see :func:`lane_core_command`), and the option spellings removed at 0.1.0 to the current ones (``--backend``
 and ``--cpsat-model`` -> ``--solver``, ``--round`` and ``--attempt-timeout`` -> ``--solver-timeout``,
 ``--output`` -> ``--out``, ``repack --rotation-core`` -> ``narrow``).
 
@@ -139,17 +141,21 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                                "(the first stopped at n = 48, the second went on with --min-n 48 --min-m 32), "
                                "stated at the top"),
     "results/symmetry-cores.md": (
-        ["python -m scripts.symmetry_cores --max-n 9 --report results/symmetry-cores.md"], [],
+        ["python -m experiments.symmetry_cores --max-n 9 --report results/symmetry-cores.md"], [],
         "the core of every regular letter group (every group of order n-1) on star-5..9, total and odd-distance"),
     "results/symmetry-search.md": (
-        ["python -m scripts.symmetry_cores --search --max-n 7 --timeout 150 --report results/symmetry-search.md"], [],
+        ["python -m experiments.symmetry_cores --search --max-n 7 --timeout 150 --report results/symmetry-search.md"], [],
         "what the rotation search reaches with each regular letter group (--symmetry) on star-5..7, one run each"),
-    "results/star-structure.md": (["python -m scripts.star_structure --report results/star-structure.md"], [],
+    "results/star-structure.md": (["python -m experiments.star_structure --report results/star-structure.md"], [],
                                   "the rotation core of star-4, 6, 8 (n - 1 prime): the powers of the p-cycle, their "
                                   "progression words, and how the committed optimal tables stagger them"),
     "results/view.md": (["python -m benchmarks.view --report results/view.md"], [],
                         "tesearch view pages (star-5, star-7, star-8, hypercube-16): build seconds, bytes, gzipped bytes, "
                         "time to interactive and redraw time measured in headless Chromium (quoted in README.md)"),
+    "results/front-door.md": (
+        ["python -m benchmarks.front_door --before DIR --timeout 60 --report results/front-door.md"], [],
+        "`search NETWORK` to an optimal or best table for every family at three sizes: before the front door (DIR: a "
+        "checkout of 99aa099), after it with the route it took, and the command a user had to know before it"),
     "results/limits.md": (["python -m benchmarks.limits --report results/limits.md"], [],
                           "from --timeout to exit and peak memory per run (quoted in results/README.md)"),
     "results/twisted/runs.json": (["python -m scripts.twisted_runs SPEC --timeout S [--command search|stratify]"], [],
@@ -230,11 +236,11 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
         "(scripts/frontier_lifts.py --timeout is seconds per solver call). The torus-8x16x16 runs take hours "
         "and end unknown."),
     "results/frontier/lift-cores.json": (
-        ["python -m scripts.lift_core torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
+        ["python -m experiments.lift_core torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
         [],
         "also writes encodings/lift-torus-8x16x16-ring0-construction-core.smt2; about 200 s."),
     "encodings/lift-torus-8x16x16-ring0-construction-core.smt2": (
-        ["python -m scripts.lift_core torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
+        ["python -m experiments.lift_core torus-8x16x16 --ring 0 --window 16 --cpsat-timeout 60 --z3-timeout 1800"],
         [],
         "written by the lift-core run that writes results/frontier/lift-cores.json"),
     "results/frontier/word-choice.json": (
@@ -243,24 +249,24 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
         "one `tesearch bound` run per open frontier case (the word-choice bound, issue 40), with wall seconds and "
         "peak memory; also writes the proofs/word-choice-*.json certificates. star-10 takes about an hour."),
     "results/frontier/star-core-arrays.json": (
-        [f"python -m scripts.star_core_array {p} --timeout 60 --record results/frontier/star-core-arrays.json"
+        [f"python -m experiments.star_core_array {p} --timeout 60 --record results/frontier/star-core-arrays.json"
          for p in (3, 5, 7, 11)],
         [],
         "core arrays of the prime-star construction by CP-SAT, one row per start pattern tried (p = 3, 5, 7: the "
         "first pattern gives one; p = 11: all 66 patterns INFEASIBLE, CP-SAT's word, no certificate); the file "
         "was removed before the four runs"),
     "results/frontier/star-core-arrays-extra.json": (
-        ["python -m scripts.star_core_array 11 --extra-orbit --timeout 10 "
+        ["python -m experiments.star_core_array 11 --extra-orbit --timeout 10 "
          "--record results/frontier/star-core-arrays-extra.json"],
         [],
         "p = 11 with one extra orbit of transpositions in a 35-column core: the 59th start pattern gave the array "
         "recorded in tesearch/constructions/star_prime.py (about 13 min wall on the loaded machine, 18:57 to 19:10, most of it building the 59 models)"),
     "results/frontier/star9-core.json": (
-        ["python -m scripts.star9_balanced_core --timeout 1200 --record results/frontier/star9-core.json"],
+        ["python -m experiments.star9_balanced_core --timeout 1200 --record results/frontier/star9-core.json"],
         [],
         "star-9's rotation core at 438 columns with the balanced word choice fixed first (CP-SAT interval model)"),
     "results/twisted/core-exact.json": (
-        ["python -m scripts.twisted_core_exact --timeout 900 --workers 2 --record results/twisted/core-exact.json"],
+        ["python -m experiments.twisted_core_exact --timeout 900 --workers 2 --record results/twisted/core-exact.json"],
         [],
         "torus-12x12x24:twisted's rotation core in exactly 60 columns (T = 6036), the exact abelian CP-SAT model"),
     "results/frontier.md": (
@@ -318,11 +324,52 @@ RUN_BY_PATH = re.compile(r"^python (scripts|benchmarks)/([a-z_0-9]+)\.py\b")
 RENAMED_OPTIONS = {"--round": "--solver-timeout", "--attempt-timeout": "--solver-timeout", "--output": "--out"}
 
 
+#: the one-off research runs that lived in scripts/ until issue 48 and are experiments/NAME.py now
+MOVED_TO_EXPERIMENTS = frozenset({"lift_core", "lp_bound", "star9_balanced_core", "star_core_array", "star_structure",
+                                  "symmetry_cores", "twisted_core_exact"})
+
+#: the defaults of the former scripts/lane_core.py (whole run; seconds per part), which its records rely on
+LANE_CORE_DEFAULT_TIMEOUT, LANE_CORE_DEFAULT_ATTEMPT = "1200.0", "40.0"
+
+
+def lane_core_command(arguments: list[str]) -> list[str]:
+    """The ``tesearch narrow`` command that ``python -m scripts.lane_core ARGS`` ran (the former shim, removed in
+    issue 48): SPEC --out F [--timeout S] [--attempt S] [--min-width W] [--max-width W] [--joint] is
+    ``tesearch narrow SPEC --core-model lanes|joint-lanes --out F --timeout S --solver-timeout S
+    [--from-width W] [--max-width W]`` (--min-width 0, the former default, meant no lower width)."""
+    spec, options, joint, i = None, {}, False, 0
+    while i < len(arguments):
+        word = arguments[i]
+        if word == "--joint":
+            joint, i = True, i + 1
+        elif word.startswith("--"):
+            options[word], i = arguments[i + 1], i + 2
+        else:
+            spec, i = word, i + 1
+    unknown = set(options) - {"--out", "--timeout", "--attempt", "--min-width", "--max-width"}
+    if spec is None or "--out" not in options or unknown:
+        raise SystemExit(f"scripts/lane_core.py {shlex.join(arguments)}: not a command the former script took")
+    words = ["tesearch", "narrow", spec, "--core-model", "joint-lanes" if joint else "lanes", "--out", options["--out"],
+             "--timeout", options.get("--timeout", LANE_CORE_DEFAULT_TIMEOUT),
+             "--solver-timeout", options.get("--attempt", LANE_CORE_DEFAULT_ATTEMPT)]
+    if int(options.get("--min-width", "0")) > 0:
+        words += ["--from-width", options["--min-width"]]
+    if "--max-width" in options:
+        words += ["--max-width", options["--max-width"]]
+    return words
+
+
 def current(command: str) -> str:
     """A recorded command as it runs now: ``python scripts/NAME.py ARGS`` is ``python -m scripts.NAME ARGS``
-    (benchmarks alike), and a ``tesearch`` command takes the current option spellings (module doc)."""
+    (benchmarks alike; ``experiments.NAME`` for the runs moved there), ``scripts.lane_core`` is the
+    ``tesearch narrow`` command it ran, and a ``tesearch`` command takes the current option spellings (module doc)."""
     command = RUN_BY_PATH.sub(lambda m: f"python -m {m[1]}.{m[2]}", command)
     words = shlex.split(command)
+    if words[:3] == ["python", "-m", "scripts.lane_core"]:
+        words = lane_core_command(words[3:])
+    elif words[:2] == ["python", "-m"] and words[2].startswith("scripts.") \
+            and words[2].removeprefix("scripts.") in MOVED_TO_EXPERIMENTS:
+        return shlex.join(["python", "-m", "experiments." + words[2].removeprefix("scripts."), *words[3:]])
     if not words or words[0] != "tesearch":
         return command
     if words[1] == "repack" and "--rotation-core" in words:
@@ -365,8 +412,11 @@ def table_entry(rel: str, data: dict, suite: dict, runs: dict, lifts: dict) -> t
         command, note = OVERRIDES[rel]
         return [command], [], note
     if rel.startswith("results/twisted/"):
-        return [twisted_command(rel)], [], ("scripts/twisted_runs.py ran it and recorded it in results/twisted/runs.json, "
-                                            "with the verify, replay, certify and check-proof steps after it")
+        command = twisted_command(rel)
+        shim = (" (recorded as the former scripts/lane_core.py, which ran this `tesearch narrow` command)"
+                if "lane_core" in command else "")
+        return [command], [], ("scripts/twisted_runs.py ran it and recorded it in results/twisted/runs.json" + shim
+                               + ", with the verify, replay, certify and check-proof steps after it")
     construction = data.get("construction")
     network, exchange = data["network"], data["exchange"]
     if rel.startswith("results/frontier/"):

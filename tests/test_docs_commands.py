@@ -108,7 +108,7 @@ def _scratch(tmp_path: Path) -> Path:
     """A working directory that sees the repository's files (read-only use) and runs this checkout's code."""
     work = tmp_path / "work"
     work.mkdir()
-    for name in ("results", "proofs", "encodings", "scripts"):
+    for name in ("results", "proofs", "encodings", "scripts", "experiments"):
         (work / name).symlink_to(ROOT / name)
     bin_dir = work / ".venv" / "bin"
     bin_dir.mkdir(parents=True)

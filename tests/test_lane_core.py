@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 from collections import Counter
@@ -58,11 +59,16 @@ def test_a_lane_part_too_narrow_is_not_solved(core):
 
 
 @pytest.mark.slow  # 4-6 s: the everyday run stays under 2 minutes
-def test_the_former_script_runs_narrow_and_writes_a_verified_table_at_the_bound(tmp_path):
-    """scripts/lane_core.py (the recorded commands' entry point) runs `tesearch narrow --core-model lanes`."""
+def test_the_former_scripts_command_runs_narrow_and_writes_a_verified_table_at_the_bound(tmp_path):
+    """A command recorded as the former scripts/lane_core.py (removed in issue 48: the lane core is `tesearch narrow
+    --core-model lanes`), as the manifest translates it, writes a verified table at the bound."""
+    from scripts.make_manifest import current
+
     out = tmp_path / "t.json"
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "lane_core.py"), SPEC, "--out", str(out),
-                           "--timeout", "120", "--attempt", "20"], capture_output=True, text=True, cwd=ROOT)
+    command = shlex.split(current(f"python scripts/lane_core.py {SPEC} --out {out} --timeout 120 --attempt 20"))
+    assert command[:2] == ["tesearch", "narrow"]
+    done = subprocess.run([sys.executable, "-m", "tesearch.entry", *command[1:]], capture_output=True, text=True,
+                          cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     table = read_table(out)
     check = verify_table(table)

@@ -21,8 +21,8 @@ from tesearch.tables.verify import verify_table
 
 
 def restrict(model, keep):
-    """scripts/lift_core.py's relaxation: every copy of the chosen factor words, nothing else."""
-    from scripts.lift_core import restrict
+    """experiments/lift_core.py's relaxation: every copy of the chosen factor words, nothing else."""
+    from experiments.lift_core import restrict
 
     return restrict(model, keep)
 

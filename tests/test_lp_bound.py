@@ -1,9 +1,9 @@
-"""scripts/lp_bound.py, the LP relaxation of the table model (a measurement quoted in
+"""experiments/lp_bound.py, the LP relaxation of the table model (a measurement quoted in
 docs/notes/frontier.md): on small networks its threshold is the best lower bound."""
 
 import pytest
 
-from scripts import lp_bound as lp
+from experiments import lp_bound as lp
 
 pytest.importorskip("ortools")
 

@@ -22,6 +22,9 @@ from tesearch.cli.app import COMMANDS, main as cli
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "results" / "manifest.toml"
 KINDS = {"table", "certificate", "encoding", "proof", "record", "report"}
+#: the folders of programs run as ``python -m FOLDER.NAME``: the pipeline, one-off research runs, measurements
+PROGRAM_FOLDERS = ("scripts", "experiments", "benchmarks")
+PROGRAM_FOLDERS_DOTTED = tuple(f"{folder}." for folder in PROGRAM_FOLDERS)
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +91,8 @@ def test_commands_use_existing_subcommands_and_options(entries, monkeypatch):
                     assert "--out" in words and words[words.index("--out") + 1] == e["path"], \
                         f"{e['name']}: the command does not write {e['path']}"
             else:
-                assert words[:2] == ["python", "-m"] and words[2].startswith(("scripts.", "benchmarks.")), \
-                    f"{e['name']}: {command} (a script or a benchmark runs as a module, python -m scripts.NAME)"
+                assert words[:2] == ["python", "-m"] and words[2].startswith(PROGRAM_FOLDERS_DOTTED), \
+                    f"{e['name']}: {command} (a script, experiment or benchmark runs as a module, python -m scripts.NAME)"
                 script = ROOT / (words[2].replace(".", "/") + ".py")
                 assert script.is_file(), f"{e['name']}: no {words[2]}"
                 source = script.read_text()
@@ -159,9 +162,9 @@ def owners(entries: list[dict]) -> dict[tuple[str, str], set[str]]:
     return out
 
 
-@pytest.mark.parametrize("folder", ["scripts", "benchmarks"])
+@pytest.mark.parametrize("folder", PROGRAM_FOLDERS)
 def test_each_folder_says_what_lives_there_and_which_results_it_makes(entries, folder):
-    """scripts/ and benchmarks/ each list every program in their README with the results it makes, as the
+    """scripts/, experiments/ and benchmarks/ each list every program in their README with the results it makes, as the
     manifest names their commands (issue 39: neither folder said what belonged in it)."""
     rows = readme_rows(folder)
     programs = {p.stem for p in (ROOT / folder).glob("*.py") if p.name != "__init__.py"}
@@ -170,19 +173,44 @@ def test_each_folder_says_what_lives_there_and_which_results_it_makes(entries, f
     assert {p: r for p, r in rows.items() if r} == made, f"{folder}/README.md's results differ from the manifest's"
 
 
-def test_no_program_is_in_both_folders():
-    """One place for what produces a committed result (frontier.py was in both folders)."""
-    scripts = {p.name for p in (ROOT / "scripts").glob("*.py")} - {"__init__.py"}
-    assert not scripts & {p.name for p in (ROOT / "benchmarks").glob("*.py")}
+def test_no_program_is_in_two_folders():
+    """One place for what produces a committed result (frontier.py was in both scripts/ and benchmarks/)."""
+    seen: dict[str, str] = {}
+    for folder in PROGRAM_FOLDERS:
+        for p in (ROOT / folder).glob("*.py"):
+            if p.name != "__init__.py":
+                assert p.name not in seen, f"{p.name} is in {seen[p.name]}/ and {folder}/"
+                seen[p.name] = folder
+
+
+def test_the_one_off_experiments_left_scripts_and_their_old_commands_still_resolve():
+    """Issue 48: the research runs moved from scripts/ to experiments/; a record written before names
+    ``python scripts/NAME.py`` or ``python -m scripts.NAME``, and the manifest gives the command that runs now
+    (the former lane-core shim is the ``tesearch narrow`` command it ran)."""
+    from scripts.make_manifest import MOVED_TO_EXPERIMENTS, current
+
+    for name in MOVED_TO_EXPERIMENTS:
+        assert not (ROOT / "scripts" / f"{name}.py").exists() and (ROOT / "experiments" / f"{name}.py").is_file()
+        assert current(f"python scripts/{name}.py --timeout 9") == f"python -m experiments.{name} --timeout 9"
+        assert current(f"python -m scripts.{name} --x 1") == f"python -m experiments.{name} --x 1"
+    assert current("python -m scripts.reproduce --check") == "python -m scripts.reproduce --check"
+    assert not (ROOT / "scripts" / "lane_core.py").exists()
+    assert current("python scripts/lane_core.py torus-4x4x8:twisted --out t.json --timeout 900.0 --attempt 15 "
+                   "--min-width 63") == ("tesearch narrow torus-4x4x8:twisted --core-model lanes --out t.json "
+                                         "--timeout 900.0 --solver-timeout 15 --from-width 63")
+    assert current("python -m scripts.lane_core S --out t.json --joint --max-width 62") == (
+        "tesearch narrow S --core-model joint-lanes --out t.json --timeout 1200.0 --solver-timeout 40.0 "
+        "--max-width 62")
+    assert current("python -m scripts.lane_core S --out t.json --min-width 0").endswith("--solver-timeout 40.0")
 
 
 def test_scripts_and_benchmarks_are_modules_that_import_each_other_properly():
-    """Every program of scripts/ and benchmarks/ imports as ``scripts.NAME`` / ``benchmarks.NAME`` (how
+    """Every program of scripts/, experiments/ and benchmarks/ imports as ``scripts.NAME`` (etc.; how
     ``python -m`` runs it), none changes sys.path to find its neighbours or the package, and no test loads one
     by its path (scripts/twisted_report.py imported a function from where it no longer was)."""
-    names = [f"{p.parent.name}.{p.stem}" for folder in ("scripts", "benchmarks")
+    names = [f"{p.parent.name}.{p.stem}" for folder in PROGRAM_FOLDERS
              for p in sorted((ROOT / folder).glob("*.py")) if p.name != "__init__.py"]
-    for folder in ("scripts", "benchmarks", "tests"):
+    for folder in (*PROGRAM_FOLDERS, "tests"):
         for path in sorted((ROOT / folder).glob("*.py")):
             if path == Path(__file__).resolve():
                 continue

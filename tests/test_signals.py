@@ -558,7 +558,7 @@ def test_ctrl_c_after_the_greedy_core_table_writes_nothing(tmp_path):
     from tesearch.running.limits import STALL_PHASE_VARIABLE
 
     out = tmp_path / "t.json"
-    proc = _command("search", "star-4", "-o", out, env={STALL_PHASE_VARIABLE: "solve core"})
+    proc = _command("search", "star-4", "--strategy", "auto", "-o", out, env={STALL_PHASE_VARIABLE: "solve core"})
     family = Family(proc.pid)
     deadline = time.monotonic() + 60
     while "greedy-core table: T=" not in (line := proc.stderr.readline()):
@@ -574,18 +574,19 @@ def test_the_time_limit_after_the_greedy_core_table_writes_it(tmp_path):
     from tesearch.running.limits import STALL_PHASE_VARIABLE
 
     out = tmp_path / "t.json"
-    result = run_cli("search", "star-4", "-o", out, "--timeout", "15", env={STALL_PHASE_VARIABLE: "solve core"})
+    result = run_cli("search", "star-4", "--strategy", "auto", "-o", out, "--timeout", "15",
+                     env={STALL_PHASE_VARIABLE: "solve core"})
     assert result.exit_code == 4, result.output
     assert "greedy-core table: T=24" in result.stderr and "best verified table before the limit: T = 24" in \
         result.stderr
     assert json.loads(out.read_text())["T"] == 24 and run_cli("verify", out).exit_code == 0
 
 
-def test_every_script_and_benchmark_ends_a_ctrl_c_in_one_line():
+def test_every_script_experiment_and_benchmark_ends_a_ctrl_c_in_one_line():
     """The scripts and benchmarks print no traceback on Ctrl-C either: each ends through
     tesearch.running.errors.run_script, or catches KeyboardInterrupt itself (benchmarks/simulate.py, which also
     stops its simulation on SIGTERM). Before, 37 of them printed Python's traceback."""
-    roots = [ROOT / "scripts", ROOT / "benchmarks"]
+    roots = [ROOT / "scripts", ROOT / "experiments", ROOT / "benchmarks"]
     mains = [path for root in roots for path in sorted(root.glob("*.py")) if '__name__ == "__main__"' in path.read_text()]
     assert len(mains) >= 30
     tail = {path.name: path.read_text().split('__name__ == "__main__"', 1)[1] for path in mains}

@@ -103,7 +103,7 @@ def test_the_sampled_check_refuses_a_core_without_an_exceptional_word():
 
 
 #: a core array for p = 5 with one extra orbit (the transpositions (a a+2), words aba), 17 columns, one blank:
-#: found by `python -m scripts.star_core_array 5 --extra-orbit`
+#: found by `python -m experiments.star_core_array 5 --extra-orbit`
 WIDE_CORE_5 = (
     (0, (0, 1, 2, 3, 4, 0)), (0, (1, 3, 1)), (0, (2, 0)), (0, (3,)), (0, (4,)), (1, (2, 4, 2)), (1, (4, 3)),
     (2, (0, 4, 3, 2, 1, 0)), (3, (0, 1)), (3, (1, 2)), (4, (0, 3)), (5, (1, 3)), (5, (4, 0)), (6, (2, 4)),

@@ -1,10 +1,10 @@
-"""scripts/star_structure.py: the rotation core of star-n for n - 1 prime (facts 1-4 of its docstring)."""
+"""experiments/star_structure.py: the rotation core of star-n for n - 1 prime (facts 1-4 of its docstring)."""
 
 from __future__ import annotations
 
 import itertools
 
-from scripts.star_structure import clash, core_facts, progression_step, table_core
+from experiments.star_structure import clash, core_facts, progression_step, table_core
 
 
 def test_star_6_core_is_the_powers_of_the_5_cycle_each_with_its_5_progressions():

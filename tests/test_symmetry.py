@@ -96,5 +96,5 @@ def _powers(p):
     return out
 
 
-# star-9 (Q8 leaves the same 383 elements as C8) takes 45 s: it is measured by scripts/symmetry_cores.py into
+# star-9 (Q8 leaves the same 383 elements as C8) takes 45 s: it is measured by experiments/symmetry_cores.py into
 # results/symmetry-cores.md, not in the suite; the groups and cores code is tested above on star-4..8.

@@ -9,7 +9,7 @@ the remaining tuples as usual" (rotation blocks): both are core arrays in the se
 p = 5. What is new here: the statement for every prime p (any core array gives an optimal table) and its
 proof, the structural facts behind it (the core is the powers of the p-cycle, their shortest words are
 the progressions, two progressions clash once in every p columns, a table at the bound has exactly one
-blank; docs/notes/frontier.md, checked by scripts/star_structure.py), wider cores with extra orbits, and
+blank; docs/notes/frontier.md, checked by experiments/star_structure.py), wider cores with extra orbits, and
 the arrays for p = 7 (star-8 at T = 40135; no published optimum for star-8 or beyond was found) and
 p = 11 (star-12 at T = 490753571, implied, not built).
 
@@ -46,7 +46,7 @@ block. The blanks: one in the core, none in the blocks, so p T - (letters) = 1 a
 T = ceil(letters / p), the counting bound.
 
 What is not here: a rule that writes a core array for every prime p. The arrays below were found by
-CP-SAT (`scripts/star_core_array.py`, with the progressions' first columns fixed; the runs:
+CP-SAT (`experiments/star_core_array.py`, with the progressions' first columns fixed; the runs:
 docs/notes/frontier.md). For p = 11 no 32-column array was found: with the first columns fixed, CP-SAT
 says INFEASIBLE for every one of the 66 patterns the clash fact allows (no certificate;
 results/frontier/star-core-arrays.json); with one extra orbit, the transpositions (a a+5) (words a b a),

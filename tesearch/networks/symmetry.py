@@ -14,7 +14,7 @@ order n-1 appears, in its regular representation, and their cores differ.
 :func:`letter_automorphism` extends a letter map to the element map or says it does not extend;
 :class:`LetterGroup` holds a group's element maps and its core; :func:`groups_of_order` gives the
 regular representations of the groups of order 2..8 (one per isomorphism class), which is every
-regular subgroup of Sym(k) up to conjugacy (Cayley).  ``scripts/symmetry_cores.py`` reports the
+regular subgroup of Sym(k) up to conjugacy (Cayley).  ``experiments/symmetry_cores.py`` reports the
 cores of each on star-5..9 (results/symmetry-cores.md).
 """
 

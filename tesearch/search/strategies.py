@@ -11,10 +11,13 @@ strategies:
 ``rotation``    rotation blocks around a searched core (:mod:`tesearch.search.core`)
 ``split``       rotation blocks around several sub-cores
 ``full``        every target searched, the width loop from the bound up
-``auto``        rotation where it can meet the bound, else full (``tesearch search``'s default)
+``best``        the front door (:mod:`tesearch.search.frontdoor`): construct, lift, rotation, stratify, split,
+                full, repack in turn until a table meets the bound (``tesearch search``'s default)
+``auto``        rotation where it can meet the bound, else full
 ``stratify``    symmetry stratification (:mod:`tesearch.search.stratify`)
 ``lift``        the ring lift for tori (:mod:`tesearch.search.lift`)
 ``repack``      the greedy table narrowed by CP-SAT (:mod:`tesearch.search.improve`)
+``lns``         a table narrowed window by window by CP-SAT's interval model (:mod:`tesearch.search.lns`)
 ``narrow``      the rotation search's greedy core narrowed by CP-SAT (:mod:`tesearch.search.narrow`)
 ``lane-core``   the rotation core as mirrored lanes + a free part (:mod:`tesearch.search.lanecore`)
 ``construct``   a construction without a solver (:mod:`tesearch.constructions`)
@@ -160,6 +163,25 @@ class Repack(_CpsatNarrowing):
 
 
 @dataclass(frozen=True)
+class LargeNeighbourhood(_CpsatNarrowing):
+    """The greedy table (or ``start``) narrowed window by window: the messages crossing a window of columns (and
+    some near it) re-placed by CP-SAT's interval model, the columns right of it shifted left
+    (:func:`tesearch.search.lns.lns_table`); any network, total exchange."""
+
+    window: int = 30  # columns freed in a round, about
+    start: Table | None = None
+    round_s: float = 20.0  # one round's CP-SAT limit
+    name: ClassVar[str] = "lns"
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Narrow the table round by round until the budget is spent or the bound is met."""
+        from tesearch.search.lns import lns_table
+
+        return lns_table(facts, budget, start=self.start, window=self.window, round_s=self.round_s,
+                         word_cap=self.word_cap, seed=self.seed, workers=self.workers, progress=self.progress)
+
+
+@dataclass(frozen=True)
 class NarrowCore(_CpsatNarrowing):
     """The rotation search's greedy-core table with its core narrowed by CP-SAT
     (:func:`tesearch.search.narrow.narrowed_core_table`)."""
@@ -210,6 +232,67 @@ class Construction(TableStrategy):
         return constructed_table(facts)
 
 
+@dataclass(frozen=True)
+class FrontDoor(TableStrategy):
+    """The best table tesearch knows how to make: a construction, a lift, then the searches, in the order of
+    :data:`tesearch.search.frontdoor.ROUTES`, each a strategy of this registry made with the command's options
+    (``params``: the searches' options; the other routes take its seed, solver, word cap and max width)."""
+
+    params: SearchParams
+    progress: Progress = quiet
+    encodings_dir: str | None = None
+    routes: tuple[str, ...] | None = None  # a part of the routes, in their order (None: every route)
+    name: ClassVar[str] = "best"
+
+    def __post_init__(self):
+        from tesearch.running.errors import OptionError
+        from tesearch.search.params import Strategy
+
+        if self.params.from_width is not None:
+            raise OptionError("--from-width asks the full search's width loop to refute widths; give --strategy full "
+                              "(or auto) with it")
+        if self.params.strategy is not Strategy.AUTO:
+            raise ValueError("the front door chooses each search's layout itself")
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Run the routes (:func:`tesearch.search.frontdoor.run_routes`)."""
+        from tesearch.search.frontdoor import run_routes
+
+        return run_routes(self, facts, budget)
+
+    def route_strategy(self, route: str, factor: tuple[int, Table] | None = None) -> TableStrategy:
+        """The strategy of ``route`` with the command's options (``factor``: a lift's ring index and factor table)."""
+        import dataclasses
+
+        from tesearch.search.params import Strategy
+
+        p = self.params
+        if route in ("rotation", "split", "full"):
+            symmetry = THE_ROTATION if route == "full" else p.symmetry  # the full search has no blocks
+            return Search(dataclasses.replace(p, strategy=Strategy(route), symmetry=symmetry), self.progress,
+                          self.encodings_dir)
+        if route == "stratify":
+            return Stratification(p.seed, p.backend, p.cpsat_model, progress=self.progress)
+        if route == "lift":
+            ring_index, table = factor
+            backend = p.backend if p.backend in (Backend.Z3, Backend.CPSAT) else Backend.Z3
+            return RingLift(backend, ring_index, table, timeout_s=None, progress=self.progress)
+        if route == "repack":
+            return Repack(p.seed, word_cap=p.word_cap, progress=self.progress)
+        if route == "construct":
+            return Construction()
+        raise ValueError(f"unknown route {route!r}")
+
+
+def _front_door(seed: int = 0, backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS, *,
+                progress: Progress = quiet, encodings_dir: str | None = None, routes: tuple[str, ...] | None = None,
+                **params) -> TableStrategy:
+    from tesearch.search.params import SearchParams
+
+    made = SearchParams(seed=seed, backend=Backend(backend), cpsat_model=CpsatModel(cpsat_model), **params)
+    return FrontDoor(made, progress, encodings_dir, None if routes is None else tuple(routes))
+
+
 def _search(layout: str) -> Callable[..., TableStrategy]:
     def make(seed: int = 0, backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS, *,
              progress: Progress = quiet, encodings_dir: str | None = None, **params) -> TableStrategy:
@@ -232,6 +315,7 @@ def _with_seed_and_backend(cls) -> Callable[..., TableStrategy]:
 
 #: every strategy by name: a maker taking (seed, backend, cpsat_model, **options) -> TableStrategy
 STRATEGIES: dict[str, Callable[..., TableStrategy]] = {
+    "best": _front_door,
     "auto": _search("auto"),
     "rotation": _search("rotation"),
     "split": _search("split"),
@@ -239,6 +323,7 @@ STRATEGIES: dict[str, Callable[..., TableStrategy]] = {
     "stratify": _with_seed_and_backend(Stratification),
     "lift": _with_seed_and_backend(RingLift),
     "repack": _with_seed_and_backend(Repack),
+    "lns": _with_seed_and_backend(LargeNeighbourhood),
     "narrow": _with_seed_and_backend(NarrowCore),
     "lane-core": _with_seed_and_backend(MirrorLaneCore),
     "construct": _with_seed_and_backend(Construction),

@@ -1,6 +1,6 @@
 """Search for a core array of the prime-star construction (tesearch/constructions/star_prime.py) by CP-SAT.
 
-    python -m scripts.star_core_array P [--starts 0,2,...] [--patterns N] [--timeout S] [--workers W]
+    python -m experiments.star_core_array P [--starts 0,2,...] [--patterns N] [--timeout S] [--workers W]
                                         [--record results/frontier/star-core-arrays.json]
 
 A core array for the prime p places, in 3p - 1 columns, the p - 1 progressions (one of each step s = 1..p-1,

@@ -1,6 +1,6 @@
 """torus-12x12x24:twisted at T = 6036: its rotation core in exactly 60 columns, one CP-SAT model (issue 40, item 5).
 
-    python -m scripts.twisted_core_exact [--width 60] [--timeout 900] [--workers 2] [--record FILE]
+    python -m experiments.twisted_core_exact [--width 60] [--timeout 900] [--workers 2] [--record FILE]
 
 At the bound the table has no blank: every column holds each of the six letters once.  With every full orbit a
 rotation block (each letter once per block column), the 29 exceptional elements must fill a core of exactly
@@ -86,7 +86,7 @@ def main() -> int:
     row = {"network": args.spec, "width": W, "elements": len(core), "letters": int(sum(cg.dist[g] for g in core)),
            "status": solver.StatusName(status), "seconds": round(time.monotonic() - started, 1),
            "timeout": args.timeout, "workers": args.workers,
-           "command": "python -m scripts.twisted_core_exact " + " ".join(sys.argv[1:])}
+           "command": "python -m experiments.twisted_core_exact " + " ".join(sys.argv[1:])}
     print(json.dumps(row))
     if args.record:
         path = Path(args.record)

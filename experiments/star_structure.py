@@ -1,7 +1,7 @@
 """The rotation core of star-n when n - 1 = p is prime, measured on the group and on the committed tables;
 and the core of star-9 (n - 1 = 8) under the letter groups C8 and Q8, with its letter counts.
 
-    python -m scripts.star_structure [--report results/star-structure.md] [--no-star9]
+    python -m experiments.star_structure [--report results/star-structure.md] [--no-star9]
 
 The core-array method is Coolsaet and Fack's ("Optimal data exchange algorithms on star graphs", Computers
 Math. Applic. 27(3), 1994, sections 2.1-2.2: their n = 4 and n = 6 tables are core arrays); what is new
@@ -168,7 +168,7 @@ def main() -> int:
     if args.report:
         from tesearch.running.files import MARKDOWN_KIND, write_output
 
-        head = ("Command: `python -m scripts.star_structure --report results/star-structure.md`. Facts 1-4 of the "
+        head = ("Command: `python -m experiments.star_structure --report results/star-structure.md`. Facts 1-4 of the "
                 "script's docstring hold on every row (the script stops on the first that does not). The core-array "
                 "method is Coolsaet and Fack's (\"Optimal data exchange algorithms on star graphs\", 1994, "
                 "sections 2.1-2.2: their star-4 and star-6 tables are core arrays); the statement for every prime, "

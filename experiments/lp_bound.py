@@ -10,8 +10,8 @@ an optimum below the number of targets is evidence, not a certificate (docs/note
 quotes the values it gave: the LP adds nothing to the counting and per-letter bounds of
 pancake-5 and bubblesort-5).
 
-    python -m scripts.lp_bound pancake-5 106 107
-    python -m scripts.lp_bound bubblesort-5 153 154
+    python -m experiments.lp_bound pancake-5 106 107
+    python -m experiments.lp_bound bubblesort-5 153 154
 """
 
 from __future__ import annotations

@@ -7,14 +7,14 @@ exchange, each group's core: the elements some non-identity element fixes, their
 sum of their distances), the core width at zero blanks (letters / |S|), and how the core splits
 into orbit sizes.  It also says whether two groups leave the same set of elements.
 
-    python -m scripts.symmetry_cores --max-n 9 --report results/symmetry-cores.md
+    python -m experiments.symmetry_cores --max-n 9 --report results/symmetry-cores.md
 
 With ``--search`` it measures instead what the rotation search reaches with each group as its
 blocks' symmetry (``tesearch search NETWORK --strategy rotation --symmetry GROUP``, one process per
 run, ``--timeout`` seconds each): the found T against the best bound, the core's width and how the
 run ended (a core at the bound, or the greedy-core table kept when no core was found in time).
 
-    python -m scripts.symmetry_cores --search --max-n 7 --timeout 120 --report results/symmetry-search.md
+    python -m experiments.symmetry_cores --search --max-n 7 --timeout 120 --report results/symmetry-search.md
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ def main(argv=None) -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="with --search: seconds per search run")
     args = parser.parse_args(argv)
     start = time.monotonic()
-    command = "python -m scripts.symmetry_cores" + (" --search" if args.search else "") + f" --max-n {args.max_n}"
+    command = "python -m experiments.symmetry_cores" + (" --search" if args.search else "") + f" --max-n {args.max_n}"
     if args.search:
         command += f" --timeout {args.timeout:g}"
     if args.report:

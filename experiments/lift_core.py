@@ -28,7 +28,7 @@ can redo by hand from the words it names, the second a solver's answer on a file
 
 Usage:
 
-    .venv/bin/python -m scripts.lift_core [torus-8x16x16] [--ring 0] [--factor FILE]
+    .venv/bin/python -m experiments.lift_core [torus-8x16x16] [--ring 0] [--factor FILE]
         [--core 8,9,10] [--window 16] [--cpsat-timeout 60] [--z3-timeout 1800]
 """
 
@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         "claim": ("no LATIN (hence no FIXED or CYCLIC) lift of the ring over this factor table exists at width "
                   f"{model.width}" if status == "unsat" else "none: Z3 did not refute the core"),
         "seconds": round(time.monotonic() - t_start, 1),
-        "command": "python -m scripts.lift_core " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": "python -m experiments.lift_core " + " ".join(argv if argv is not None else sys.argv[1:]),
     }
     STORE.write_text(json.dumps(store, indent=1) + "\n")
     return 0 if status == "unsat" else 1

@@ -1,6 +1,6 @@
 """star-9 at its bound: the rotation core with a balanced word choice fixed first (issue 40, item 3).
 
-    python -m scripts.star9_balanced_core [--exchange total] [--width W] [--timeout 1200] [--cap 48] [--record FILE]
+    python -m experiments.star9_balanced_core [--exchange total] [--width W] [--timeout 1200] [--cap 48] [--record FILE]
 
 At T = 365202 the table has no blank and every letter is used exactly T times; with every free C8 orbit a
 rotation block, the core's 383 elements (3504 letters) must fill 438 columns with each letter exactly once per
@@ -95,7 +95,7 @@ def main() -> int:
            "words_offered": sum(len(it.words) for it in items), "cap": args.cap,
            "result": decision.result.value, "solve_seconds": round(decision.seconds, 1),
            "wall_seconds": round(time.monotonic() - started, 1), "timeout": args.timeout,
-           "command": "python -m scripts.star9_balanced_core " + " ".join(sys.argv[1:])}
+           "command": "python -m experiments.star9_balanced_core " + " ".join(sys.argv[1:])}
     print(json.dumps(row))
     if args.record:
         path = Path(args.record)
