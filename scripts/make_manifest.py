@@ -525,13 +525,16 @@ def main() -> None:
                 continue
             source = cert["table"]["source"]
             refs = [c["encoding"]["path"] for c in cert.get("impossibility_claims", [])]
+            cited = ((cert.get("bounds") or {}).get("per_letter") or {}).get("attained_by")
+            refs += [cited["certificate"]] if isinstance(cited, dict) else []  # the word choice it cites
             for claim in cert.get("impossibility_claims", []):
                 for conf in claim.get("confirmations", []):
                     proof = conf.get("proof") if isinstance(conf.get("proof"), dict) else None
                     if proof and proof.get("path"):
                         drat_commands[proof["path"]] = (command, rel)
             entries.append({"name": f"certificate:{Path(rel).stem}", "path": rel, "kind": "certificate",
-                            "command": command, "depends_on": [source, *refs], "network": cert["network"]["spec"],
+                            "command": command.replace(" --force", ""), "depends_on": [source, *refs],
+                            "network": cert["network"]["spec"],
                             "exchange": cert["network"]["exchange"], "T": cert["result"]["T"]})
     for rel in files:
         path = ROOT / rel

@@ -7,6 +7,7 @@ forward by :func:`tesearch.checking.proof.check_drat`.  A checked proof of the k
 of the claim: no solver's word is taken, so one confirmation suffices (``CNF_CONFIRMATIONS_NEEDED``).
 
 Imports: numpy, the checking kernel, the proof tools and the certificate format (nothing of the prover).
+:func:`refute_cnf` (used by certify) records such a claim after checking its proof.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from pathlib import Path
 import numpy as np
 
 from tesearch.checking import proof as proof_tools
-from tesearch.checking.certificate.format import Method, header_problems, read_cnf_header
+from tesearch.checking.certificate.format import (CNF_ENCODING_FORMAT, Method, file_sha256, header_problems,
+                                                  read_cnf_header, relative_path)
 from tesearch.checking.kernel import LoadedInput
 from tesearch.checking.kernel.fullcnf import kernel_fulltable_cnf
-from tesearch.running.errors import FormatError
+from tesearch.running.errors import FormatError, OptionError, TesearchError
 from tesearch.running.files import confined_path, read_text_file
-from tesearch.running.terms import Verdict
+from tesearch.running.terms import SolveResult, Verdict
 
 
 
@@ -101,3 +103,38 @@ def check_cnf_claim(claim: dict, text: str, *, inp: LoadedInput, net, is_target:
 def _verdict(statement: str, verdict: Verdict, reason: str, details: dict | None = None) -> tuple:
     """(claim name, statement, verdict, reason, details): the fields of check.py's ClaimVerdict."""
     return "impossibility", statement, verdict, reason, details or {}
+
+
+def refute_cnf(path: Path, text: str, *, claim: str, width: int, root: Path) -> dict:
+    """A full-table CNF's claim: its DRAT proof (the file beside it, ``.drat``, written by the solver that found
+    it unsat: benchmarks/fulltable.py) checked now; no solver runs here.  Refused if the proof is missing or
+    does not check."""
+    proof_path = path.with_suffix(".drat")
+    if not proof_path.exists():
+        raise OptionError(f"no DRAT proof {proof_path.name} beside the CNF (python -m benchmarks.fulltable writes "
+                          "it)", where=str(path))
+    proof = read_text_file(proof_path)
+    cnf = proof_tools.parse_dimacs(text, str(path))
+    check = proof_tools.check_drat(cnf, proof)
+    if not check.accepted:
+        raise TesearchError(f"{path}: the DRAT proof does not check: {check.reason}")
+    return {
+        "claim": claim,
+        "width": width,
+        "scope": "full",
+        "restriction": None,
+        "encoding": {"path": relative_path(path, root), "sha256": file_sha256(path), "bytes": path.stat().st_size,
+                     "format": CNF_ENCODING_FORMAT, "header": text.split("\n", 2)[1] if text.count("\n") > 1 else None},
+        "solver": {"solver": "CaDiCaL 1.9.5 (python-sat cadical195), run by benchmarks/fulltable.py",
+                   "result": SolveResult.UNSAT.value},
+        "confirmations": [{"method": Method.DRAT.value, "result": SolveResult.UNSAT.value,
+                           "cnf": {"translation": "none: the file is the kernel's full-table CNF "
+                                                  "(tesearch.checking.kernel.fullcnf)",
+                                   "variables": cnf.variables, "clauses": len(cnf.clauses),
+                                   "sha256": file_sha256(path)},
+                           "proof": {"format": "DRAT (text)", "path": relative_path(proof_path, root),
+                                     "sha256": proof_tools.sha256_text(proof), "lines": proof.count("\n"),
+                                     "checker": "tesearch.checking.proof.check_drat (forward RUP/RAT, pure Python)",
+                                     "check": check.to_json()}}],
+        "confirmed_by": [Method.DRAT.value],
+    }

@@ -18,8 +18,8 @@ from typing import Iterable
 
 from tesearch.checking import proof as proof_tools
 from tesearch.checking.certificate.check import check_certificate_data, kernel_comparison, run_replay
-from tesearch.checking.certificate.cnfclaim import kernel_cnf_match
-from tesearch.checking.certificate.format import (CNF_ENCODING_FORMAT, CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, confirmations_needed,
+from tesearch.checking.certificate.cnfclaim import kernel_cnf_match, refute_cnf
+from tesearch.checking.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, confirmations_needed,
                                          is_cnf_path, read_cnf_header, CERTIFICATE_FORMAT, CERTIFICATE_FORMAT_VERSION,
                                          REPLAY_MODEL, EncodingHeader, Method, relative_path, file_sha256,
                                          header_problems, optimality, read_encoding_header, repository_root,
@@ -45,8 +45,9 @@ def network_facts(cg, target_set) -> dict:
     }
 
 
-def bounds_record(cg, target_set, bounds) -> dict:
-    """Every lower bound with its derivation, and which binds and why."""
+def bounds_record(cg, target_set, bounds, attained_by: dict | None = None) -> dict:
+    """Every lower bound with its derivation, and which binds and why; ``attained_by`` (a cited word-choice
+    certificate) goes into the per-letter record."""
     from tesearch.facts.bounds import min_letter_counts
 
     letter_minima = min_letter_counts(cg)[target_set].sum(axis=0).astype(int).tolist()
@@ -76,6 +77,7 @@ def bounds_record(cg, target_set, bounds) -> dict:
                           f"= {letter.value} ({letter.method}{'' if letter.exact else '; a lower estimate'}); "
                           "each letter's own minimum count is "
                           + ", ".join(f"{s}: {n}" for s, n in zip(cg.letters, letter_minima)),
+            **({} if attained_by is None else {"attained_by": attained_by}),
         },
         "singleport": {"value": bounds.singleport,
                        "derivation": "single-port: one message per node per step, so T >= the sum of target "
@@ -237,47 +239,42 @@ def refute(request: RefutationRequest, *, network: str, exchange: str, root: Pat
 
 
 
-def refute_cnf(path: Path, text: str, *, claim: str, width: int, root: Path) -> dict:
-    """A full-table CNF's claim: its DRAT proof (the file beside it, ``.drat``, written by the solver that found
-    it unsat: benchmarks/fulltable.py) checked now; no solver runs here.  Refused if the proof is missing or
-    does not check."""
-    proof_path = path.with_suffix(".drat")
-    if not proof_path.exists():
-        raise OptionError(f"no DRAT proof {proof_path.name} beside the CNF (python -m benchmarks.fulltable writes "
-                          "it)", where=str(path))
-    proof = read_text_file(proof_path)
-    cnf = proof_tools.parse_dimacs(text, str(path))
-    check = proof_tools.check_drat(cnf, proof)
-    if not check.accepted:
-        raise TesearchError(f"{path}: the DRAT proof does not check: {check.reason}")
-    return {
-        "claim": claim,
-        "width": width,
-        "scope": "full",
-        "restriction": None,
-        "encoding": {"path": relative_path(path, root), "sha256": file_sha256(path), "bytes": path.stat().st_size,
-                     "format": CNF_ENCODING_FORMAT, "header": text.split("\n", 2)[1] if text.count("\n") > 1 else None},
-        "solver": {"solver": "CaDiCaL 1.9.5 (python-sat cadical195), run by benchmarks/fulltable.py",
-                   "result": SolveResult.UNSAT.value},
-        "confirmations": [{"method": Method.DRAT.value, "result": SolveResult.UNSAT.value,
-                           "cnf": {"translation": "none: the file is the kernel's full-table CNF "
-                                                  "(tesearch.checking.kernel.fullcnf)",
-                                   "variables": cnf.variables, "clauses": len(cnf.clauses),
-                                   "sha256": file_sha256(path)},
-                           "proof": {"format": "DRAT (text)", "path": relative_path(proof_path, root),
-                                     "sha256": proof_tools.sha256_text(proof), "lines": proof.count("\n"),
-                                     "checker": "tesearch.checking.proof.check_drat (forward RUP/RAT, pure Python)",
-                                     "check": check.to_json()}}],
-        "confirmed_by": [Method.DRAT.value],
-    }
-
-
 # ------------------------------------------------------------------ writing
+
+def cited_word_choice(path: Path, table: Table) -> dict:
+    """The word-choice certificate at ``path`` (read and checked for shape), refused (exit 2) unless it is one of
+    ``table``'s network and exchange: certify asks this before any work."""
+    from tesearch.checking.certificate.format import load_certificate
+
+    data = load_certificate(path)
+    network = data.get("network") or {}
+    if data.get("kind") != "word-choice":
+        raise OptionError(f"--word-choice {path}: not a word-choice certificate (`tesearch bound ... -o` writes one)")
+    if network.get("spec") != table.network or network.get("exchange") != table.exchange:
+        raise OptionError(f"--word-choice {path}: a certificate of {network.get('spec')} {network.get('exchange')}, "
+                          f"not of {table.network} {table.exchange}")
+    return data
+
+
+def cite_word_choice(path: Path, table: Table, per_letter: int, *, root: Path) -> dict:
+    """``bounds.per_letter.attained_by`` for the word-choice certificate at ``path``: refused (OptionError, exit 2)
+    unless it is one of the table's network and exchange whose listed choice attains ``per_letter`` (the checker
+    walks its words again whenever the table certificate is checked)."""
+    data = cited_word_choice(path, table)
+    upper = (data.get("upper") or {}).get("bound")
+    if upper != per_letter:
+        raise OptionError(f"--word-choice {path}: its word choice uses some letter {upper} times, not the per-letter "
+                          f"bound {per_letter}")
+    return {"certificate": relative_path(path, root), "sha256": file_sha256(path),
+            "what": f"a word choice using every letter at most {per_letter} times, listed in that certificate"}
+
 
 def make_certificate(table: Table, *, name: str, refutations: list[RefutationRequest] | None = None,
                      table_source: str | None = None, command: str | None = None, root: Path | None = None,
-                     timeout_s: float = DEFAULT_TIMEOUT_S) -> dict:
-    """Check ``table`` and every refutation now, and return the certificate's JSON object."""
+                     timeout_s: float = DEFAULT_TIMEOUT_S, word_choice: Path | None = None) -> dict:
+    """Check ``table`` and every refutation now, and return the certificate's JSON object; ``word_choice``: a
+    word-choice certificate whose listed choice attains the per-letter bound, cited in the bounds
+    (:func:`cite_word_choice`)."""
     from tesearch.tables.verify import table_graph, verify_table
     from tesearch.networks.words import targets
 
@@ -319,7 +316,8 @@ def make_certificate(table: Table, *, name: str, refutations: list[RefutationReq
         "verification": _verification_text(claims, replay_verdict),
         "network": {"spec": table.network, "exchange": table.exchange, "letters": list(table.letters),
                     "generators": table_json["generators"], **network_facts(cg, target_set)},
-        "bounds": bounds_record(cg, target_set, bounds),
+        "bounds": bounds_record(cg, target_set, bounds, attained_by=None if word_choice is None else
+                                cite_word_choice(word_choice, table, bounds.letter.value, root=root)),
         "table": {"source": table_source, "sha256": table_sha256(table_json), "T": table.T, "content": table_json},
         "table_checks": {
             "theorem1": {"outcome": "valid", "words": verification.words, "targets": verification.targets,
