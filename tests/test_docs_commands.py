@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [ROOT / "README.md", ROOT / "results" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: the first word of a fenced line that makes it a command
 PROGRAMS = ("tesearch", ".venv/bin/tesearch", ".venv/bin/python", "python", "python3", "pip", "apt-get", "mkdir")
 #: a word of a synopsis, not of a command: a placeholder (NETWORK, FILE.json, A:B), a choice, an optional part
@@ -45,6 +45,8 @@ SKIPPED = {
     "tesearch run results/star-5.json --mpi --executor all": "120 MPI ranks (tests/test_mpi.py runs it, slow)",
     "tesearch simulate results/hypercube-7.json --bytes 8,64K,1M": "SimGrid runs of 128 ranks at three sizes "
                                                                    "under every MPI algorithm (minutes)",
+    "tesearch simulate results/torus-8x8.json --bytes 64K": "SimGrid runs of 64 ranks under every MPI algorithm "
+                                                           "(minutes)",
     "tesearch simulate torus-4x4x8:twisted --model cm02 --mpi-algorithms pair,bruck,ompi --json":
         "SimGrid runs of 128 ranks (minutes)",
     ".venv/bin/python -m scripts.reproduce --check": "about a minute of CPU (the docs say so)",
