@@ -46,7 +46,9 @@ def reference_text() -> str:
     """docs/cli.md as the current CLI's help makes it."""
     from tesearch.cli.app import COMMANDS, main as cli
 
-    root = click.Context(cli, info_name="tesearch", terminal_width=HELP_WIDTH, max_content_width=HELP_WIDTH)
+    # the group's own context settings (its -h/--help spelling), as `tesearch --help` runs it; subcommands inherit them
+    root = click.Context(cli, info_name="tesearch", terminal_width=HELP_WIDTH, max_content_width=HELP_WIDTH,
+                         **cli.context_settings)
     parts = [HEADER, "Commands: " + ", ".join(f"[{name}](#tesearch-{name})" for name in COMMANDS) + ".\n",
              "## tesearch\n", indented(help_text(cli, root)) + "\n"]
     for name in COMMANDS:

@@ -17,6 +17,18 @@ def test_the_committed_reference_is_the_clis_help():
         "docs/cli.md differs from the CLI's help: rerun python -m scripts.cli_reference"
 
 
+def test_the_page_does_not_depend_on_what_ran_before_in_the_process():
+    """click keeps a command's help option once built: the page is the same before and after the CLI has run
+    (it differed inside the everyday run: "-h, --help" there, "--help" alone in a fresh process)."""
+    from conftest import run_cli
+
+    before = reference_text()
+    for name in ("--help", *COMMANDS):
+        assert run_cli(*([name, "-h"] if name in COMMANDS else [name])).exit_code == 0
+    assert reference_text() == before
+    assert "-h, --help" in before
+
+
 def test_every_command_and_every_option_of_it_is_on_the_page():
     page = REFERENCE.read_text()
     sections = re.findall(r"^## tesearch (\S+)$", page, re.MULTILINE)
