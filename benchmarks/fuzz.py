@@ -32,6 +32,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from tesearch import testing
+from tesearch.running.files import REPORT_KIND, check_output, write_output
 
 
 def draw_cases(command: str, count: int, rng_seed: int) -> list[testing.Case]:
@@ -73,20 +74,6 @@ def _run_one(job: tuple[int, testing.Case, str, str | None]) -> testing.CaseResu
         shutil.rmtree(case_dir, ignore_errors=True)
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same directory and a rename."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-command", type=int, default=600,
@@ -99,6 +86,8 @@ def main() -> int:
     parser.add_argument("--report", default=None, metavar="FILE",
                         help="also write the table and the wrong inputs, with the command and date, to FILE")
     args = parser.parse_args()
+    if args.report:  # refused before any case runs: only an earlier report (or an empty file) is replaced
+        check_output(args.report, kind=REPORT_KIND)
     missing = testing.missing_generators()
     if missing:
         print(f"fuzz: no generator for subcommand(s) {', '.join(missing)} (add one to tesearch/testing/generators.py)",
@@ -173,7 +162,7 @@ def main() -> int:
                 "Wrong = exit 70 or outside 0-4/130/143, a traceback, an error of more than one line, a hang, "
                 "a changed input or committed file, a half-written or temporary file, a process left behind, "
                 "a false exit 3 or CONFIRMED, exit 0 on a table the fuzzer made invalid (tesearch/testing/judge.py).", ""]
-        write_atomically(args.report, "\n".join(head + lines) + "\n")
+        write_output(args.report, "\n".join(head + lines) + "\n", kind=REPORT_KIND)
     return 1 if total_wrong else 0
 
 

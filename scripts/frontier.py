@@ -282,8 +282,79 @@ def found_outcome(d: dict, lifts: dict, superseded: str) -> str:
     return outcome
 
 
+def newest_figures() -> dict[str, dict[str, int]]:
+    """network -> {"bound": the best lower bound, "best": the narrowest committed total-exchange table's T} for every
+    open case of results/frontier/word-choice.json (the bound: its certified word-choice bound or the table's own bounds;
+    the table: every table entry of results/manifest.toml for that network, and the record's own table)."""
+    import tomllib
+
+    store = json.loads(WORD_CHOICE.read_text()) if WORD_CHOICE.exists() else {}
+    entries = tomllib.loads(MANIFEST.read_text())["entry"] if MANIFEST.exists() else []
+    figures = {}
+    for network, record in store.items():
+        table = record.get("table") or {}
+        bounds = [(record.get("report") or {}).get("lower"), table.get("lower_bound"), table.get("letter_bound")]
+        widths = [e["T"] for e in entries if e.get("kind") == "table" and e.get("network") == network
+                  and e.get("exchange") == "total" and e.get("T") is not None] + [table.get("T")]
+        figures[network] = {key: max(v) if key == "bound" else min(v) for key, v in
+                            (("bound", [b for b in bounds if b is not None]),
+                             ("best", [w for w in widths if w is not None])) if v}
+    return figures
+
+
+#: a network's name in the notes (the twisted 12x12x24 also as "twisted 12x12x24")
+NETWORK_NAME = re.compile(r"(?<![\w/-])((?:star|pancake|bubblesort|torus|ring|hypercube)-\d+(?:x\d+)*(?::twisted)?"
+                          r"|twisted \d+x\d+x\d+)(?![\w-])")
+#: what the notes claim of a network: its bound, its best width, or "(best against bound)"
+CLAIMS = (("bound", re.compile(r"\bbounds? (?:is |of |stays? |= )?(\d{2,})\b")),
+          ("best", re.compile(r"\bbest(?: known)?(?: total table)?(?::| is| =|,)? (?:T = )?(\d{2,})\b")),
+          ("against", re.compile(r"\((\d{2,}) against (\d{2,})\b")))
+
+
+def _canonical(name: str) -> str:
+    """The spec a name in the notes stands for."""
+    match = re.fullmatch(r"twisted (\d+x\d+x\d+)", name)
+    return f"torus-{match.group(1)}:twisted" if match else name
+
+
+def stale_claims(text: str, figures: dict[str, dict[str, int]]) -> list[str]:
+    """Every claim of ``text`` (the notes) about a network's bound or best width that is not its newest figure
+    (:func:`newest_figures`) and whose clause does not give the newest one as "now N".
+
+    A clause is the text after a network's name up to the next name or the end of its paragraph (a bullet with its
+    continuation lines); a transition "X -> Y" or "from X to Y" counts as its last value.  So a dated section may keep
+    what it measured then, but it must say what stands now beside it."""
+    problems = []
+    for number, paragraph in enumerate(re.split(r"\n(?=\s*(?:- |\n|#))", text)):
+        flat = re.sub(r"\s+", " ", paragraph.replace("**", ""))
+        flat = re.sub(r"\b\d+ -> (\d+)", r"\1", re.sub(r"\bfrom \d+ to (\d+)", r"\1", flat))
+        names = list(NETWORK_NAME.finditer(flat))
+        for name, after in zip(names, names[1:] + [None]):
+            network = _canonical(name.group(1))
+            if network not in figures:
+                continue
+            clause = flat[name.end():after.start() if after else len(flat)]
+            claimed = []
+            for kind, pattern in CLAIMS:
+                for match in pattern.finditer(clause):
+                    claimed += ([("best", match.group(1)), ("bound", match.group(2))] if kind == "against"
+                                else [(kind, match.group(1))])
+            for kind, value in claimed:
+                newest = figures[network].get(kind)
+                if newest is None or int(value) == newest or re.search(rf"\bnow\b[^.;]{{0,24}}\b{newest}\b", clause):
+                    continue
+                problems.append(f"{network}: the notes say {kind} {value}, the newest figure is {newest} "
+                                f"(\"{name.group(1)}{clause[:90]}...\")")
+    return problems
+
+
 def write_report() -> None:
-    """results/frontier.md from the run records, the committed tables, the manifest and the notes."""
+    """results/frontier.md from the run records, the committed tables, the manifest and the notes; refused (nothing
+    written) while the notes contradict a newest figure (:func:`stale_claims`)."""
+    stale = stale_claims("\n".join(notes()), newest_figures())
+    if stale:
+        raise SystemExit("scripts.frontier: docs/notes/frontier.md contradicts the newest figures; say what stands "
+                         "now (\"now N\") or correct it:\n  " + "\n  ".join(stale))
     commands = manifest_commands()
     store = json.loads(STORE.read_text()) if STORE.exists() else {}
     lifts_path = ROOT / "results" / "frontier" / "lifts.json"

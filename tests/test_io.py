@@ -70,7 +70,7 @@ FAULTS = {
 #: every command that takes a table, with its arguments (the table file, a scratch directory)
 TABLE_COMMANDS = {
     "run": lambda table, tmp: ["run", table, "--mpi", "--quiet"],
-    "library": lambda table, tmp: ["library", table, "-o", tmp, "--quiet"],
+    "library": lambda table, tmp: ["library", table, "-o", tmp / "lib", "--quiet"],
     "export": lambda table, tmp: ["export", table, "-o", tmp / "p.jsonl", "--quiet"],
     "certify": lambda table, tmp: ["certify", table, "-o", tmp / "c.json", "--quiet"],
     "draw": lambda table, tmp: ["draw", table, "-o", tmp / "d.png"],

@@ -10,6 +10,8 @@ The everyday run simulates ring-6, hypercube-3 and torus-3x3 only (a few seconds
 import json
 import os
 import shutil
+import subprocess
+import sys
 import xml.etree.ElementTree as ElementTree
 
 import networkx as nx
@@ -683,3 +685,78 @@ def test_an_mpi_algorithm_with_no_recorded_run_leaves_the_report_incomplete():
     assert not cut["families"]["MPI"]["complete"]
     assert cut["families"]["MPI"]["missing"] == ["alltoall:basic_linear"]
     assert cut.get("mpi_over_table") is None
+
+
+# ------------------------------------------------------------------ a base install (issue 46 item 15)
+
+WITHOUT_ORTOOLS = """
+import sys
+class NoOrTools:  # the base install: `import ortools` fails as if the cpsat extra were not installed
+    def find_spec(self, name, path=None, target=None):
+        if name == "ortools" or name.startswith("ortools."):
+            raise ModuleNotFoundError(f"No module named {name!r}")
+sys.meta_path.insert(0, NoOrTools())
+"""
+
+
+def _without_ortools(code: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", WITHOUT_ORTOOLS + code, *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.slow  # 7 s idle, 23 s at a load of 15: the superstep optimum's local search on torus-4x4x8 first
+def test_without_ortools_the_superstep_optimum_is_left_out_and_the_lineup_goes_on():
+    """Issue 46 item 15: on a base install `simulate results/torus-4x4x8.json` ended with exit 2 ("the superstep
+    optimum needs OR-Tools"): one optional contender took the whole study down."""
+    code = ("from tesearch.tables.table import read_table\n"
+            "from tesearch.schedules.contenders import subject_of\n"
+            "from tesearch.schedules.simulate.lineup import Choice, build_lineup\n"
+            "lineup = build_lineup(subject_of(table=read_table(sys.argv[1])), Choice(), progress=print)\n"
+            "print('schedules', sorted(lineup.schedules))\n")
+    run = _without_ortools(code, str(RESULTS / "torus-4x4x8.json"))
+    assert run.returncode == 0, run.stderr
+    left = [line for line in run.stdout.splitlines() if line.startswith("left out ")]
+    assert left == ["left out table: superstep optimum: the superstep optimum needs OR-Tools: pip install "
+                    "'tesearch[cpsat]'"], run.stdout
+    built = run.stdout.split("schedules ")[1]
+    assert "'table: superstep optimum'" not in built
+    assert "'table: balanced supersteps'" in built and "'greedy combining'" in built, built
+
+
+POLISH_WITH_CPSAT = ("from tesearch.schedules.contenders import optimum\n"
+                     "def polish_with_cpsat(schedule, subject, stages, seconds, seed):\n"
+                     "    return optimum.cpsat_supersteps(schedule, supersteps=subject.diameter, floor=0)\n"
+                     "optimum._polish = polish_with_cpsat\n")
+
+
+def test_without_ortools_a_contender_that_needs_it_is_left_out_fast_twin():
+    """The fast twin of the torus-4x4x8 case: on ring-6 the superstep optima are made to need CP-SAT."""
+    code = POLISH_WITH_CPSAT + (
+        "from tesearch.tables.table import read_table\n"
+        "from tesearch.schedules.contenders import subject_of\n"
+        "from tesearch.schedules.simulate.lineup import Choice, build_lineup\n"
+        "lineup = build_lineup(subject_of(table=read_table(sys.argv[1])), Choice())\n"
+        "print(lineup.left_out)\n"
+        "print(sorted(lineup.schedules))\n")
+    run = _without_ortools(code, str(RESULTS / "ring-6.json"))
+    assert run.returncode == 0, run.stderr
+    left, built = run.stdout.splitlines()
+    assert "table: superstep optimum: the superstep optimum needs OR-Tools" in left
+    assert "superstep optimum: the superstep optimum needs OR-Tools" in left.replace("table: superstep", "")
+    assert "'table'" in built and "'table: balanced supersteps'" in built and "'table: superstep optimum'" not in built
+
+
+@pytest.mark.slow  # a subprocess and SimGrid: 6 s at a load of 15
+def test_without_ortools_the_study_says_so_in_one_line_and_runs_the_rest(simgrid):
+    """The whole command on a base install, on ring-6, whose superstep optima need no CP-SAT: made to need it,
+    each is left out with one line and the study ends ok with every other contender."""
+    code = POLISH_WITH_CPSAT + ("from tesearch.entry import run\n"
+            "sys.argv = ['tesearch', 'simulate', *sys.argv[1:]]\n"
+            "run()\n")
+    run = _without_ortools(code, str(RESULTS / "ring-6.json"), "--bytes", "8", "--mpi-algorithms", "none",
+                           "--executor", "combined", "--no-non-optimal", "--table-free", "greedy combining",
+                           "--quiet")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.count("left out table: superstep optimum: the superstep optimum needs OR-Tools") == 1, run.stdout
+    assert "table: balanced supersteps (combined)" in run.stdout and "greedy combining (combined)" in run.stdout
+    assert "table: superstep optimum (combined)" not in run.stdout

@@ -110,7 +110,7 @@ def verdicts(data: dict) -> dict[str, Verdict]:
 def test_the_kernel_confirms_pancake6(pancake6):
     _, cert = pancake6
     assert set(verdicts(cert).values()) == {Verdict.CONFIRMED}
-    assert set(verdicts(cert)) == {"network", "lower.weights", "lower.parity", "lower", "upper", "exact"}
+    assert set(verdicts(cert)) == {"network", "lower.weights", "lower.parity", "lower", "upper", "exact", "result"}
 
 
 def _mutate(cert: dict, change) -> dict:
@@ -132,6 +132,15 @@ MUTATIONS = {
     "a letter of no network": (lambda d: d["upper"]["words"].__setitem__(0, "7"), "upper"),
     "an upper bound below the loads": (lambda d: d["upper"].update(bound=659), "upper"),
     "another network's label": (lambda d: d["network"].update(spec="bubblesort-6"), "network"),
+    # issue 46 item 9: every number stated is re-derived (these were never looked at: CONFIRMED before)
+    "a result.lower the arguments do not give": (lambda d: d["result"].update(lower=999), "result"),
+    "a result.upper the words do not give": (lambda d: d["result"].update(upper=999), "result"),
+    "a result.lower below the confirmed one": (lambda d: d["result"].update(lower=659), "result"),
+    "exact denied where the sides meet": (lambda d: d["result"].update(exact=False), "result"),
+    "a need the weights do not give": (lambda d: d["lower"]["weights"].update(need=3300), "lower.weights"),
+    "the wrong parity": (lambda d: d["lower"]["parity"].update(parity=1), "lower.parity"),
+    "another interval": (lambda d: d["lower"]["parity"].update(interval=[1976, 1978]), "lower.parity"),
+    "loads the words do not have": (lambda d: d["upper"]["loads"].update({"2": 660}), "upper"),
     "a wrong order": (lambda d: d["network"].update(order=721), "network"),
 }
 
@@ -141,6 +150,13 @@ def test_the_kernel_refutes_a_mutated_certificate(pancake6, mutation):
     change, claim = MUTATIONS[mutation]
     found = verdicts(_mutate(pancake6[1], change))
     assert found[claim] is Verdict.REFUTED, found
+
+
+def test_a_number_the_checker_does_not_derive_is_unchecked(pancake6):
+    """docs/trusted-base.md: each number a certificate states is re-derived or reported UNCHECKED."""
+    found = verdicts(_mutate(pancake6[1], lambda d: d["lower"]["weights"].update(bound=999)))
+    assert found["numbers"] is Verdict.UNCHECKED and Verdict.REFUTED not in found.values(), found
+    assert "numbers" not in verdicts(pancake6[1])
 
 
 def test_exact_is_refuted_when_the_sides_do_not_meet(pancake6):
@@ -207,3 +223,79 @@ def test_a_word_choice_certificate_checks_without_z3_sympy_or_ortools():
     run = subprocess.run([sys.executable, "-c", code, str(ROOT / "proofs" / "word-choice" / "pancake-6.json")],
                          capture_output=True, text=True, cwd=ROOT)
     assert run.stdout.strip() == "True", run.stdout + run.stderr
+
+
+# ---------------------------------------------------------------- issue 46: what is printed is what is proved
+
+@pytest.mark.parametrize("spec", ["star-4", "star-5"])
+def test_bound_prints_exact_only_with_a_certificate_that_proves_it(tmp_path, spec):
+    """Issue 46 item 8: star-n printed EXACT (the max flow's value) while the certificate it wrote said exact false,
+    upper null.  Now the max flow's words are listed: the certificate says exact and check-proof confirms it."""
+    out = tmp_path / "b.json"
+    result = run_cli("bound", spec, "-o", out, "--quiet")
+    data = json.loads(out.read_text())
+    assert result.exit_code == 0, result.output
+    assert "EXACT" in result.output and data["result"]["exact"] is True, (result.output, data["result"])
+    assert data["result"]["upper"] == data["result"]["lower"] == data["upper"]["bound"]
+    report = check_certificate(out)
+    assert report.all_confirmed, report.text()
+
+
+def test_a_value_without_its_words_is_not_printed_exact(monkeypatch):
+    """Where the star's words are too many to list, the max flow's value is a best choice, not a proof: no EXACT,
+    exit 4 (the certificate would hold no upper side)."""
+    import tesearch.facts.wordchoice as module
+
+    monkeypatch.setattr(module, "MAX_STAR_WORD_TARGETS", 0)
+    result = solved("star-4")
+    assert result.words is None and result.upper == 21 and not result.exact
+    assert "EXACT" not in result.text() and "not certified" in result.text()
+
+
+@pytest.fixture(scope="module")
+def bubblesort5_certificate(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wc") / "b.json"
+    result = run_cli("bound", "bubblesort-5", "-o", out, "--quiet")
+    assert result.exit_code == 0, result.output
+    return out.read_text()
+
+
+def test_check_proof_refutes_a_tampered_result_and_bound_replaces_it(tmp_path, bubblesort5_certificate):
+    """Issue 46 item 9: result.lower and result.upper set to 999 were CONFIRMED, and `bound -o` then kept the
+    tampered file because it "claimed" 999.  The keep-better rule now compares what the old file's evidence proves."""
+    out = tmp_path / "b.json"
+    data = json.loads(bubblesort5_certificate)
+    data["result"].update(lower=999, upper=999)
+    out.write_text(json.dumps(data))
+    checked = run_cli("check-proof", out)
+    assert checked.exit_code == 1 and "refuted" in checked.output.lower(), checked.output
+    again = run_cli("bound", "bubblesort-5", "-o", out, "--quiet")
+    assert again.exit_code == 0, again.output
+    assert json.loads(out.read_text())["result"]["lower"] == 154
+
+
+def test_bound_keeps_a_file_whose_evidence_proves_more(tmp_path, bubblesort5_certificate):
+    """The keep-better rule still keeps what is proved: an --lp-only run (no words) does not replace a certificate
+    whose words prove the upper side 154, even when its stated result.upper was tampered with."""
+    out = tmp_path / "b.json"
+    data = json.loads(bubblesort5_certificate)
+    data["result"].update(upper=999)
+    out.write_text(json.dumps(data))
+    kept = run_cli("bound", "bubblesort-5", "--lp-only", "-o", out, "--quiet")
+    assert kept.exit_code == 2 and "the upper bound 154" in kept.stderr, kept.output
+    assert json.loads(out.read_text())["result"]["upper"] == 999
+
+
+@pytest.mark.parametrize("value", ["999", None, True, 1.5])
+def test_bound_over_a_certificate_with_a_malformed_result_is_one_line(tmp_path, bubblesort5_certificate, value):
+    """Issue 46 item 12: result.lower "999" or null ended `bound -o` with exit 70 (a TypeError)."""
+    out = tmp_path / "b.json"
+    data = json.loads(bubblesort5_certificate)
+    data["result"]["lower"] = value
+    out.write_text(before := json.dumps(data))
+    result = run_cli("bound", "bubblesort-5", "-o", out, "--quiet")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1 and "'result'" in result.stderr and "Traceback" not in result.output
+    assert out.read_text() == before
+    checked = run_cli("check-proof", out)
+    assert checked.exit_code == 2 and "'result'" in checked.stderr, checked.output

@@ -252,9 +252,10 @@ def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, a
 
 @click.command()
 @input_file("table_file")
-@click.option("-o", "--out-dir", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="The directory to write libtesearch_alltoall.so, tesearch_alltoall.h, tesearch_alltoall.json and "
-                   "README.md into (it must exist).")
+@click.option("-o", "--out-dir", "out_dir", required=True,
+              help="The directory to write libtesearch_alltoall.so, tesearch_alltoall.h, tesearch_alltoall.json, "
+                   "README.md and tesearch-manifest.json into: a new directory (its parent must exist), an empty one, "
+                   "or an earlier output of tesearch library (it holds nothing else); anything else is refused.")
 @click.option("--crossover", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The JSON report of tesearch simulate on the same network: below the first size where one of the "
                    "library's executors beat every MPI algorithm, PMPI_Alltoall; from there, the fastest of them. "
@@ -268,44 +269,34 @@ def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, a
 def library(table_file, out_dir, crossover, rank_map, mpicc, force, limits, quiet):
     """Build an MPI_Alltoall library for TABLE_FILE's network into DIR: libtesearch_alltoall.so defines MPI_Alltoall
     through the PMPI profiling interface with the table's schedule compiled in; unmodified programs pick it up with
-    LD_PRELOAD or by linking it.  Calls it does not handle go to PMPI_Alltoall (DIR/README.md lists them).
+    LD_PRELOAD or by linking it.  Calls it does not handle go to PMPI_Alltoall (DIR/README.md lists them).  DIR is
+    written whole or not at all, and never over files tesearch library did not write (--force: over its own earlier
+    output even when changed since).
     """
-    import shutil
     import tempfile
 
-    from tesearch.running.errors import OptionError
-    from tesearch.schedules.execute.build import Flavour, compiler
+    from tesearch.running.files import check_output_directory, write_output_directory
+    from tesearch.running.limits import activated, phase
     from tesearch.schedules.library import HEADER_NAME, LIBRARY_NAME, PLAN_NAME, README_NAME, build_library
-    from tesearch.schedules.library import header_text, readme_text
-    from tesearch.running.files import HEADER_KIND, MARKDOWN_KIND, RECORD_KIND, SHARED_LIBRARY_KIND, check_output
-    from tesearch.running.files import write_output
+    from tesearch.schedules.library import check_shared_library, header_text, library_compiler, plan_for, readme_text
 
-    if not out_dir.is_dir() or out_dir.is_symlink():
-        raise OptionError("is not an existing directory (create it first)", where=str(out_dir))
     inputs = [table_file, crossover, rank_map]
-    outputs = [(out_dir / LIBRARY_NAME, SHARED_LIBRARY_KIND), (out_dir / HEADER_NAME, HEADER_KIND),
-               (out_dir / PLAN_NAME, RECORD_KIND), (out_dir / README_NAME, MARKDOWN_KIND)]
-    for path, kind in outputs:  # every output is checked before any work
-        check_output(path, kind=kind, inputs=inputs, force=force)
-    if mpicc is None:
-        command = compiler(Flavour.MPI)
-    else:
-        command = shutil.which(mpicc)
-        if command is None:
-            raise OptionError(f"--mpicc {mpicc}: no such program on PATH or at that path")
-    from tesearch.schedules.library import plan_for
-
-    plan, _ = plan_for(table_file, crossover, rank_map, command="library")
-    if not quiet:
-        click.echo(f"compiling {LIBRARY_NAME} for {plan.network} with {command} ...", err=True)
-    with tempfile.TemporaryDirectory(prefix="tesearch-library-") as scratch:
-        built = build_library(plan, command, Path(scratch))
-        data = built.read_bytes()
-    write_output(out_dir / HEADER_NAME, header_text(plan), kind=HEADER_KIND, inputs=inputs, force=force)
-    write_output(out_dir / PLAN_NAME, json.dumps(plan.to_json(), indent=1) + "\n", kind=RECORD_KIND, inputs=inputs,
-                 force=force)
-    write_output(out_dir / README_NAME, readme_text(plan, out_dir), kind=MARKDOWN_KIND, inputs=inputs, force=force)
-    write_output(out_dir / LIBRARY_NAME, data, kind=SHARED_LIBRARY_KIND, inputs=inputs, force=force)
-    click.echo(f"wrote {out_dir / LIBRARY_NAME} ({len(data)} bytes), {HEADER_NAME}, {PLAN_NAME}, {README_NAME}: "
+    made_by = "tesearch library"
+    out_dir = check_output_directory(out_dir, made_by=made_by, inputs=inputs, force=force)  # before any work
+    command = library_compiler(mpicc)
+    with activated(limits):
+        plan, _ = plan_for(table_file, crossover, rank_map, command="library")
+        if not quiet:
+            click.echo(f"compiling {LIBRARY_NAME} for {plan.network} with {command} ...", err=True)
+        with phase(f"compile {LIBRARY_NAME} with {Path(command).name}"):
+            with tempfile.TemporaryDirectory(prefix="tesearch-library-") as scratch:
+                built = build_library(plan, command, Path(scratch))
+                data = check_shared_library(built, command)
+    files = {LIBRARY_NAME: data, HEADER_NAME: header_text(plan).encode(),
+             PLAN_NAME: (json.dumps(plan.to_json(), indent=1) + "\n").encode(),
+             README_NAME: readme_text(plan, out_dir).encode()}
+    write_output_directory(out_dir, files, made_by=made_by, inputs=inputs, force=force)
+    click.echo(f"wrote {out_dir / LIBRARY_NAME} ({len(data)} bytes), {HEADER_NAME}, {PLAN_NAME}, {README_NAME}, "
+               f"tesearch-manifest.json: "
                f"{plan.description()}")
     return ExitCode.OK

@@ -248,6 +248,11 @@ WORD_CAP_OPTION = click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD
 @FORCE_OPTION
 @click.option("--tail", type=POSITIVE, default=None,
               help="Repack the items ending in the last TAIL columns, round by round, instead of one whole model.")
+@click.option("--window", type=POSITIVE, default=None,
+              help="Large-neighbourhood search: free the messages crossing a window of about WINDOW columns, "
+                   "round by round left to right, re-place them with CP-SAT's interval model and shift the "
+                   "columns right of the window left (with --solver cpsat-intervals; --solver-timeout is one "
+                   "round's).")
 @ROUND_OPTION
 @WORKERS_OPTION
 @WORD_CAP_OPTION
@@ -259,8 +264,8 @@ WORD_CAP_OPTION = click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD
 @EXCHANGE_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=SEARCH_TIMEOUT_S)
-def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, start, exchange, as_json, limits,
-           quiet):
+def repack(network, out, force, tail, window, round_s, workers, word_cap, seed, solver, start, exchange, as_json,
+           limits, quiet):
     """The greedy table of NETWORK (total exchange) narrowed by CP-SAT (needs the cpsat extra; its bound is no
     certificate).  To narrow the rotation search's core instead: `tesearch narrow`."""
     from tesearch.running.limits import log
@@ -268,6 +273,9 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, 
 
     if tail is not None and solver != "cpsat":
         raise OptionError(f"--solver {solver} is for the whole model: leave out --tail")
+    if window is not None and (tail is not None or solver != "cpsat-intervals"):
+        raise OptionError("--window re-solves windows with CP-SAT's interval model: give --solver cpsat-intervals "
+                          "and leave out --tail")
     if exchange != "total":
         raise OptionError(f"--exchange {exchange}: repack narrows a total exchange's greedy table; `tesearch "
                           f"narrow` takes other exchanges")
@@ -280,8 +288,12 @@ def repack(network, out, force, tail, round_s, workers, word_cap, seed, solver, 
         if first.network != net.spec or first.exchange != "total":
             raise OptionError(f"{start}: a {first.exchange} table of {first.network}, not a total table of "
                               f"{net.spec}")
-    made = strategy("repack", seed=seed, cpsat_model=solver_parts(solver)[1], word_cap=word_cap, workers=workers,
-                    tail=tail, round_s=round_s, start=first, progress=log)
+    if window is not None:
+        made = strategy("lns", seed=seed, word_cap=word_cap, workers=workers, window=window, round_s=round_s,
+                        start=first, progress=log)
+    else:
+        made = strategy("repack", seed=seed, cpsat_model=solver_parts(solver)[1], word_cap=word_cap,
+                        workers=workers, tail=tail, round_s=round_s, start=first, progress=log)
     outcome = _make_table(made, net, exchange, out=out, force=force, inputs=_inputs(network, start), limits=limits,
                           quiet=quiet, as_json=as_json)
     return EXIT_CODES[outcome.status]

@@ -359,6 +359,74 @@ def star_letter_balance(elements: np.ndarray, lower: int) -> StarBalance:
     return StarBalance(high, tuple(fixed.tolist()), free, _star_flow(fixed, free, high))
 
 
+def star_words(cg: CayleyGraph, target_set: np.ndarray, balance: StarBalance) -> list[tuple[int, ...]]:
+    """One shortest word per target with the loads of the max flow ``balance``.
+
+    A target's word uses each moved point's letter once and, for each nontrivial cycle avoiding point 0, the
+    letter of one of its points once more (the module doc); the flow says how many cycles of each
+    point set double which letter.  Each target gets its letter counts from the flow, then a shortest word with
+    exactly those counts, found backwards along the shortest-path DAG (a depth-first search; states that fail
+    are remembered).  The kernel re-walks every word (the certificate's upper side)."""
+    by_mask: dict[int, list[int]] = {}
+    for (mask, k), units in balance.flow.items():
+        by_mask.setdefault(mask, []).extend([k] * units)
+    words = []
+    for g in target_set.tolist():
+        perm = cg.elements[g].tolist()
+        counts = [0] * cg.degree
+        seen = [False] * len(perm)
+        for start in range(len(perm)):
+            if seen[start] or perm[start] == start:
+                seen[start] = True
+                continue
+            cycle, p = [], start
+            while not seen[p]:
+                seen[p] = True
+                cycle.append(p)
+                p = perm[p]
+            for point in cycle:
+                if point:
+                    counts[point - 1] += 1
+            if 0 not in cycle:
+                mask = sum(1 << point for point in cycle)
+                counts[by_mask[mask].pop()] += 1
+        words.append(_word_with_counts(cg, g, counts))
+    return words
+
+
+def _word_with_counts(cg: CayleyGraph, g: int, counts: list[int]) -> tuple[int, ...]:
+    """A shortest word of node ``g`` using letter k exactly ``counts[k]`` times (ValueError if none)."""
+    failed: set[tuple[int, tuple[int, ...]]] = set()
+
+    def back(node: int, need: list[int]) -> list[int] | None:
+        if node == 0:
+            return [] if not any(need) else None
+        key = (node, tuple(need))
+        if key in failed:
+            return None
+        depth = int(cg.dist[node])
+        for t in range(cg.degree):
+            if need[t] == 0:
+                continue
+            pred = int(cg.right[cg.inverse_letter[t], node])
+            if int(cg.dist[pred]) != depth - 1:
+                continue
+            need[t] -= 1
+            found = back(pred, need)
+            need[t] += 1
+            if found is not None:
+                return found + [t]
+        failed.add(key)
+        return None
+
+    if sum(counts) != int(cg.dist[g]):
+        raise ValueError(f"letter counts {counts} do not add up to the distance of node {g}")
+    word = back(g, list(counts))
+    if word is None:
+        raise ValueError(f"no shortest word of node {g} has the letter counts {counts}")  # pragma: no cover
+    return tuple(word)
+
+
 def letter_bound(cg: CayleyGraph, target_set: np.ndarray, rotation: Rotation | None = None) -> LetterBound:
     """The per-letter bound for a set of target elements (see the module doc)."""
     total = int(cg.dist[target_set].sum())

@@ -42,7 +42,7 @@ from fractions import Fraction
 import numpy as np
 
 from tesearch.running import limits
-from tesearch.facts.bounds import counting_bound, set_bound, set_needs, star_letter_balance
+from tesearch.facts.bounds import counting_bound, set_bound, set_needs, star_letter_balance, star_words
 from tesearch.running.errors import SolverUnavailable
 from tesearch.networks.groups import CayleyGraph
 from tesearch.facts.instance import Instance
@@ -56,6 +56,8 @@ MAX_MILP_EDGES = 300_000
 MODEL_BYTES_PER_EDGE = 1_200
 #: characters (letter sets counted mod 2) are enumerated for networks with at most this many letters
 MAX_CHARACTER_LETTERS = 16
+#: star networks list the max flow's words (the certificate's upper side) up to this many targets (star-8)
+MAX_STAR_WORD_TARGETS = 40_319
 #: the denominators tried when the LP's weights are made rational (the best exact bound is kept)
 DENOMINATORS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 24, 60, 120, 720, 5040, 10 ** 6)
 
@@ -154,8 +156,10 @@ class WordChoice:
 
     @property
     def exact(self) -> bool:
-        """Whether the certified lower bound meets a word choice found: the word-choice optimum is known."""
-        return self.upper is not None and self.upper == self.lower
+        """Whether the certified lower bound meets a listed word choice (the certificate's upper side, which the
+        kernel walks): the word-choice optimum is proved.  A value without its words (a max flow too large to list)
+        is no proof."""
+        return self.words is not None and self.upper == self.lower
 
     def to_json(self) -> dict:
         """The result as one JSON object (words left out: the certificate holds them)."""
@@ -202,8 +206,9 @@ class WordChoice:
             lines.append("loads          " + ", ".join(f"{s} {c}" for s, c in zip(self.letters, self.loads)))
         lines += [f"note           {n}" for n in self.notes]
         upper = "-" if self.upper is None else str(self.upper)
+        listed = "" if self.words is not None or self.upper is None else " (its words not listed: not certified)"
         verdict = (f"EXACT: the least possible most-used letter count is {self.lower}" if self.exact else
-                   f"between {self.lower} and {upper}")
+                   f"between {self.lower} and {upper}{listed}")
         lines.append(f"word choice    certified lower bound {self.lower}, best choice {upper}: {verdict}")
         return "\n".join(lines)
 
@@ -509,7 +514,12 @@ def word_choice(facts: Instance, budget: limits.Budget | None = None, *, integer
         elif star:
             balance = star_letter_balance(cg.elements[target_set], counting)
             solved, integer_value = Solved.MAX_FLOW, balance.maximum
-            how = "the star networks' cycle-entry max flow (tesearch.facts.bounds); its words are not listed"
+            if len(target_set) <= MAX_STAR_WORD_TARGETS:
+                words = star_words(cg, target_set, balance)
+                how = "the star networks' cycle-entry max flow (tesearch.facts.bounds), its words listed"
+            else:
+                how = (f"the star networks' cycle-entry max flow (tesearch.facts.bounds); its words are not listed "
+                       f"(more than {MAX_STAR_WORD_TARGETS} targets)")
         elif dag.edges > MAX_MILP_EDGES:
             solved, how = Solved.NOT_RUN, f"the DAG has {dag.edges} edges, more than {MAX_MILP_EDGES}"
         else:

@@ -100,8 +100,8 @@ class Interrupted(TesearchError):
 
 
 def run_script(main, *args) -> None:
-    """How a script of scripts/ or benchmarks/ ends: with its ``main``'s exit code, and on Ctrl-C with one line
-    and exit 130, never a traceback (what the script had written stays as it was written)."""
+    """How a script of scripts/ or benchmarks/ ends: with its ``main``'s exit code, on a TesearchError with its one
+    line and exit code, and on Ctrl-C with one line and exit 130, never a traceback (what the script had written stays as it was written)."""
     import sys
     from pathlib import Path
 
@@ -110,4 +110,7 @@ def run_script(main, *args) -> None:
     except KeyboardInterrupt:
         sys.stderr.write(f"{Path(sys.argv[0]).name}: {stop_text(ExitCode.INTERRUPTED)}\n")
         sys.exit(int(ExitCode.INTERRUPTED))
+    except TesearchError as exc:  # a refused output, bad input: one line and its exit code
+        sys.stderr.write(f"{Path(sys.argv[0]).name}: {exc}\n")
+        sys.exit(int(exc.exit_code))
     sys.exit(code)

@@ -277,7 +277,10 @@ TRACE_KIND = FileKind("Chrome trace", (".json",), frozenset({"chrome-trace"}))
 #: an HTML page
 HTML_KIND = FileKind("HTML page", (".html", ".htm"), frozenset({"html"}))
 #: a markdown report (benchmarks' --report): plain text, so it may replace any text file tesearch did not write
-MARKDOWN_KIND = FileKind("markdown report", (".md",), frozenset({"other"}))
+MARKDOWN_KIND = FileKind("markdown report", (".md",), frozenset({"other", "tesearch-report"}))
+#: a benchmark's or script's --report (scripts.markdown_report, benchmarks.fuzz): its first line says the command
+#: that wrote it ("Command: `...`"), and it replaces only such a report (or an empty file) without --force
+REPORT_KIND = FileKind("tesearch report", (".md",), frozenset({"tesearch-report"}))
 #: a plain JSON record of a benchmark or report script (no tesearch format): never over a table or certificate
 RECORD_KIND = FileKind("JSON record", (".json",), frozenset({"json"}))
 #: a shared library (tesearch library): only over another ELF file
@@ -295,13 +298,15 @@ KIND_NAMES = {
     "tesearch-programs": "a tesearch-programs file", "tesearch-certificate": "a proof certificate",
     "tesearch-sweep-runs": "a sweep runs record", "chrome-trace": "a Chrome trace", "png": "a PNG image",
     "svg": "an SVG image", "html": "an HTML page", "chakra": "a Chakra execution trace",
-    "json": "a JSON file tesearch did not write",
+    "json": "a JSON file tesearch did not write", "tesearch-report": "a report a tesearch script wrote",
     "gzip": "a gzip file tesearch did not write", "elf": "an ELF binary", "other": "a file tesearch did not write",
 }
 #: bytes :func:`sniff_kind` reads from the start of a file
 SNIFF_BYTES = 1 << 16
 _FORMAT_TAG = re.compile(r'"format"\s*:\s*"([A-Za-z0-9_.-]{1,64})"')
 _TEXT_TABLE = re.compile(r"^\s*network\s*:", re.MULTILINE)
+#: the first line of a report a tesearch benchmark or script wrote (REPORT_KIND)
+_REPORT_HEAD = re.compile(r"Commands?: `")
 
 
 def sniff_kind(path: str | Path) -> str:
@@ -345,6 +350,8 @@ def sniff_kind(path: str | Path) -> str:
         return "html"
     if not compressed and _TEXT_TABLE.search(text[:4096]):
         return "tesearch-table"
+    if not compressed and _REPORT_HEAD.match(text):
+        return "tesearch-report"
     return "gzip" if compressed else "other"
 
 
@@ -412,6 +419,160 @@ def write_output(path: str | Path, data: str | bytes, *, kind: FileKind,
             fh.flush()
             os.fsync(fh.fileno())
     return Path(path)
+
+
+# ---------------------------------------------------------------------------- output directories
+
+#: the file a command writes into every output directory it makes, naming the files it wrote and their sha256
+DIRECTORY_MANIFEST = "tesearch-manifest.json"
+DIRECTORY_MANIFEST_FORMAT = "tesearch-output-directory"
+#: the largest manifest read back
+MAX_MANIFEST_BYTES = 1 << 20
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _previous_output(path: Path, made_by: str, force: bool) -> str | None:
+    """Why the existing directory ``path`` is not an earlier output of ``made_by`` (None when it is one, or empty)."""
+    entries = sorted(os.listdir(path))
+    if not entries:
+        return None
+    shown = ", ".join(entries[:5]) + (f" and {len(entries) - 5} more" if len(entries) > 5 else "")
+    foreign = f"it holds files {made_by} did not write ({shown})"
+    if DIRECTORY_MANIFEST not in entries:
+        return foreign
+    manifest_path = path / DIRECTORY_MANIFEST
+    try:
+        if not stat.S_ISREG(os.lstat(manifest_path).st_mode):
+            return foreign
+        manifest = json.loads(read_bytes(manifest_path, max_bytes=MAX_MANIFEST_BYTES).decode("utf-8"))
+    except (TesearchError, OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return foreign
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    if (manifest.get("format") != DIRECTORY_MANIFEST_FORMAT or manifest.get("made_by") != made_by
+            or not isinstance(files, dict)):
+        return foreign
+    others = [name for name in entries if name != DIRECTORY_MANIFEST and name not in files]
+    if others:
+        return f"it holds files {made_by} did not write ({', '.join(others[:5])})"
+    for name in entries:
+        if name == DIRECTORY_MANIFEST:
+            continue
+        entry = path / name
+        if not stat.S_ISREG(os.lstat(entry).st_mode):
+            return f"{name} there is not a regular file"
+        if not force and _sha256(entry) != files[name]:
+            return f"{name} there changed since {made_by} wrote it (--force replaces it)"
+    return None
+
+
+def check_output_directory(path: str | Path, *, made_by: str, inputs: Iterable[str | Path | None] = (),
+                           force: bool = False) -> Path:
+    """``path`` as a directory a command may write its whole output into, or :class:`OptionError` (exit 2).
+
+    Accepted: a new directory (its parent exists), an empty one, or one holding only an earlier output of
+    ``made_by`` (the files its :data:`DIRECTORY_MANIFEST` names, unchanged; ``force``: changed too).  Refused
+    always: an empty name, a symbolic link, something else than a directory, a directory holding any other file,
+    the current directory or one holding it, a directory holding one of the command's inputs."""
+    if not str(path):
+        raise OptionError("an empty directory name; give the directory to write (a new one, or an earlier output)")
+    path = Path(path)
+    where = str(path)
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise OptionError(f"cannot inspect the output directory: {exc.strerror or exc}", where=where) from None
+    parent = path.absolute().parent
+    if info is None:
+        if not parent.is_dir():
+            raise OptionError(f"directory {parent} does not exist (tesearch creates one directory, not its parents)",
+                              where=where)
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise OptionError(f"cannot write in directory {parent}", where=where)
+        return path
+    if stat.S_ISLNK(info.st_mode):
+        raise OptionError("is a symbolic link; tesearch never writes through a link: give a directory", where=where)
+    if not stat.S_ISDIR(info.st_mode):
+        raise OptionError("exists and is not a directory; give a new directory or an earlier output", where=where)
+    here = Path.cwd().resolve()
+    resolved = path.resolve()
+    if resolved == here or resolved in here.parents:
+        raise OptionError("is the current directory or holds it; give a new directory (tesearch never replaces "
+                          "the files of a directory it did not make)", where=where)
+    for source in inputs:
+        if source is not None and (resolved in Path(source).resolve().parents):
+            raise OptionError(f"holds one of this command's inputs ({source}); write the output elsewhere",
+                              where=where)
+    why = _previous_output(path, made_by, force)
+    if why is not None:
+        raise OptionError(f"not written: {why}; it is left as it was: give a new directory", where=where)
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OptionError(f"cannot write in directory {parent} (the output is swapped in as a whole)", where=where)
+    return path
+
+
+def write_output_directory(path: str | Path, files: dict[str, bytes], *, made_by: str,
+                           inputs: Iterable[str | Path | None] = (), force: bool = False) -> Path:
+    """Write ``files`` (name -> bytes) and a manifest as the directory ``path``, whole or not at all.
+
+    :func:`check_output_directory` first (and again just before the swap); the files are written into a new
+    directory beside ``path``, which then takes its place by rename (an earlier output is moved aside first and
+    removed after; put back if the rename fails).  On any error or interrupt nothing at ``path`` has changed."""
+    import hashlib
+    import shutil
+
+    inputs = tuple(inputs)
+    path = check_output_directory(path, made_by=made_by, inputs=inputs, force=force)
+    absolute = path.absolute()
+    try:
+        scratch = Path(tempfile.mkdtemp(dir=absolute.parent, prefix=f".{absolute.name}.", suffix=".tmp"))
+    except OSError as exc:
+        raise OptionError(f"cannot write: {exc.strerror or exc}", where=str(path)) from None
+    aside = None
+    try:
+        os.chmod(scratch, 0o777 & ~_umask())
+        manifest = {"format": DIRECTORY_MANIFEST_FORMAT, "made_by": made_by,
+                    "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}}
+        for name, data in [*files.items(), (DIRECTORY_MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())]:
+            if "/" in name or name in ("", ".", ".."):
+                raise ValueError(f"not a file name: {name!r}")
+            with open(scratch / name, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(scratch / name, FILE_MODE)
+        check_output_directory(path, made_by=made_by, inputs=inputs, force=force)  # again: it may have changed
+        if os.path.lexists(absolute):
+            aside = Path(tempfile.mkdtemp(dir=absolute.parent, prefix=f".{absolute.name}.", suffix=".old"))
+            os.rename(absolute, aside / "previous")
+            try:
+                os.rename(scratch, absolute)
+            except BaseException:
+                os.rename(aside / "previous", absolute)
+                raise
+        else:
+            os.rename(scratch, absolute)
+    except OSError as exc:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise OptionError(f"cannot write: {exc.strerror or exc}", where=str(path)) from None
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    finally:
+        stranded = aside is not None and os.path.lexists(aside / "previous") and not os.path.lexists(absolute)
+        if aside is not None and not stranded:  # the earlier output, replaced (or never moved)
+            shutil.rmtree(aside, ignore_errors=True)
+    return path
 
 
 def safe_name(text: str) -> str:

@@ -15,6 +15,7 @@ beside it.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,7 @@ HEADER_NAME = "tesearch_alltoall.h"
 PLAN_NAME = "tesearch_alltoall.json"
 README_NAME = "README.md"
 #: the C files of the library, besides the generated te_embedded.c
-LIBRARY_SOURCES = ("te_pmpi.c", "te_schedule.c", "te_run.c", "te_check.c")
+LIBRARY_SOURCES = ("te_pmpi.c", "te_layout.c", "te_schedule.c", "te_run.c", "te_check.c")
 EMBEDDED_SOURCE = "te_embedded.c"
 #: te.h's te_executor_kind codes, and 0 for PMPI_Alltoall
 EXECUTOR_CODES = {"pmpi": 0, "step": 1, "dataflow": 2, "combined": 3}
@@ -107,14 +108,61 @@ class LibraryPlan:
 
 # ------------------------------------------------------------------ the rules from a simulate report
 
-def _library_executor(contender: dict) -> SizeRule | None:
+#: the dataflow executor's bounds: K, W >= 1 and K + W within the smallest tag bound MPI promises (te_run.c)
+MAX_DATAFLOW_WINDOW = 32767
+#: the largest simulate report and rank map read
+MAX_REPORT_BYTES = 256 << 20
+MAX_RANK_MAP_BYTES = 64 << 20
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _field(record: dict, key: str, kinds: tuple[type, ...], place: str, where: str, *, optional: bool = False):
+    """``record[key]`` when it is one of ``kinds`` (never a bool for a number); FormatError naming the field."""
+    if key not in record and optional:
+        return None
+    value = record.get(key)
+    if key not in record:
+        raise FormatError(f"{place}: no {key!r}", where=where)
+    ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+    if optional and value is None:
+        return None
+    if not ok:
+        names = " or ".join({int: "a whole number", float: "a number", str: "a string", dict: "an object",
+                             list: "a list", bool: "true or false"}[k] for k in kinds)
+        raise FormatError(f"{place}.{key}: {_shown(value)} is not {names}", where=where)
+    return value
+
+
+def _shown(value: object) -> str:
+    import json as _json
+
+    try:
+        text = _json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _library_executor(contender: dict, place: str, where: str) -> SizeRule | None:
     """The rule (size 0) of a simulate contender the library can run, or None (another schedule, pieces, MPI)."""
-    executor = contender.get("executor") or {}
-    kind, schedule = executor.get("kind"), contender.get("schedule")
+    executor = _field(contender, "executor", (dict,), place, where, optional=True) or {}
+    schedule = _field(contender, "schedule", (str,), place, where, optional=True)
+    kind = _field(executor, "kind", (str,), f"{place}.executor", where, optional=True)
     if executor.get("pieces"):
         return None
     if schedule == TABLE_SCHEDULE and kind in ("step", "dataflow"):
-        return SizeRule(0, kind, int(executor.get("lookahead", 1)), int(executor.get("inflight", 1)))
+        lookahead = _field(executor, "lookahead", (int,), f"{place}.executor", where, optional=True)
+        inflight = _field(executor, "inflight", (int,), f"{place}.executor", where, optional=True)
+        lookahead, inflight = (1 if lookahead is None else lookahead), (1 if inflight is None else inflight)
+        if kind == "dataflow" and not (lookahead >= 1 and inflight >= 1 and
+                                       lookahead + inflight <= MAX_DATAFLOW_WINDOW):
+            raise FormatError(f"{place}.executor: lookahead {lookahead} and inflight {inflight} are not a dataflow "
+                              f"executor the library runs (each >= 1, together at most {MAX_DATAFLOW_WINDOW})",
+                              where=where)
+        return SizeRule(0, kind, lookahead, inflight)
     if schedule == BALANCED_SCHEDULE and kind == "combined":
         return SizeRule(0, "combined")
     return None
@@ -122,7 +170,7 @@ def _library_executor(contender: dict) -> SizeRule | None:
 
 def rules_from_report(report: object, *, network: str, ranks: int, where: str) -> tuple[tuple[SizeRule, ...], str]:
     """The size rules of a ``tesearch simulate --json`` report of the same network, and a sentence on how they were
-    chosen; FormatError (exit 2, naming ``where``) for anything else.
+    chosen; FormatError (exit 2, one line naming ``where`` and the field) for anything else.
 
     At each measured size the library's candidates are the report's runs of the table's own timing under step and
     dataflow and of its balanced supersteps under combined; the fastest of them wins the size when it beats the
@@ -132,26 +180,52 @@ def rules_from_report(report: object, *, network: str, ranks: int, where: str) -
             not isinstance(report.get("contenders"), list):
         raise FormatError("not a tesearch simulate --json report (no 'sizes' and 'contenders')", where=where)
     if report.get("network") != network or report.get("ranks") != ranks:
-        raise FormatError(f"the report is of {report.get('network')} ({report.get('ranks')} ranks), the table of "
-                          f"{network} ({ranks} ranks)", where=where)
+        named, counted = report.get("network"), report.get("ranks")
+        raise FormatError(f"the report is of {named if isinstance(named, str) else _shown(named)} "
+                          f"({counted if _whole(counted) else _shown(counted)} ranks), "
+                          f"the table of {network} ({ranks} ranks)", where=where)
     candidates = {}
-    for contender in report["contenders"]:
-        if isinstance(contender, dict) and (rule := _library_executor(contender)) is not None:
-            candidates[contender.get("name")] = rule
+    for number, contender in enumerate(report["contenders"]):
+        place = f"contenders[{number}]"
+        if not isinstance(contender, dict):
+            raise FormatError(f"{place}: {_shown(contender)} is not an object", where=where)
+        name = _field(contender, "name", (str,), place, where)
+        if (rule := _library_executor(contender, place, where)) is not None:
+            candidates[name] = rule
     if not candidates:
         raise FormatError("the report times none of the executors the library runs (the table under step or "
                           "dataflow, its balanced supersteps under combined)", where=where)
+    measured = []
+    for number, size in enumerate(report["sizes"]):
+        place = f"sizes[{number}]"
+        if not isinstance(size, dict):
+            raise FormatError(f"{place}: {_shown(size)} is not an object", where=where)
+        bytes_ = _field(size, "bytes", (int,), place, where)
+        if bytes_ < 1:
+            raise FormatError(f"{place}.bytes: {bytes_} is not a block size (at least 1 byte)", where=where)
+        runs = _field(size, "runs", (list,), place, where)
+        checked = []
+        for index, run in enumerate(runs):
+            at = f"{place}.runs[{index}]"
+            if not isinstance(run, dict):
+                raise FormatError(f"{at}: {_shown(run)} is not an object", where=where)
+            status = _field(run, "status", (str,), at, where)
+            contender = _field(run, "contender", (str,), at, where, optional=True)
+            family = _field(run, "family", (str,), at, where, optional=True)
+            seconds = _field(run, "seconds", (int, float), at, where, optional=True)
+            if status == "ok" and seconds is not None:
+                if not seconds > 0 or seconds != seconds or seconds == float("inf"):
+                    raise FormatError(f"{at}.seconds: {_shown(seconds)} is not a time in seconds", where=where)
+                checked.append({"contender": contender, "family": family, "seconds": float(seconds)})
+        measured.append((bytes_, checked))
     rules, said = [], []
-    for size in sorted((s for s in report["sizes"] if isinstance(s, dict)), key=lambda s: s.get("bytes", 0)):
-        runs = [r for r in size.get("runs", []) if isinstance(r, dict) and r.get("status") == "ok"
-                and isinstance(r.get("seconds"), (int, float))]
-        ours = [r for r in runs if r.get("contender") in candidates]
-        mpi = [r for r in runs if r.get("family") == "MPI"]
+    for bytes_, runs in sorted(measured, key=lambda item: item[0]):
+        ours = [r for r in runs if r["contender"] in candidates]
+        mpi = [r for r in runs if r["family"] == "MPI"]
         if not ours and not mpi:
             continue
         best = min(ours, key=lambda r: r["seconds"], default=None)
         rival = min(mpi, key=lambda r: r["seconds"], default=None)
-        bytes_ = int(size["bytes"])
         if best is not None and (rival is None or best["seconds"] < rival["seconds"]):
             rule = candidates[best["contender"]]
             rules.append(SizeRule(bytes_, rule.executor, rule.lookahead, rule.inflight))
@@ -170,35 +244,30 @@ def rules_from_report(report: object, *, network: str, ranks: int, where: str) -
 
 
 def read_report(path: Path) -> object:
-    """A JSON file's content; FormatError naming the file when it is not JSON."""
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", where=str(path)) from None
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise FormatError(f"not valid JSON ({exc})", where=str(path)) from None
+    """A JSON file's content (a regular file of at most :data:`MAX_REPORT_BYTES`); FormatError naming the file."""
+    from tesearch.running.files import read_json_file
+
+    return read_json_file(path, max_bytes=MAX_REPORT_BYTES)
 
 
 def read_rank_map(path: Path, ranks: int) -> tuple[int, ...]:
     """A rank map file: a JSON list, or whitespace-separated integers; entry r is the tesearch rank (the element in
     tesearch's rank numbering) that MPI rank r runs.  FormatError naming the file unless it is a permutation of
     0..ranks-1."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", where=str(path)) from None
+    from tesearch.running.files import read_text_file
+
+    text = read_text_file(path, max_bytes=MAX_RANK_MAP_BYTES)  # a regular file only: never a FIFO or a device
     stripped = text.strip()
     if stripped.startswith("["):
-        try:
-            values = json.loads(stripped)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise FormatError(f"not valid JSON ({exc})", where=str(path)) from None
+        from tesearch.running.files import parse_json_text
+
+        values = parse_json_text(stripped, str(path))
         if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             raise FormatError("a rank map is a list of integers", where=str(path))
     else:
         values = []
         for number, word in enumerate(stripped.split(), start=1):
-            if not word.lstrip("-").isdigit():
+            if not re.fullmatch(r"-?[0-9]{1,18}", word):
                 raise FormatError(f"entry {number} ({word[:20]!r}) is not an integer", where=str(path))
             values.append(int(word))
     if len(values) != ranks:
@@ -304,6 +373,59 @@ def build_library(plan: LibraryPlan, compiler: str, directory: Path) -> Path:
     return output
 
 
+def library_compiler(mpicc: str | None) -> str:
+    """The MPI C compiler to build with, as an absolute path (a relative one names a file from the current directory,
+    not from the scratch directory the build runs in); OptionError when there is none."""
+    import os
+
+    from tesearch.running.errors import OptionError
+    from tesearch.schedules.execute.build import Flavour, compiler
+
+    if mpicc is None:
+        return os.path.abspath(compiler(Flavour.MPI))
+    if not mpicc:
+        raise OptionError("--mpicc: an empty name; give the MPI C compiler (mpicc, or its path)")
+    found = shutil.which(mpicc)
+    if found is None:
+        what = ("is not an executable file" if Path(mpicc).exists() else "no such file") if "/" in mpicc else \
+            "no such program on PATH"
+        raise OptionError(f"--mpicc {mpicc}: {what}")
+    return os.path.abspath(found)
+
+
+#: the start of every ELF file, and the e_type of a shared object (ET_DYN)
+ELF_MAGIC = b"\x7fELF"
+ELF_SHARED_OBJECT = 3
+
+
+def check_shared_library(path: Path, compiler: str) -> bytes:
+    """The bytes the compiler wrote at ``path`` when they are a shared object that defines MPI_Alltoall (its dynamic
+    symbol table, by ``nm -D --defined-only`` when nm is there, else its name among the ELF strings); BuildFailed
+    (exit 4) naming the compiler otherwise (a compiler that exits 0 and writes nothing, or text)."""
+    from tesearch.running.files import read_bytes
+    from tesearch.running.processes import run_captured
+    from tesearch.schedules.execute.build import BuildFailed
+
+    who = Path(compiler).name
+    if not path.is_file():
+        raise BuildFailed(f"{who} exited 0 but wrote no {LIBRARY_NAME}")
+    data = read_bytes(path, BuildFailed)
+    if data[:4] != ELF_MAGIC or len(data) < 64:
+        raise BuildFailed(f"{who} exited 0 but wrote {len(data)} bytes that are not an ELF shared object")
+    endian = "little" if data[5] == 1 else "big"
+    if int.from_bytes(data[16:18], endian) != ELF_SHARED_OBJECT:
+        raise BuildFailed(f"{who} wrote an ELF file that is not a shared object")
+    nm = shutil.which("nm")
+    if nm is not None:
+        done = run_captured([nm, "-D", "--defined-only", str(path)], timeout_s=60, phase="build")
+        defined = done.status == 0 and any(line.split()[-1:] == ["MPI_Alltoall"] for line in done.stdout.splitlines())
+    else:
+        defined = b"\0MPI_Alltoall\0" in data
+    if not defined:
+        raise BuildFailed(f"{who} wrote a shared object that does not define MPI_Alltoall")
+    return data
+
+
 def header_text(plan: LibraryPlan) -> str:
     """``tesearch_alltoall.h``: what the library defines beside MPI_Alltoall."""
     return f"""/* tesearch_alltoall.h: libtesearch_alltoall.so, written by tesearch library.
@@ -348,22 +470,30 @@ at MPI_Finalize how many calls ran on the schedule and how many went to PMPI_All
 ## What it does
 
 A call to MPI_Alltoall (or MPI_Alltoall_c) runs on the table's schedule when **all** of these hold; otherwise it
-goes to PMPI_Alltoall unchanged:
+goes to PMPI_Alltoall unchanged, on every rank (which reports MPI's errors through the communicator's error
+handler, as without the library):
 
 - the communicator is an intracommunicator of {plan.ranks} ranks (any such communicator: rank r of it runs the
-  node the rank map gives r);
-- the send buffer is not `MPI_IN_PLACE`;
-- the counts are not zero;
+  node the rank map gives r), not a thread communicator (MPICH's MPIX_Threadcomm);
+- the send buffer is not `MPI_IN_PLACE`, the counts are not zero, and no argument is one MPI must report as an
+  error (a negative count, `MPI_DATATYPE_NULL`, a null buffer, send and receive buffers that are the same or
+  overlap);
 - the size rules below pick an executor for the block (count x type size) rather than PMPI_Alltoall;
-- on every rank, the send and receive datatypes are the same contiguous type (size = extent, lower bound 0) with
-  equal counts, and the block is at most 2 GiB - 1 bytes (the ranks agree on this with one PMPI_Allreduce on the
-  library's own communicator, since a program may pass different datatypes on different ranks;
-  `TESEARCH_ALLTOALL_SAME_TYPES=1` skips it when every rank passes the same ones).
+- on every rank, the send and receive blocks are provably the same contiguous bytes in typemap order (predefined
+  types, and derived types whose flattened typemap is one increasing run from 0 with extent = size: a contiguous
+  type, two ints at displacements {{0,4}}, but not {{4,0}}), of one size and type signature on every rank;
+- the block is at most 2 GiB - 1 bytes, and the executor holds at most `TESEARCH_ALLTOALL_MAX_HELD` bytes (1 GiB)
+  beyond your buffers (bundles above 2 GiB - 1 bytes go in pieces).
+
+The ranks agree on the last three with one PMPI_Allreduce of 7 integers on the library's own communicator (a
+program may pass different datatypes on different ranks); `TESEARCH_ALLTOALL_SAME_TYPES=1` skips it when every rank
+passes the same counts and datatypes in a correct call.
 
 Per communicator the library makes, at its first call there, a private duplicate (it never sends on your
 communicator) and this rank's programs, kept as an attribute: later calls only look them up.  They are freed with
-the communicator or at MPI_Finalize.  Calls are not thread-safe across communicators (use it with one thread
-calling MPI collectives at a time).
+the communicator or at MPI_Finalize.  Threads: under `MPI_THREAD_MULTIPLE`, calls on different communicators may
+run at the same time, first calls included (as MPI allows for any collective); one thread at a time per
+communicator, as MPI requires.
 
 ## Size rules (per block)
 
@@ -383,8 +513,11 @@ superstep).
 | `TESEARCH_ALLTOALL_MIN_BYTES=N` | blocks below N bytes go to PMPI_Alltoall, the others to the schedule |
 | `TESEARCH_ALLTOALL_DATAFLOW=K:W` | the dataflow executor's lookahead and messages in flight |
 | `TESEARCH_SCHEDULE=FILE` | a tesearch-hops file run by every executor instead of the embedded schedules |
-| `TESEARCH_ALLTOALL_SAME_TYPES=1` | skip the agreement on datatypes |
+| `TESEARCH_ALLTOALL_MAX_HELD=N` | most bytes an executor may hold beyond your buffers (default 1 GiB) |
+| `TESEARCH_ALLTOALL_SAME_TYPES=1` | skip the agreement (every rank passes the same counts and datatypes) |
 | `TESEARCH_ALLTOALL_STATS=1` | print each process's counts at MPI_Finalize |
+| `TESEARCH_ALLTOALL_CHECK=1` | run every call made on the schedule again with PMPI_Alltoall and compare (a test mode: twice the traffic) |
+| `TESEARCH_ALLTOALL_RECORD=PATH`, `TESEARCH_ALLTOALL_NONCE=WORD` | each process writes `PATH.RANK` at MPI_Finalize: its counts, compared calls and differences (what `tesearch simulate --program` reads) |
 
 {PLAN_NAME} records the plan (the rules, the rank map, the schedules' sizes); {HEADER_NAME} declares
 `tesearch_alltoall_description()` and `tesearch_alltoall_counts()` for programs that link the library.

@@ -63,6 +63,30 @@ def repack_tail(problem: TableProblem, chosen: Chosen, *, tail: int, round_s: fl
     return best, width
 
 
+def starting_placement(kit: TableKit, facts: Instance, start: Table | None) -> tuple[TableProblem, Chosen, str]:
+    """(the table problem of every target at the starting width, the starting placement, what it is): ``start``'s
+    words and columns (a verified table of the network, total exchange; its words join their messages' candidate
+    words) or the greedy first-fit table of ``kit``'s candidate words."""
+    items = kit.items(kit.targets)
+    if start is None:
+        with limits.phase("greedy first fit"):
+            upper, greedy = first_fit(items, kit.cg.degree)
+    else:
+        upper = start.T
+        greedy = []
+        for p in start.placements:
+            word = tuple(kit.cg.letter_index[s] for s in p.word)
+            greedy.append((kit.cg.element_of(word), p.column, word))
+    index = {it.element: i for i, it in enumerate(items)}
+    for e, _, w in greedy:  # a starting table's word may lie outside the capped candidates
+        if w not in items[index[e]].words:
+            item = items[index[e]]
+            items[index[e]] = Item(item.element, item.words + (w,), item.complete)
+    hint = [(index[e], items[index[e]].words.index(w), c) for e, c, w in greedy]
+    return (kit.problem(f"{facts.spec} total", upper, items), hint,
+            "greedy first-fit table" if start is None else "starting table")
+
+
 def improve_greedy(network: Network | Instance, *, budget: Budget | None = None, word_cap: int = DEFAULT_WORD_CAP,
                    seed: int = 0, workers: int = cpsat.DEFAULT_WORKERS, log: bool = False, progress: Progress = quiet,
                    tail: int | None = None, round_s: float = 60.0, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS,
@@ -83,29 +107,13 @@ def improve_greedy(network: Network | Instance, *, budget: Budget | None = None,
            + ("" if tail is None else f" tail={tail}") + ("" if start is None else " start=table"))
     kit = TableKit(facts, Provenance(solver_name(Backend.CPSAT, cpsat_model), run, seed), word_cap=word_cap,
                    seed=seed, budget=budget, progress=progress)
-    items = kit.items(kit.targets)
-    if start is None:
-        with limits.phase("greedy first fit"):
-            upper, greedy = first_fit(items, kit.cg.degree)
-    else:
-        upper = start.T
-        greedy = []
-        for p in start.placements:
-            word = tuple(kit.cg.letter_index[s] for s in p.word)
-            greedy.append((kit.cg.element_of(word), p.column, word))
-    index = {it.element: i for i, it in enumerate(items)}
-    for e, _, w in greedy:  # a starting table's word may lie outside the capped candidates
-        if w not in items[index[e]].words:
-            item = items[index[e]]
-            items[index[e]] = Item(item.element, item.words + (w,), item.complete)
-    hint = [(index[e], items[index[e]].words.index(w), c) for e, c, w in greedy]
-    problem = kit.problem(f"{facts.spec} total", upper, items)
+    problem, hint, first = starting_placement(kit, facts, start)
+    upper = problem.width
     bound = kit.bounds.best
 
     def table_of(placement: Chosen, width: int, how: str) -> Table:
         return kit.make_table(assign_rows(kit.placed(problem, placement), kit.cg.degree), width, "repack", how)
 
-    first = "greedy first-fit table" if start is None else "starting table"
     limits.offer(table_of(hint, upper, f"cpsat: {first} (not yet narrowed)"))
     kit.log(f"{first}: T={upper}; narrowing it (CP-SAT, {workers} workers)")
     if tail is not None:

@@ -15,6 +15,7 @@ strategies:
 ``stratify``    symmetry stratification (:mod:`tesearch.search.stratify`)
 ``lift``        the ring lift for tori (:mod:`tesearch.search.lift`)
 ``repack``      the greedy table narrowed by CP-SAT (:mod:`tesearch.search.improve`)
+``lns``         a table narrowed window by window by CP-SAT's interval model (:mod:`tesearch.search.lns`)
 ``narrow``      the rotation search's greedy core narrowed by CP-SAT (:mod:`tesearch.search.narrow`)
 ``lane-core``   the rotation core as mirrored lanes + a free part (:mod:`tesearch.search.lanecore`)
 ``construct``   a construction without a solver (:mod:`tesearch.constructions`)
@@ -160,6 +161,25 @@ class Repack(_CpsatNarrowing):
 
 
 @dataclass(frozen=True)
+class LargeNeighbourhood(_CpsatNarrowing):
+    """The greedy table (or ``start``) narrowed window by window: the messages crossing a window of columns (and
+    some near it) re-placed by CP-SAT's interval model, the columns right of it shifted left
+    (:func:`tesearch.search.lns.lns_table`); any network, total exchange."""
+
+    window: int = 30  # columns freed in a round, about
+    start: Table | None = None
+    round_s: float = 20.0  # one round's CP-SAT limit
+    name: ClassVar[str] = "lns"
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Narrow the table round by round until the budget is spent or the bound is met."""
+        from tesearch.search.lns import lns_table
+
+        return lns_table(facts, budget, start=self.start, window=self.window, round_s=self.round_s,
+                         word_cap=self.word_cap, seed=self.seed, workers=self.workers, progress=self.progress)
+
+
+@dataclass(frozen=True)
 class NarrowCore(_CpsatNarrowing):
     """The rotation search's greedy-core table with its core narrowed by CP-SAT
     (:func:`tesearch.search.narrow.narrowed_core_table`)."""
@@ -239,6 +259,7 @@ STRATEGIES: dict[str, Callable[..., TableStrategy]] = {
     "stratify": _with_seed_and_backend(Stratification),
     "lift": _with_seed_and_backend(RingLift),
     "repack": _with_seed_and_backend(Repack),
+    "lns": _with_seed_and_backend(LargeNeighbourhood),
     "narrow": _with_seed_and_backend(NarrowCore),
     "lane-core": _with_seed_and_backend(MirrorLaneCore),
     "construct": _with_seed_and_backend(Construction),

@@ -5,10 +5,11 @@
  *
  * Rank 0 prints "CASE name same" or "CASE name DIFFERS on K ranks" per case and "CHECKED n cases, m differ"; the
  * exit status is 1 when a case differs.  The cases: contiguous blocks of each BYTES (MPI_BYTE), MPI_INT blocks, a
- * repeated call, a duplicate of MPI_COMM_WORLD, then what the library must leave to PMPI_Alltoall: MPI_IN_PLACE, a
- * non-contiguous derived type (a vector), send and receive types that differ (2 MPI_INT against one contiguous type
- * of 2 MPI_INT), one rank passing a vector where the others pass MPI_INT (legal: the same type signature), a
- * sub-communicator of another size, and zero counts.  Used by tests/test_library.py.
+ * repeated call, a duplicate of MPI_COMM_WORLD, send and receive types that differ but are the same contiguous
+ * bytes (2 MPI_INT against one contiguous type of 2 MPI_INT), then what the library must leave to PMPI_Alltoall:
+ * MPI_IN_PLACE, a non-contiguous derived type (a vector), one rank passing a vector where the others pass MPI_INT
+ * (legal: the same type signature), a sub-communicator of another size, and zero counts.  Used by
+ * tests/test_library.py; tests/c/alltoall_layouts.c, alltoall_errors.c and alltoall_threads.c go further.
  */
 #include <mpi.h>
 #include <stdio.h>

@@ -203,7 +203,7 @@ def validate_word_choice(data: dict, where: str) -> None:
             or not isinstance(network.get("spec"), str) or not isinstance(network.get("exchange"), str):
         raise FormatError("'network' must be an object with 'spec', 'exchange' and 'generators'", where=where)
     lower = data.get("lower")
-    if not isinstance(lower, dict) or not isinstance(lower.get("bound"), int):
+    if not isinstance(lower, dict) or not _is_integer(lower.get("bound")):
         raise FormatError("'lower' must be an object with an integer 'bound'", where=where)
     weights = lower.get("weights")
     if weights is not None and (not isinstance(weights, dict) or not isinstance(weights.get("weights"), dict)
@@ -212,14 +212,24 @@ def validate_word_choice(data: dict, where: str) -> None:
                           "'denominator'", where=where)
     parity = lower.get("parity")
     if parity is not None and (not isinstance(parity, dict) or not isinstance(parity.get("odd_letters"), list)
-                               or not isinstance(parity.get("level"), int)):
+                               or not _is_integer(parity.get("level"))):
         raise FormatError("'lower.parity' must hold an 'odd_letters' list and an integer 'level'", where=where)
     upper = data.get("upper")
-    if upper is not None and (not isinstance(upper, dict) or not isinstance(upper.get("bound"), int)
+    if upper is not None and (not isinstance(upper, dict) or not _is_integer(upper.get("bound"))
                               or not isinstance(upper.get("words"), list)
                               or not all(isinstance(w, str) for w in upper["words"])):
         raise FormatError("'upper' must be null or an object with an integer 'bound' and 'words' (strings of "
                           "letters separated by spaces)", where=where)
+    result = data.get("result")
+    if not isinstance(result, dict) or not _is_integer(result.get("lower")) \
+            or not (result.get("upper") is None or _is_integer(result.get("upper"))) \
+            or not isinstance(result.get("exact"), bool):
+        raise FormatError("'result' must be an object with an integer 'lower', an integer or null 'upper' and a "
+                          "true or false 'exact'", where=where)
+
+
+def _is_integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def validate_certificate(data: object, where: str) -> None:

@@ -443,32 +443,48 @@ def write_certificate(certificate: dict, path: str | Path, *, inputs: Iterable[s
 
 def check_word_choice_output(path: str | Path, certificate: dict, *, force: bool = False) -> None:
     """Refuse (OptionError, exit 2, the file left as it was) to replace, without ``force``, a file at ``path`` that is
-    not a word-choice certificate of the same network, or one whose bounds are tighter (a higher lower side, a lower
-    upper side) than ``certificate``'s."""
+    not a readable word-choice certificate of the same network, or one whose evidence establishes tighter bounds
+    (a higher lower side, a lower upper side) than ``certificate``'s.
+
+    The old file's bounds are what the checker re-derives from its evidence (:func:`rederived_bounds`), never the
+    numbers it states: a file that states 999 and proves 660 loses to a certificate that proves 660.  The new
+    certificate is confirmed whole before it gets here (:func:`word_choice_certificate`), so its stated result is
+    re-derived."""
+    from tesearch.checking.certificate.choice import rederived_bounds
+    from tesearch.checking.certificate.format import validate_word_choice
+
     path = Path(path)
     if force or not path.is_file() or path.stat().st_size == 0:
         return
     where = str(path)
+    keep = "it is left as it was (--force replaces it)"
     try:
         old = read_json_file(path)
-        same = (old.get("kind") == "word-choice" and old["network"]["spec"] == certificate["network"]["spec"]
-                and old["network"]["exchange"] == certificate["network"]["exchange"]
-                and old["network"]["generators"] == certificate["network"]["generators"])
-        old_lower, old_upper = old["result"]["lower"], old["result"]["upper"]
-    except (TesearchError, KeyError, TypeError, AttributeError):
-        same, old_lower, old_upper = False, None, None
+        if not isinstance(old, dict) or old.get("kind") != "word-choice":
+            raise FormatError("not a word-choice certificate", where=where)
+        validate_word_choice(old, where)
+    except TesearchError as exc:
+        raise OptionError(f"not replaced: it is not a readable word-choice certificate ({exc.message}); {keep}",
+                          where=where) from None
+    same = (old["network"]["spec"] == certificate["network"]["spec"]
+            and old["network"]["exchange"] == certificate["network"]["exchange"]
+            and old["network"]["generators"] == certificate["network"]["generators"])
     if not same:
-        raise OptionError("not replaced: it is not a word-choice certificate of this network; it is left as it was "
-                          "(--force replaces it)", where=where)
+        raise OptionError(f"not replaced: it is not a word-choice certificate of this network; {keep}", where=where)
+    try:
+        proved = rederived_bounds(old, where)
+    except TesearchError as exc:
+        raise OptionError(f"not replaced: its evidence cannot be re-derived ({exc.message}); {keep}",
+                          where=where) from None
     new_lower, new_upper = certificate["result"]["lower"], certificate["result"]["upper"]
     lost = []
-    if new_lower < old_lower:
-        lost.append(f"the lower bound {old_lower} (this one: {new_lower})")
-    if old_upper is not None and (new_upper is None or new_upper > old_upper):
-        lost.append(f"the upper bound {old_upper} (this one: {new_upper if new_upper is not None else 'none'})")
+    if new_lower < proved.lower:
+        lost.append(f"the lower bound {proved.lower} (this one: {new_lower})")
+    if proved.upper is not None and (new_upper is None or new_upper > proved.upper):
+        lost.append(f"the upper bound {proved.upper} (this one: {new_upper if new_upper is not None else 'none'})")
     if lost:
-        raise OptionError(f"not replaced: it claims what this certificate would not: {'; '.join(lost)}; it is left as "
-                          f"it was (--force replaces it)", where=where)
+        raise OptionError(f"not replaced: its evidence proves what this certificate would not: {'; '.join(lost)}; "
+                          f"{keep}", where=where)
 
 
 def word_choice_certificate(result, *, name: str, command: str, generators: dict[str, list[int]]) -> dict:

@@ -44,6 +44,8 @@ class ChoiceCheck:
     value: int | None  # the bound established (None: nothing established)
     faults: tuple[str, ...]
     how: str  # in words, what was computed
+    #: the other numbers computed on the way, (name, value): a certificate that states them is compared with these
+    figures: tuple[tuple[str, object], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -87,7 +89,7 @@ def check_weights(net: RebuiltNetwork, generators: Sequence[tuple[int, ...]], is
     need = int(least_weights(net, generators, weights)[is_target].sum(dtype=np.int64))
     return ChoiceCheck(ceil_div(need, denominator), (),
                        f"the targets' least weighted letters sum to {need} / {denominator}, so some letter is "
-                       f"used at least {ceil_div(need, denominator)} times")
+                       f"used at least {ceil_div(need, denominator)} times", (("need", need),))
 
 
 def character(net: RebuiltNetwork, odd: frozenset[int]) -> np.ndarray | None:
@@ -132,7 +134,8 @@ def check_parity(net: RebuiltNetwork, generators: Sequence[tuple[int, ...]], is_
                                   f"between {low} and {high}): the parity rules nothing out",), "parity")
     return ChoiceCheck(level + 1, (), f"the letters {{{names}}} number {parity} mod 2 in every word choice; with every "
                                       f"load <= {level} they would number between {low} and {high}, none of that "
-                                      f"parity, so some letter is used at least {level + 1} times")
+                                      f"parity, so some letter is used at least {level + 1} times",
+                       (("parity", parity), ("interval", [low, high])))
 
 
 def check_words(net: RebuiltNetwork, is_target: np.ndarray, words: Sequence[Sequence[int]]) -> ChoiceCheck:
@@ -162,4 +165,5 @@ def check_words(net: RebuiltNetwork, is_target: np.ndarray, words: Sequence[Sequ
         return ChoiceCheck(None, tuple(faults), "words")
     top = int(loads.max()) if net.degree else 0
     return ChoiceCheck(top, (), f"{len(words)} shortest words, one per target; letter loads "
-                                f"{', '.join(f'{s} {int(c)}' for s, c in zip(net.letters, loads))}, the largest {top}")
+                                f"{', '.join(f'{s} {int(c)}' for s, c in zip(net.letters, loads))}, the largest {top}",
+                       (("loads", {s: int(c) for s, c in zip(net.letters, loads)}),))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tesearch.schedules.contenders import Category, Subject, contenders_for, window_contender
 from tesearch.schedules.contenders import maps
-from tesearch.running.errors import OptionError
+from tesearch.running.errors import OptionError, SolverUnavailable
 from tesearch.schedules.execute.hops import HopSchedule, ScheduleKind
 from tesearch.running.limits import format_bytes
 
@@ -123,6 +123,7 @@ class Lineup:
     built: dict[str, dict] = field(default_factory=dict)  # schedule -> the registry's figures (standing, held, ...)
     contenders: list[Entrant] = field(default_factory=list)
     programs_override: Path | None = None  # the tests' hook: the table's schedule run as this programs file's programs
+    left_out: list[str] = field(default_factory=list)  # "NAME: why" for each contender an absent extra leaves out
 
 
 _MAP_NAMES = {"balanced": "table: balanced supersteps", "optimum": "table: superstep optimum"}
@@ -173,12 +174,26 @@ def build_lineup(subject: Subject, choice: Choice, *, progress=None) -> Lineup:
         lineup.built[name] = built or {"contender": name, **schedule.summary()}
         lineup.contenders += [Entrant(f"{name} ({e.name})", family, name, e) for e in executors]
 
+    def build(name: str, entry):
+        """The contender built, or None when an optional extra it needs is missing: it is left out, said in one
+        line, and the study goes on (the table itself needs no extra)."""
+        say(f"building {name} ...")
+        try:
+            return entry.build(subject)
+        except SolverUnavailable as exc:
+            if name == "table":
+                raise
+            lineup.left_out.append(f"{name}: {exc.message}")
+            say(f"left out {name}: {exc.message}")
+            return None
+
     registry = {c.name: c for c in contenders_for(subject)}
     table_maps = [(_MAP_NAMES[item], registry[_MAP_NAMES[item]]) if item in _MAP_NAMES else
                   (f"table: {item}-column windows", window_contender(int(item))) for item in choice.supersteps]
     for name, entry in [("table", registry["table"])] + table_maps:
-        say(f"building {name} ...")
-        built = entry.build(subject)
+        built = build(name, entry)
+        if built is None:
+            continue
         executors = _executors_for(built.schedule, choice)
         if name == _MAP_NAMES["balanced"] and ExecutorKind.COMBINED in choice.executors:
             executors += [Executor(ExecutorKind.COMBINED, pieces=size) for size in choice.pieces]
@@ -187,8 +202,9 @@ def build_lineup(subject: Subject, choice: Choice, *, progress=None) -> Lineup:
         for entry in registry.values():
             if entry.category is not Category.NONOPTIMAL_TABLE:
                 continue
-            say(f"building {entry.name} ...")
-            built = entry.build(subject)
+            built = build(entry.name, entry)
+            if built is None:
+                continue
             add(entry.name, ContenderFamily.NONOPTIMAL, built.schedule, built.to_json(), _executors_for(built.schedule, choice))
             if ExecutorKind.COMBINED in choice.executors:
                 steps = maps.balanced_map(built.schedule)
@@ -205,9 +221,9 @@ def build_lineup(subject: Subject, choice: Choice, *, progress=None) -> Lineup:
         free = [entry for entry in free if entry.name in wanted]
     if ExecutorKind.COMBINED in choice.executors:
         for entry in free:
-            say(f"building {entry.name} ...")
-            built = entry.build(subject)
-            add(entry.name, ContenderFamily.TABLE_FREE, built.schedule, built.to_json(), [COMBINED])
+            built = build(entry.name, entry)
+            if built is not None:
+                add(entry.name, ContenderFamily.TABLE_FREE, built.schedule, built.to_json(), [COMBINED])
     return lineup
 
 

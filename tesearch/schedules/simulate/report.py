@@ -55,6 +55,7 @@ def report_text(report: dict) -> str:
         lines.append(f"  {built['contender']}: {built['active_steps']} steps, bundle sum {built['bundle_sum']}, "
                      f"largest bundle {built['largest_bundle']}"
                      + (f"; {built['standing']['verdict']}" if built.get("standing") else ""))
+    lines += [f"  left out {entry}" for entry in report.get("left_out", [])]
     for size in report["sizes"]:
         lines.append("")
         lines.append(f"{size_label(size['bytes'])} blocks: link-time bound {time_label(size['bound_s'])} "

@@ -422,7 +422,7 @@ def simulate(lineup: Lineup, numbering, *, network: str, steps: int, bound_steps
         "network": network, "ranks": ranks, "T": steps, "bound_steps": bound_steps, "counting_steps": counting_steps,
         "links": len(links), "hops_per_rank": hops, "model": setup.model.value,
         "bandwidth_Bps": setup.bandwidth_bps, "latency_s": setup.latency_s,
-        "run_timeout_s": setup.run_timeout_s, "schedules": list(lineup.built.values()),
+        "run_timeout_s": setup.run_timeout_s, "schedules": list(lineup.built.values()), "left_out": list(lineup.left_out),
         "simgrid": smpi.simgrid_version(),
     }
     with tempfile.TemporaryDirectory(prefix="tesearch-simulate-") as scratch:

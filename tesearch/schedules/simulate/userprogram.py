@@ -1,28 +1,38 @@
 """``tesearch simulate TABLE --program FILE.c``: a user's own MPI program timed under SimGrid with the table's
 MPI_Alltoall linked in, beside the same program on SMPI's own MPI_Alltoall algorithms.
 
-The program is compiled with smpicc twice: **linked** with the MPI_Alltoall library's sources (``tesearch library``'s
-``te_pmpi.c`` with the table's schedule compiled in, :mod:`tesearch.schedules.library`), and **plain**.  Each runs under
-smpirun on the study's platform (:mod:`tesearch.schedules.simulate.platform`: one host per node, one link per directed edge,
-the given bandwidth, latency and network model) with one rank per node: the linked build once per executor asked
-for (``--executor``, ``--dataflow``: ``TESEARCH_ALLTOALL_EXECUTOR`` and ``TESEARCH_ALLTOALL_DATAFLOW`` at every
-size), the plain build once per MPI_Alltoall algorithm or selector asked for (``--mpi-algorithms``).  Computation is
-not simulated (``smpi/simulate-computation:no``), so the times are the program's communication.  Each run reports
-SimGrid's simulated time of the whole program, what the program printed (its own timings), and for the linked
-build how many MPI_Alltoall calls ran on the schedule (``TESEARCH_ALLTOALL_STATS=1``).  A run that fails (exit
-status, SimGrid's error) is reported as failed with its reason; the verdict is ``ok`` when every linked run ended
-well.
+The program is compiled with smpicc and linked with the MPI_Alltoall library's sources (``tesearch library``'s
+``te_pmpi.c`` with the table's schedule compiled in, :mod:`tesearch.schedules.library`).  It runs under smpirun on
+the study's platform (:mod:`tesearch.schedules.simulate.platform`: one host per node, one link per directed edge, the
+given bandwidth, latency and network model) with one rank per node: per executor asked for (``--executor``,
+``--dataflow``: ``TESEARCH_ALLTOALL_EXECUTOR`` and ``TESEARCH_ALLTOALL_DATAFLOW`` at every size), and **plain**, per
+MPI_Alltoall algorithm or selector of SMPI asked for (``--mpi-algorithms``), with ``TESEARCH_ALLTOALL_EXECUTOR=pmpi``:
+every call goes straight to PMPI_Alltoall, SMPI's algorithm, and the library only keeps its record.  Computation is
+not simulated (``smpi/simulate-computation:no``), so the times are the program's communication.
+
+Nothing the program prints decides anything.  Each linked executor runs twice: a **check run**
+(``TESEARCH_ALLTOALL_CHECK=1``: the library runs every call it puts on the schedule again with PMPI_Alltoall and
+compares the data) and a **timed run** without the check.  In both the library writes, per rank, a record at
+MPI_Finalize (te_pmpi.c's run record: calls, calls on the schedule, calls compared and those that differ, a random
+word of the run) to a fresh path in a private directory; an executor is ``ok`` only when both runs exited 0 and every
+rank's record is there with the run's word, no call differs and every call on the schedule was compared.  A rank
+that aborts, hangs (SimGrid's deadlock, or the run's time budget) or leaves without MPI_Finalize writes no record.
+The simulated time is SimGrid's own, which smpirun logs to a file of its own (never the program's output).  A
+program that makes no MPI_Alltoall call has nothing of the library to time: exit 2.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import secrets
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from tesearch.running.errors import OptionError
+from tesearch.running.files import read_bytes
 from tesearch.schedules.execute.build import BuildFailed
 from tesearch.schedules.library import plan_for, write_sources
 from tesearch.running.limits import Limits
@@ -36,49 +46,200 @@ from tesearch.schedules.simulate.study import Model, seconds_label
 RUN_TIMEOUT_S = 600.0
 #: lines of the program's output kept per run
 OUTPUT_LINES = 40
-_SIMULATED = re.compile(r"Simulated time: ([0-9.eE+-]+) seconds")
-_STATS = re.compile(r"tesearch_alltoall: rank \d+: (\d+) MPI_Alltoall calls, (\d+) on the schedule")
+#: the largest C source accepted
+MAX_SOURCE_BYTES = 16 << 20
+#: SimGrid's own line (category smpi_utils, logged to a file of the run with the format '%m%n')
+_SIMULATED = re.compile(r"^Simulated time: ([0-9.eE+-]+) seconds", re.MULTILINE)
+#: the same words anywhere in what the program printed: its own (SimGrid's line goes to the run's log file)
+_SIMULATED_ANYWHERE = re.compile(r"Simulated time\W.*")
+#: SMPI's warning when a rank calls MPI_Abort: [host:RANK:(actor) time] ...
+_ABORT = re.compile(r"^\[[^:\]]+:(\d+):\(\d+\)[^\]]*\] .*MPI_Abort was called", re.MULTILINE)
+#: te_pmpi.c's line before it aborts the program
+_LIBRARY_FAILED = re.compile(r"^tesearch_alltoall: (MPI_Alltoall on the schedule failed: .*)$", re.MULTILINE)
+#: the SMPI algorithms' runs: the same binary, every call sent to PMPI_Alltoall (SMPI's algorithm), with the record
+PLAIN = {"TESEARCH_ALLTOALL_EXECUTOR": "pmpi"}
+#: the SimGrid log category that says the simulated time
+TIMING_CATEGORY = "smpi_utils"
+#: one rank's run record (te_pmpi.c, "the run record")
+_RECORD = re.compile(r"tesearch-record 1 (\S+) rank (\d+) of (\d+) calls (\d+) scheduled (\d+) checked (\d+) "
+                     r"mismatches (\d+) unchecked (\d+) wtime (\S+)\n\Z")
+#: ranks named in a reason before '...'
+RANKS_SHOWN = 8
+#: the library's record variables: set per run here, never taken from the caller's environment
+RECORD_VARIABLES = ("TESEARCH_ALLTOALL_RECORD", "TESEARCH_ALLTOALL_NONCE", "TESEARCH_ALLTOALL_CHECK")
 
 
-def _compile(smpicc: str, sources: list[Path], output: Path, work: Path, *, program: Path) -> None:
+@dataclass(frozen=True)
+class Evidence:
+    """What the library's records of one run say, summed over the ranks (``missing``: ranks without a record)."""
+
+    missing: tuple[int, ...]
+    forged: tuple[int, ...]  # ranks whose record is not the library's (another word, malformed)
+    calls: int = 0
+    scheduled: int = 0
+    checked: int = 0
+    mismatches: int = 0
+    unchecked: int = 0
+    differing_ranks: int = 0
+
+
+def _ranks_text(ranks: tuple[int, ...]) -> str:
+    shown = ", ".join(map(str, ranks[:RANKS_SHOWN]))
+    return shown + (f" and {len(ranks) - RANKS_SHOWN} more" if len(ranks) > RANKS_SHOWN else "")
+
+
+def read_evidence(path: Path, nonce: str, ranks: int) -> Evidence:
+    """The records ``PATH.RANK`` of ranks 0..ranks-1 that the library wrote at MPI_Finalize with the word ``nonce``."""
+    missing, forged, totals, differing = [], [], [0] * 5, 0
+    for rank in range(ranks):
+        try:
+            text = Path(f"{path}.{rank}").read_text(encoding="ascii")
+        except FileNotFoundError:
+            missing.append(rank)
+            continue
+        except (OSError, UnicodeDecodeError):
+            forged.append(rank)
+            continue
+        match = _RECORD.match(text)
+        if match is None or match.group(1) != nonce or int(match.group(2)) != rank or int(match.group(3)) != ranks:
+            forged.append(rank)
+            continue
+        numbers = [int(match.group(i)) for i in range(4, 9)]
+        totals = [a + b for a, b in zip(totals, numbers)]
+        differing += numbers[3] > 0
+    return Evidence(tuple(missing), tuple(forged), *totals, differing_ranks=differing)
+
+
+def evidence_problem(evidence: Evidence, *, checked: bool) -> str | None:
+    """Why the records do not show a run that ended well (None when they do)."""
+    if evidence.missing:
+        return (f"rank(s) {_ranks_text(evidence.missing)} did not reach MPI_Finalize (no record of the library: the "
+                f"rank aborted, hung or left early)")
+    if evidence.forged:
+        return f"the library's record of rank(s) {_ranks_text(evidence.forged)} is not the one this run asked for"
+    if evidence.mismatches:
+        return (f"ranks whose MPI_Alltoall on the schedule differs from PMPI_Alltoall: {evidence.differing_ranks} "
+                f"({evidence.mismatches} call(s) over all ranks)")
+    if checked and evidence.unchecked:
+        return f"{evidence.unchecked} call(s) on the schedule could not be compared with PMPI_Alltoall"
+    if checked and evidence.checked != evidence.scheduled:
+        return (f"{evidence.scheduled} call(s) ran on the schedule but {evidence.checked} were compared with "
+                f"PMPI_Alltoall")
+    return None
+
+
+def read_program(program: Path) -> bytes:
+    """The C source's bytes; one line and exit 2 for what is not a non-empty regular file."""
+    data = read_bytes(program, OptionError, max_bytes=MAX_SOURCE_BYTES)
+    if not data.strip():
+        raise OptionError("is empty (give the C source of an MPI program)", where=str(program))
+    return data
+
+
+def _compile(smpicc: str, arguments: list[str], work: Path, *, program: Path, alone: bool) -> None:
     try:
-        done = run_captured([smpicc, "-O2", "-std=gnu11", "-o", str(output), *map(str, sources)], cwd=work,
-                            timeout_s=300, phase="build")
+        done = run_captured([smpicc, "-O2", "-std=gnu11", *arguments], cwd=work, timeout_s=300, phase="build")
     except OSError as exc:
         raise BuildFailed(f"cannot run {smpicc}: {exc.strerror or exc}") from None
     if done.status == 0:
         return
     tail = " | ".join(line.strip() for line in (done.stderr or done.stdout).strip().splitlines()[-3:])
-    if len(sources) == 1:  # the user's program alone: their input
+    if alone:  # the user's program alone: their input
         raise OptionError(f"smpicc cannot compile it: {tail or 'no message'}", where=str(program))
-    raise BuildFailed(f"smpicc cannot compile {program.name} with the MPI_Alltoall library: {tail}")
+    raise BuildFailed(f"smpicc cannot link {program.name} with the MPI_Alltoall library: {tail}")
 
 
-def _run(command: list[str], work: Path, *, env_names: dict[str, str], timeout_s: float, limits: Limits,
-         deadline: float | None) -> dict:
-    """One smpirun of the program: status, simulated time, output, calls on the schedule."""
-    environment = dict(os.environ, TESEARCH_ALLTOALL_STATS="1", **env_names)
-    done = run_captured(command, cwd=work, env=environment, timeout_s=timeout_s, deadline=deadline, phase="simulate",
-                        max_memory=limits.max_memory)
-    record = {"wall_s": round(done.run.wall_s, 3), "status": "ok"}
-    simulated = _SIMULATED.search(done.stderr)
+@dataclass(frozen=True)
+class RunSetup:
+    """What every smpirun of one comparison shares."""
+
+    base: tuple[str, ...]  # smpirun, the platform, the ranks and the configuration
+    work: Path
+    records: Path  # the private directory of the run records and SimGrid's timing logs
+    ranks: int
+    timeout_s: float
+    limits: Limits
+    deadline: float | None
+
+
+def _run(setup: RunSetup, arguments: list[str], *, env_names: dict[str, str], library: bool = True,
+         check: bool = False) -> dict:
+    """One smpirun of the program: status (with the reason of a failure), SimGrid's simulated time, what the program
+    printed, and the library's records (every rank finished, calls, calls on the schedule)."""
+    word = secrets.token_hex(16)
+    record_path = setup.records / secrets.token_hex(12)
+    timing_log = setup.records / f"{secrets.token_hex(12)}.log"
+    names = dict(env_names)
+    if library:
+        names.update(TESEARCH_ALLTOALL_RECORD=str(record_path), TESEARCH_ALLTOALL_NONCE=word)
+        if check:
+            names["TESEARCH_ALLTOALL_CHECK"] = "1"
+    environment = {key: value for key, value in os.environ.items() if key not in RECORD_VARIABLES}
+    environment.update(names)
+    command = [*setup.base, f"--log={TIMING_CATEGORY}.app:file:{timing_log}", f"--log={TIMING_CATEGORY}.fmt:%m%n",
+               *arguments]
+    done = run_captured(command, cwd=setup.work, env=environment, timeout_s=setup.timeout_s, deadline=setup.deadline,
+                        phase="simulate", max_memory=setup.limits.max_memory)
+    record: dict = {"wall_s": round(done.run.wall_s, 3), "status": "ok"}
     lines = done.stdout.splitlines()
     record["output"] = lines[:OUTPUT_LINES] + ([f"... ({len(lines) - OUTPUT_LINES} more lines)"]
                                                if len(lines) > OUTPUT_LINES else [])
-    stats = [tuple(map(int, m.groups())) for m in map(_STATS.search, done.stderr.splitlines()) if m]
-    if stats:
-        record["alltoall_calls"] = sum(calls for calls, _ in stats)
-        record["on_schedule"] = sum(on for _, on in stats)
-    if done.status == 0 and simulated:
-        record["simulated_s"] = float(simulated.group(1))
-        return record
+    try:
+        times = _SIMULATED.findall(timing_log.read_text(errors="replace"))
+    except OSError:
+        times = []
+    problem = None
+    if library:
+        evidence = read_evidence(record_path, word, setup.ranks)
+        if not evidence.missing and not evidence.forged:
+            record.update(alltoall_calls=evidence.calls, on_schedule=evidence.scheduled)
+            if check:
+                record.update(compared=evidence.checked, differ=evidence.mismatches)
+        problem = evidence_problem(evidence, checked=check)
     finished = smpi.Finished(done.status, done.stdout, done.stderr, done.run.wall_s, done.run.peak_rss_bytes,
                              done.run.peak_pss_bytes, done.run.ended_by)
-    reason = smpi.failure_reason(finished)
-    if done.run.ended_by is EndedBy.EXIT and done.status not in (0, None) and not simulated:
-        reason = f"exit status {done.status}: {reason}"
-    record.update(status="failed", reason=reason)
+    if done.run.ended_by is not EndedBy.EXIT:
+        problem = smpi.failure_reason(finished)
+    elif done.status != 0:
+        problem = f"exit status {done.status}: {smpi.failure_reason(finished)}"
+    elif problem is not None and evidence.missing:  # exit 0: SimGrid's own message says why, when it has one
+        said = smpi.failure_reason(finished)
+        problem = f"{problem}; {said}" if said and said != "no output" else problem
+    elif problem is None and len(times) != 1:
+        problem = "SimGrid stated no simulated time"
+    if problem is None and (forged := _SIMULATED_ANYWHERE.search(done.stdout + done.stderr)):
+        problem = (f"the program printed a simulated time of its own ({forged.group(0).strip()[:80]!r}); SimGrid's "
+                   f"is {float(times[0]):.6g} s")
+    if library_failed := _LIBRARY_FAILED.search(done.stderr):
+        problem = f"the library aborted the program: {library_failed.group(1).strip()[:200]}"
+    elif (aborted := _ABORT.search(done.stderr)) and (problem is None or "MPI_Abort" not in problem):
+        problem = f"rank {aborted.group(1)} called MPI_Abort" + (f"; {problem}" if problem else "")
+    if problem is not None:
+        record.update(status="failed", reason=problem)
+    else:
+        record["simulated_s"] = float(times[0])
     return record
+
+
+def _linked(setup: RunSetup, binary: Path, names: dict[str, str]) -> dict:
+    """An executor's check run and, when it ended well, its timed run, as one entry."""
+    checked = _run(setup, [str(binary)], env_names=names, library=True, check=True)
+    if checked["status"] != "ok":
+        return {**checked, "reason": f"check run: {checked['reason']}", "check_wall_s": checked["wall_s"]}
+    if checked["alltoall_calls"] == 0:
+        raise OptionError("the program made no MPI_Alltoall call (the library's record of every rank): nothing of "
+                          "the library to time")
+    timed = _run(setup, [str(binary)], env_names=names, library=True)
+    entry = {**timed, "compared": checked["compared"], "differ": checked["differ"],
+             "check_wall_s": checked["wall_s"]}
+    if timed["status"] != "ok":
+        entry["reason"] = f"timed run: {timed['reason']}"
+    elif (timed["alltoall_calls"], timed["on_schedule"]) != (checked["alltoall_calls"], checked["on_schedule"]):
+        entry.update(status="failed", reason=f"the timed run made {timed['alltoall_calls']} calls "
+                     f"({timed['on_schedule']} on the schedule), the check run {checked['alltoall_calls']} "
+                     f"({checked['on_schedule']}): its calls were not all compared")
+        entry.pop("simulated_s", None)
+    return entry
 
 
 def simulate_program(program: Path, table_path: Path, *, bandwidth_bps: float, latency_s: float, model: Model,
@@ -87,8 +248,7 @@ def simulate_program(program: Path, table_path: Path, *, bandwidth_bps: float, l
                      progress: Callable[[str], None] | None = None) -> dict:
     """The whole comparison (see the module doc); the JSON-ready report."""
     say = progress or (lambda message: None)
-    if not program.is_file():
-        raise OptionError("no such file (give the C source of an MPI program)", where=str(program))
+    source_bytes = read_program(program)
     smpicc, smpirun = smpi.find_tool("smpicc"), smpi.find_tool("smpirun")
     plan, numbering = plan_for(table_path, None, None, command="simulate")
     timeout = run_timeout_s if run_timeout_s is not None else RUN_TIMEOUT_S
@@ -107,24 +267,28 @@ def simulate_program(program: Path, table_path: Path, *, bandwidth_bps: float, l
                     "simgrid": smpi.simgrid_version(), "computation": "not simulated", "runs": []}
     with tempfile.TemporaryDirectory(prefix="tesearch-program-") as scratch:
         work = Path(scratch)
+        records = work / "records"
+        records.mkdir(mode=0o700)
         (work / "platform.xml").write_text(platform_xml(numbering, bandwidth_bps=bandwidth_bps, latency_s=latency_s))
         (work / "hostfile").write_text(hostfile(plan.ranks))
         source = work / "program.c"
-        source.write_bytes(program.read_bytes())
-        say(f"compiling {program.name} with smpicc, plain and with the MPI_Alltoall library of {plan.network} ...")
-        _compile(smpicc, [source], work / "plain", work, program=program)
-        _compile(smpicc, [source, *write_sources(plan, work)], work / "linked", work, program=program)
+        source.write_bytes(source_bytes)
+        say(f"compiling {program.name} with smpicc and the MPI_Alltoall library of {plan.network} ...")
+        _compile(smpicc, ["-c", "-o", "program.o", str(source)], work, program=program, alone=True)
+        _compile(smpicc, ["-o", str(work / "linked"), "program.o", *map(str, write_sources(plan, work))], work,
+                 program=program, alone=False)
         base = [smpirun, "-platform", "platform.xml", "-hostfile", "hostfile", "-np", str(plan.ranks)]
         base += [f"--cfg={c}" for c in configuration]
+        setup = RunSetup(tuple(base), work, records, plan.ranks, timeout, limits, deadline)
         for name, names in linked_runs:
-            say(f"{name} ...")
-            record = _run(base + [str(work / "linked")], work, env_names=names, timeout_s=timeout, limits=limits,
-                          deadline=deadline)
+            say(f"{name}: a check run against PMPI_Alltoall, then a timed run ...")
+            record = _linked(setup, work / "linked", names)
             report["runs"].append({"name": name, "build": "linked", "environment": names, **record})
         for name, cfg in plain_runs:
             say(f"{name} ...")
-            record = _run(base + [f"--cfg={c}" for c in cfg] + [str(work / "plain")], work,
-                          env_names={}, timeout_s=timeout, limits=limits, deadline=deadline)
+            record = _run(setup, [f"--cfg={c}" for c in cfg] + [str(work / "linked")], env_names=PLAIN, library=True)
+            for key in ("alltoall_calls", "on_schedule"):  # every call went to PMPI_Alltoall
+                record.pop(key, None)
             report["runs"].append({"name": name, "build": "plain", **record})
     timed = [r for r in report["runs"] if r["status"] == "ok"]
     for build in ("linked", "plain"):
@@ -148,13 +312,15 @@ def program_text(report: dict) -> str:
             what = f"FAILED: {run['reason']}"
         used = (f", {run['on_schedule']} of {run['alltoall_calls']} MPI_Alltoall calls (all ranks) on the "
                 f"schedule" if "alltoall_calls" in run else "")
+        if "compared" in run and run["status"] == "ok":
+            used += f", {run['compared']} compared with PMPI_Alltoall: {run['differ']} differ"
         lines.append(f"{run['name']:<34} {what}{used} ({seconds_label(run['wall_s'])} of wall clock)")
         lines += [f"    | {line}" for line in run["output"][:8]]
     for build, who in (("linked", "with the library"), ("plain", "on SMPI's algorithms")):
         if f"best_{build}" in report:
             best = report[f"best_{build}"]
             lines.append(f"best {who}: {best['name']}, {best['simulated_s'] * 1e3:.6g} ms")
-    if report.get("best_linked") and report.get("best_plain"):
+    if report.get("best_linked") and report.get("best_plain") and report["best_linked"]["simulated_s"] > 0:
         ratio = report["best_plain"]["simulated_s"] / report["best_linked"]["simulated_s"]
         lines.append(f"the program's simulated time on SMPI's best algorithm over its time with the library: "
                      f"{ratio:.3g}")

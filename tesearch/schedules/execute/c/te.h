@@ -10,7 +10,7 @@
  *                block is here, with at most `inflight` hops in flight on it; receives are posted ahead;
  *   TE_COMBINED   step by step with one message per link per step holding every hop of that step on that
  *                link (the combined executor of a superstep schedule), optionally sent as pieces of at most
- *                `piece_bytes` bytes.
+ *                `piece_bytes` bytes (always in pieces of at most TE_MESSAGE_LIMIT bytes).
  *
  * te_check runs a program in lockstep frames and names what is wrong with it (te_faults.def) without ever
  * hanging: the check every schedule passes before it is timed.
@@ -114,5 +114,23 @@ int te_check(const te_program *p, size_t bytes, MPI_Comm comm, te_faults *found,
 unsigned char te_pattern(int origin, int destination, size_t i);
 void te_fill(unsigned char *block, int origin, int destination, size_t bytes);
 long te_differs(const unsigned char *block, int origin, int destination, size_t bytes);
+
+/* The largest message the executors send, in bytes: a bundle of the combined executor above it goes as pieces of
+ * at most this many bytes, a block above it is refused (te_run) and left to PMPI_Alltoall (te_pmpi).  MPI counts
+ * are ints; a build may lower it (-DTE_MESSAGE_LIMIT=N) to exercise the splitting with small blocks. */
+#ifndef TE_MESSAGE_LIMIT
+#define TE_MESSAGE_LIMIT 2147483647
+#endif
+
+/* te_layout.c: `count` elements of `type` as the schedule may move them.  0 when they are provably one contiguous
+ * run of bytes in typemap order from the buffer's start (lower bound 0, extent = size, the flattened typemap's
+ * basic elements tile [0, size) in increasing order), with `bytes` their size and `signature` a digest of their
+ * type signature (equal for equal signatures however built: 2 MPI_INT, a contiguous pair, a struct of two ints
+ * at {0,4}); -1 when not provable (the caller uses PMPI_Alltoall). */
+typedef struct {
+  unsigned long long bytes;
+  uint64_t signature;
+} te_layout;
+int te_layout_of(MPI_Datatype type, MPI_Count count, te_layout *out);
 
 #endif

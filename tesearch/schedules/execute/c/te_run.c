@@ -204,7 +204,7 @@ static void forwarded(run *r, int s) { /* a forward's send completed: its transi
   }
 }
 
-static int count_fits(size_t bytes) { return bytes <= (size_t)INT_MAX; }
+static int count_fits(size_t bytes) { return bytes <= (size_t)TE_MESSAGE_LIMIT; }
 
 /* ------------------------------------------------------------------ step: one message per hop, step by step */
 
@@ -427,7 +427,7 @@ static int run_combined(run *r, size_t piece_bytes, char *why, size_t whylen) {
   int L = p->letters;
   size_t largest = te_largest_bundle(p) * r->bytes;
   if (piece_bytes == 0 || piece_bytes > largest) piece_bytes = largest;
-  if (!count_fits(piece_bytes)) return fail(why, whylen, "combined: a message of more than 2^31 - 1 bytes");
+  if (!count_fits(piece_bytes)) piece_bytes = TE_MESSAGE_LIMIT; /* a bundle above one message goes in pieces */
   size_t pieces_most = (largest + piece_bytes - 1) / piece_bytes;
   int *out_count = calloc((size_t)L, sizeof(int)), *in_count = calloc((size_t)L, sizeof(int));
   unsigned char *out_stage = NULL, *in_stage = NULL;
@@ -507,7 +507,7 @@ done:
 
 int te_run(const te_program *p, const te_executor *e, const void *sendbuf, void *recvbuf, size_t bytes,
            MPI_Comm comm, void *shared, te_stats *stats, char *why, size_t whylen) {
-  if (bytes < 1 || !count_fits(bytes)) return fail(why, whylen, "a block must be 1 to 2^31 - 1 bytes");
+  if (bytes < 1 || !count_fits(bytes)) return fail(why, whylen, "a block must be 1 to TE_MESSAGE_LIMIT bytes");
   run r;
   stats->messages = 0;
   if (setup(&r, p, sendbuf, recvbuf, bytes, comm, (unsigned char *)shared, stats, why, whylen) != 0) {

@@ -1,0 +1,23 @@
+/* alltoall_once.c: one MPI_Alltoall, nothing else (the wrong-schedule tests give the library a broken schedule). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define BLOCK 64
+
+static void one_alltoall(void) {
+  int ranks;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  unsigned char *send = malloc((size_t)BLOCK * ranks), *recv = malloc((size_t)BLOCK * ranks);
+  for (int i = 0; i < BLOCK * ranks; i++) send[i] = (unsigned char)i;
+  MPI_Alltoall(send, BLOCK, MPI_BYTE, recv, BLOCK, MPI_BYTE, MPI_COMM_WORLD);
+  free(send);
+  free(recv);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  one_alltoall();
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,26 @@
+/* deadlocks.c: after one MPI_Alltoall, rank 0 waits for a message rank 1 never sends (SimGrid finds the deadlock). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define BLOCK 64
+
+static void one_alltoall(void) {
+  int ranks;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  unsigned char *send = malloc((size_t)BLOCK * ranks), *recv = malloc((size_t)BLOCK * ranks);
+  for (int i = 0; i < BLOCK * ranks; i++) send[i] = (unsigned char)i;
+  MPI_Alltoall(send, BLOCK, MPI_BYTE, recv, BLOCK, MPI_BYTE, MPI_COMM_WORLD);
+  free(send);
+  free(recv);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  one_alltoall();
+  int me, value = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0) MPI_Recv(&value, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Finalize();
+  return 0;
+}

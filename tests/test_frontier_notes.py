@@ -1,0 +1,48 @@
+"""results/frontier.md's dated sections (docs/notes/frontier.md) against the newest figures (issue 47, item 4).
+
+scripts/frontier.py refuses to write the report while a note claims a bound or best width of an open case that is
+not its newest figure without saying what stands now ("now N").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scripts import frontier
+
+FIGURES = {"pancake-6": {"bound": 660, "best": 710}, "torus-12x12x24:twisted": {"bound": 6036, "best": 6039}}
+
+
+def test_the_committed_notes_say_the_newest_figures():
+    figures = frontier.newest_figures()
+    assert figures["pancake-6"]["bound"] == 660  # the word-choice certificate's parity bound, not the LP's 659
+    assert frontier.stale_claims("\n".join(frontier.notes()), figures) == []
+
+
+@pytest.mark.parametrize("text", [
+    "- **pancake-6** (bound 659, best **710**, was 713; open)",
+    "- pancake-6: best known T = 713, nothing refuted",
+    "  *pancake-6 (710 against 659)*: open",
+    "- twisted 12x12x24: best T = 6040 after the lane core",
+])
+def test_a_stale_figure_is_named(text):
+    problems = frontier.stale_claims(text, FIGURES)
+    assert len(problems) == 1 and "newest figure" in problems[0]
+
+
+@pytest.mark.parametrize("text", [
+    "- **pancake-6** (bound 659 then, now 660; best **710**, was 713; open)",
+    "- pancake-6: the bound rises from 659 to 660; best 710",
+    "- pancake-6 (710 against 659, now 660: Frontier IV) and bubblesort-6 (bound 1128)",
+    "- lifts the bound of pancake-6 659 -> 660",
+])
+def test_a_historic_figure_beside_the_newest_passes(text):
+    assert frontier.stale_claims(text, FIGURES) == []
+
+
+def test_the_report_is_not_written_over_stale_notes(monkeypatch, tmp_path):
+    monkeypatch.setattr(frontier, "notes", lambda: ["- pancake-6 (bound 659, best 710)"])
+    monkeypatch.setattr(frontier, "ROOT", tmp_path)
+    with pytest.raises(SystemExit, match="pancake-6: the notes say bound 659, the newest figure is 660"):
+        frontier.write_report()
+    assert not (tmp_path / "results" / "frontier.md").exists()
