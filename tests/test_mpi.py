@@ -1,4 +1,4 @@
-"""Runs on MPI: the C executors (step, dataflow, combined) match MPI_Alltoall; broken programs are caught and named.
+"""Runs on MPI: the C executors (step, dataflow, combined, pipelined) match MPI_Alltoall; broken programs are caught and named.
 
 Needs the mpi extra (the mpich wheel's mpicc and mpiexec); skipped with the reason otherwise.  The everyday run uses
 at most 16 ranks (broken programs on ring-8, 8 ranks); the 24-rank runs of star-4 and the 64-rank run are marked
@@ -61,9 +61,9 @@ def test_every_executor_matches_alltoall_and_reports_each():
     """--executor all: the table's timing under step and dataflow (here K:W = 2:2), its balanced superstep map under
     combined (one message per link per superstep: fewer messages than hops), each checked first."""
     code, report = run_json(RESULTS / "hypercube-3.json", "--executor", "all", "--dataflow", "2:2", "--bytes", "64",
-                            "--repeat", "2")
+                            "--pipelined", "4:2", "--repeat", "2")
     assert code == 0 and report["verdict"] == "match"
-    assert report["executors"] == ["step", "dataflow K=2 W=2", "combined"]
+    assert report["executors"] == ["step", "dataflow K=2 W=2", "combined", "pipelined P=4 W=2"]
     assert [c["schedule"] for c in report["checks"]] == ["table", "table: balanced supersteps"]
     hops = report["hops"]
     for name in report["executors"]:
@@ -73,7 +73,22 @@ def test_every_executor_matches_alltoall_and_reports_each():
     assert report["runs"]["step"]["messages"] == report["runs"]["dataflow K=2 W=2"]["messages"] == hops == 8 * 12
     assert report["runs"]["combined"]["schedule"] == "table: balanced supersteps"
     assert report["runs"]["combined"]["messages"] < hops
-    assert "schedule_s" not in report and len(report["alltoall_s"]) == 6
+    assert report["runs"]["pipelined P=4 W=2"]["messages"] == 4 * hops  # every hop in four pieces
+    assert "schedule_s" not in report and len(report["alltoall_s"]) == 8
+
+
+@pytest.mark.parametrize("name", ["ring-8.json", "hypercube-3.json", "torus-4x4.json"])
+def test_pipelined_pieces_match_alltoall(name):
+    """The pipelined executor's received blocks equal MPI_Alltoall's, block for block: pieces of alternating lengths
+    (1000-byte blocks in 8 and 3 pieces), one piece in flight (strict order, each send waiting for the one before),
+    a window wider than the pieces, and more pieces than bytes (7-byte blocks in 16 pieces: one byte each)."""
+    for size, pairs, pieces in (("1000", "8:3,3:1,2:16", (8, 3, 2)), ("7", "16:4", (7,))):
+        code, report = run_json(RESULTS / name, "--executor", "pipelined", "--pipelined", pairs, "--bytes", size)
+        assert code == 0 and report["verdict"] == "match", report
+        for executor, per_hop in zip(report["executors"], pieces):
+            run = report["runs"][executor]
+            assert run["verdict"] == "match" and run["fault_count"] == 0
+            assert run["messages"] == per_hop * report["hops"]
 
 
 @pytest.mark.slow  # 2-4 s: the everyday run stays under 2 minutes (the full suite runs it)
@@ -123,7 +138,7 @@ def test_broken_program_is_caught_named_and_nothing_is_timed(tmp_path, name, kin
 def test_large_schedules_match_alltoall(name, ranks):
     code, report = run_json(RESULTS / name, "--executor", "all", "--dataflow", "1:1,8:8", "--bytes", "1K")
     assert code == 0 and report["ranks"] == ranks and report["fault_count"] == 0
-    assert [report["runs"][name]["verdict"] for name in report["executors"]] == ["match"] * 4
+    assert [report["runs"][name]["verdict"] for name in report["executors"]] == ["match"] * 5
 
 
 def late_cycle_programs(tmp_path, name="ring-8.json"):

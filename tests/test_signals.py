@@ -558,7 +558,7 @@ def test_ctrl_c_after_the_greedy_core_table_writes_nothing(tmp_path):
     from tesearch.running.limits import STALL_PHASE_VARIABLE
 
     out = tmp_path / "t.json"
-    proc = _command("search", "star-4", "-o", out, env={STALL_PHASE_VARIABLE: "solve core"})
+    proc = _command("search", "star-4", "--strategy", "auto", "-o", out, env={STALL_PHASE_VARIABLE: "solve core"})
     family = Family(proc.pid)
     deadline = time.monotonic() + 60
     while "greedy-core table: T=" not in (line := proc.stderr.readline()):
@@ -574,7 +574,8 @@ def test_the_time_limit_after_the_greedy_core_table_writes_it(tmp_path):
     from tesearch.running.limits import STALL_PHASE_VARIABLE
 
     out = tmp_path / "t.json"
-    result = run_cli("search", "star-4", "-o", out, "--timeout", "15", env={STALL_PHASE_VARIABLE: "solve core"})
+    result = run_cli("search", "star-4", "--strategy", "auto", "-o", out, "--timeout", "15",
+                     env={STALL_PHASE_VARIABLE: "solve core"})
     assert result.exit_code == 4, result.output
     assert "greedy-core table: T=24" in result.stderr and "best verified table before the limit: T = 24" in \
         result.stderr

@@ -108,13 +108,13 @@ def export(table_file, fmt, output, tracks, block_bytes, force, limits, quiet):
 #: on purpose), checked and run as given; not a user option (simulate reads the same variable)
 PROGRAMS_HOOK = "TESEARCH_TEST_PROGRAMS"
 #: --executor's names: each executor of the C library, ``all`` and ``both`` (step, dataflow: the old pair)
-EXECUTOR_GROUPS = {"all": ("step", "dataflow", "combined"), "both": ("step", "dataflow")}
+EXECUTOR_GROUPS = {"all": ("step", "dataflow", "combined", "pipelined"), "both": ("step", "dataflow")}
 #: the name of the table's balanced superstep map, the schedule the combined executor runs
 BALANCED = "table: balanced supersteps"
 
 
 def executor_kinds(text: str):
-    """``--executor``: a comma list of step, dataflow, combined, all (the three), both (step, dataflow)."""
+    """``--executor``: a comma list of step, dataflow, combined, pipelined, all (the four), both (step, dataflow)."""
     from tesearch.running.errors import OptionError
     from tesearch.schedules.simulate.lineup import ExecutorKind
 
@@ -125,24 +125,35 @@ def executor_kinds(text: str):
         elif item in {kind.value for kind in ExecutorKind}:
             chosen.append(ExecutorKind(item))
         else:
-            raise OptionError(f"--executor: {item!r} is not one of step, dataflow, combined, all, both")
+            raise OptionError(f"--executor: {item!r} is not one of step, dataflow, combined, pipelined, all, both")
     return tuple(dict.fromkeys(chosen))
 
 
-def mpi_jobs(schedule, kinds, dataflow: str):
-    """The schedules (name, tesearch-hops bytes) and the jobs of a run: the table's timing under step and each
-    dataflow K:W, its balanced superstep map (tesearch.schedules.contenders.maps) under combined; and the largest bundle of
-    the schedules (the most blocks one message of the combined executor holds)."""
+def mpi_jobs(schedule, kinds, dataflow: str, pipelined: str = "rule", block_bytes: int = 8):
+    """The schedules (name, tesearch-hops bytes) and the jobs of a run: the table's timing under step, each
+    dataflow K:W and each pipelined P:W (``rule``: the rule's choice for ``block_bytes`` on the study's default link,
+    :data:`tesearch.schedules.execute.pipeline.DEFAULT_LINK`), its balanced superstep map
+    (tesearch.schedules.contenders.maps) under combined; and the largest bundle of the schedules (the most blocks one
+    message of the combined executor holds)."""
     from tesearch.schedules.contenders.maps import balanced_map
     from tesearch.schedules.execute.hopsfile import routes_bytes
     from tesearch.schedules.execute.mpi import MpiJob
-    from tesearch.schedules.simulate.lineup import Executor, ExecutorKind, parse_dataflow
+    from tesearch.schedules.execute.pipeline import DEFAULT_LINK, pipeline_for
+    from tesearch.schedules.simulate.lineup import Choice, Executor, ExecutorKind, parse_dataflow, parse_pipelined
+    from tesearch.schedules.simulate.lineup import pipelined_executors
 
     schedules = [("table", routes_bytes(schedule))]
     jobs, largest = [], schedule.largest_bundle
     for kind in kinds:
         if kind is ExecutorKind.DATAFLOW:
             executors = [Executor(kind, k, w) for k, w in parse_dataflow(dataflow)]
+        elif kind is ExecutorKind.PIPELINED:
+            executors = []
+            for executor in pipelined_executors(Choice(pipelined=parse_pipelined(pipelined))):
+                if executor.by_rule:
+                    chosen = pipeline_for(block_bytes, link=DEFAULT_LINK)
+                    executor = Executor(kind, inflight=chosen.inflight, split=chosen.split)
+                executors.append(executor)
         else:
             executors = [Executor(kind)]
         for executor in executors:
@@ -176,9 +187,15 @@ def hooked_programs(path: Path, compiled) -> bytes:
 @click.option("--executor", default="step", show_default=True,
               help="The C executors to time, a comma list: step (one message per hop, step by step), dataflow (out "
                    "of order within K positions, W hops in flight per link: --dataflow), combined (the table's "
-                   "balanced supersteps, one message per link per superstep); all; both (step,dataflow).")
+                   "balanced supersteps, one message per link per superstep), pipelined (the table's order on every "
+                   "link, every hop in pieces, a few pieces in flight per link: --pipelined); all; both "
+                   "(step,dataflow).")
 @click.option("--dataflow", "dataflow_pairs", default="1:1", show_default=True,
               help="The dataflow executor's K:W pairs, a comma list (as tesearch simulate --dataflow).")
+@click.option("--pipelined", default="rule", show_default=True,
+              help="The pipelined executor's P:W pairs (P pieces per hop, W in flight per link) or rule (chosen for "
+                   "--bytes on the study's default link: 1 us, 10 GB/s), a comma list (as tesearch simulate "
+                   "--pipelined).")
 @click.option("-n", "ranks", type=POSITIVE, default=None,
               help="Number of ranks; must equal the network's number of nodes (the default).")
 @click.option("--bytes", "block_bytes", type=BlockSize(), default="8", show_default=True,
@@ -187,7 +204,7 @@ def hooked_programs(path: Path, compiled) -> bytes:
               help="Time each executor and MPI_Alltoall this often.")
 @JSON_OPTION
 @limit_options(timeout_default=None)
-def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, as_json, limits, quiet):
+def run(table_file, mpi, executor, dataflow_pairs, pipelined, ranks, block_bytes, repeat, as_json, limits, quiet):
     """Run TABLE_FILE's schedule on MPI under the C executors and compare every block with MPI_Alltoall.
 
     Every schedule is first checked in lockstep frames (a broken program is named by rank, message and step, and
@@ -199,7 +216,7 @@ def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, a
     from tesearch.schedules.execute.hops import HopSchedule
     from tesearch.schedules.execute.mpi import COMPUTED, MpiRun, find_mpiexec, launch, memory_estimate
     from tesearch.running.limits import command_start, format_bytes
-    from tesearch.schedules.simulate.lineup import ExecutorKind, parse_dataflow
+    from tesearch.schedules.simulate.lineup import ExecutorKind, parse_dataflow, parse_pipelined
     from tesearch.running.terms import Exchange
 
     if not mpi:
@@ -211,6 +228,10 @@ def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, a
         raise OptionError(f"--dataflow is for the dataflow executor, which --executor {executor} does not run")
     else:
         pairs = ()
+    if ExecutorKind.PIPELINED in kinds:
+        parse_pipelined(pipelined)
+    elif click.get_current_context().get_parameter_source("pipelined") is not click.core.ParameterSource.DEFAULT:
+        raise OptionError(f"--pipelined is for the pipelined executor, which --executor {executor} does not run")
     compiled = _schedule_of(table_file, "run")  # in this process: --max-memory is for the MPI run's blocks
     table = compiled.table
     if table.exchange != Exchange.TOTAL.value:
@@ -224,7 +245,7 @@ def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, a
     schedule = HopSchedule.from_compiled(compiled)
     letters = len(compiled.letters)
     transit = max([letters] * (ExecutorKind.STEP in kinds) + [min(schedule.hops, letters * (k + w)) for k, w in pairs]
-                  + [0])
+                  + [min(schedule.hops, 2 * letters)] * (ExecutorKind.PIPELINED in kinds) + [0])
     needed = memory_estimate(nodes, block_bytes, transit)
     if needed > limits.max_memory:
         raise SizeLimitError(f"{nodes} ranks with blocks of {format_bytes(block_bytes)} need about "
@@ -232,7 +253,7 @@ def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, a
     hook = os.environ.get(PROGRAMS_HOOK)
     hooked = hooked_programs(Path(hook), compiled) if hook else None
     mpiexec = find_mpiexec()  # a missing MPI is one line and exit 2, before the superstep map is built
-    schedules, jobs, bundle = mpi_jobs(schedule, kinds, dataflow_pairs)
+    schedules, jobs, bundle = mpi_jobs(schedule, kinds, dataflow_pairs, pipelined, block_bytes)
     if hooked is not None:
         schedules[0] = ("table", hooked)
     if ExecutorKind.COMBINED in kinds:
@@ -243,9 +264,12 @@ def run(table_file, mpi, executor, dataflow_pairs, ranks, block_bytes, repeat, a
                                  f"{format_bytes(limits.max_memory)}")
     if not quiet:
         click.echo(f"running {table.network} on {nodes} ranks with {mpiexec} ...", err=True)
-    report = launch(MpiRun(nodes, block_bytes, tuple(schedules), tuple(jobs), table.T, schedule.hops, repeat,
-                           limits.timeout_s, limits.max_memory, COMPUTED if hook is None else f"{hook} (test hook)"),
-                    started=command_start())
+    from tesearch.running.limits import phase
+
+    with phase(f"run on {nodes} ranks with {Path(str(mpiexec)).name}"):  # a time limit names mpiexec, not setup
+        report = launch(MpiRun(nodes, block_bytes, tuple(schedules), tuple(jobs), table.T, schedule.hops, repeat,
+                               limits.timeout_s, limits.max_memory, COMPUTED if hook is None else f"{hook} (test hook)"),
+                        started=command_start())
     emit(report.to_json(), as_json, report.summary())
     return ExitCode.OK if report.ok else ExitCode.FAILED
 
@@ -276,7 +300,7 @@ def library(table_file, out_dir, crossover, rank_map, mpicc, force, limits, quie
     import tempfile
 
     from tesearch.running.files import check_output_directory, write_output_directory
-    from tesearch.running.limits import activated, phase
+    from tesearch.running.limits import activated
     from tesearch.schedules.library import HEADER_NAME, LIBRARY_NAME, PLAN_NAME, README_NAME, build_library
     from tesearch.schedules.library import check_shared_library, header_text, library_compiler, plan_for, readme_text
 
@@ -288,10 +312,9 @@ def library(table_file, out_dir, crossover, rank_map, mpicc, force, limits, quie
         plan, _ = plan_for(table_file, crossover, rank_map, command="library")
         if not quiet:
             click.echo(f"compiling {LIBRARY_NAME} for {plan.network} with {command} ...", err=True)
-        with phase(f"compile {LIBRARY_NAME} with {Path(command).name}"):
-            with tempfile.TemporaryDirectory(prefix="tesearch-library-") as scratch:
-                built = build_library(plan, command, Path(scratch))
-                data = check_shared_library(built, command)
+        with tempfile.TemporaryDirectory(prefix="tesearch-library-") as scratch:  # run_compiler names its phase
+            built = build_library(plan, command, Path(scratch))
+            data = check_shared_library(built, command)
     files = {LIBRARY_NAME: data, HEADER_NAME: header_text(plan).encode(),
              PLAN_NAME: (json.dumps(plan.to_json(), indent=1) + "\n").encode(),
              README_NAME: readme_text(plan, out_dir).encode()}

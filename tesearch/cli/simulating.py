@@ -19,32 +19,6 @@ DEFAULT_SIZES = "8,4K,64K,1M"
 PROGRAMS_HOOK = "TESEARCH_TEST_PROGRAMS"
 
 
-def table_for(target: str) -> Path:
-    """The table file of TARGET: a file path, or the packaged table of a network spec (tesearch/data/tables)."""
-    from tesearch.data import packaged_table
-    from tesearch.running.errors import OptionError
-    from tesearch.tables.loading import names_a_file
-    from tesearch.networks.families import network_from_spec
-
-    if names_a_file(target):
-        return Path(target.removeprefix("file:"))
-    network = network_from_spec(target)  # a bad spec is one line and exit 2
-    found = packaged_table(network.spec)
-    if found is None:
-        raise OptionError(f"tesearch ships no table of {network.spec}; make one (tesearch construct, search or sweep "
-                          f"{network.spec} -o FILE) and give its file")
-    return found
-
-
-def load_verified_table(path: Path):
-    """The table at ``path`` through the checked loader (tesearch.tables.loading: Theorem 1, the label, the recorded
-    bounds; exit 2 otherwise, before anything is simulated); returns (table, verification)."""
-    from tesearch.tables.loading import load_checked
-
-    loaded = load_checked(path, command="simulate")
-    return loaded.table, loaded.check
-
-
 def write_trace(path: Path, text: str, *, inputs=(), force: bool = False) -> None:
     """Write the trace through the safe writer (atomic; never an input, a link or a device; .json)."""
     from tesearch.running.files import TRACE_KIND, write_output
@@ -79,7 +53,7 @@ def _executors(text: str):
         elif item in {e.value for e in ExecutorKind}:
             chosen.append(ExecutorKind(item))
         else:
-            raise OptionError(f"--executor: {item!r} is not one of step, dataflow, combined, all")
+            raise OptionError(f"--executor: {item!r} is not one of step, dataflow, combined, pipelined, all")
     return tuple(dict.fromkeys(chosen))
 
 
@@ -113,13 +87,15 @@ def _table_free(text: str) -> tuple[str, ...] | None:
     return tuple(a.strip() for a in text.split(",") if a.strip())
 
 
-def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table_free: str, non_optimal: bool):
+def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table_free: str, non_optimal: bool,
+            pipelined: str = "rule"):
     """The study's line-up from the options; an option for an executor that does not run is refused up front."""
     from tesearch.running.errors import OptionError
     from tesearch.running.limits import parse_bytes
-    from tesearch.schedules.simulate.lineup import Choice, ExecutorKind, parse_dataflow, parse_supersteps
+    from tesearch.schedules.simulate.lineup import Choice, ExecutorKind, parse_dataflow, parse_pipelined, parse_supersteps
 
     executors = _executors(executor)
+    pipelines = parse_pipelined(pipelined)
     supersteps = parse_supersteps(combine)
     dataflow = parse_dataflow(dataflow_pairs)
     piece_sizes = tuple(parse_bytes(p.strip()) for p in pieces.split(",") if p.strip())
@@ -132,8 +108,10 @@ def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table
                 raise OptionError(f"{name} is for the combined executor, which --executor {executor} does not run")
     if ExecutorKind.DATAFLOW not in executors and source("dataflow_pairs") is not click.core.ParameterSource.DEFAULT:
         raise OptionError(f"--dataflow is for the dataflow executor, which --executor {executor} does not run")
+    if ExecutorKind.PIPELINED not in executors and source("pipelined") is not click.core.ParameterSource.DEFAULT:
+        raise OptionError(f"--pipelined is for the pipelined executor, which --executor {executor} does not run")
     return Choice(executors=executors, dataflow=dataflow, supersteps=supersteps, pieces=piece_sizes,
-                  non_optimal=non_optimal, table_free=_table_free(table_free))
+                  non_optimal=non_optimal, table_free=_table_free(table_free), pipelined=pipelines)
 
 
 @click.command()
@@ -151,10 +129,15 @@ def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table
 @click.option("--executor", default="all", show_default=True,
               help="Executors of the table and the non-optimal tables, a comma list: step (one message per hop, step "
                    "by step), dataflow (out of order within K positions, W in flight per link), combined (one message "
-                   "per link per superstep; also runs every table-free schedule); all.")
+                   "per link per superstep; also runs every table-free schedule), pipelined (the table's order on every "
+                   "link, every hop in P pieces, W pieces in flight per link: --pipelined); all.")
 @click.option("--dataflow", "dataflow_pairs", default="1:1,64:64", show_default=True,
               help="The dataflow executor's K:W pairs: each link sends any unsent hop among the K positions from its "
                    "first unsent one whose block is here, with at most W hops in flight.")
+@click.option("--pipelined", default="rule", show_default=True,
+              help="The pipelined executor's P:W pairs (P pieces per hop, each forwarded as soon as it is here; W "
+                   "pieces in flight per link, each sent synchronously), or rule: chosen per block size from the "
+                   "platform's latency and bandwidth (docs/simulate.md), e.g. rule,8:2,8:4.")
 @click.option("--combine", default="balanced,optimum", show_default=True,
               help="The table's paths in supersteps under the combined executor, a comma list: balanced (local "
                    "search), optimum (bundle sum driven to its floor), K (the table's columns in windows of K), none.")
@@ -181,8 +164,8 @@ def _choice(executor: str, dataflow_pairs: str, combine: str, pieces: str, table
 @OVERWRITE_OPTION
 @JSON_OPTION
 @limit_options(timeout_default=None)
-def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor, dataflow_pairs, combine, pieces,
-             table_free, non_optimal, run_timeout, budget, program, trace_file, force, as_json, limits, quiet):
+def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor, dataflow_pairs, pipelined, combine,
+             pieces, table_free, non_optimal, run_timeout, budget, program, trace_file, force, as_json, limits, quiet):
     """Time TARGET's table, table-free schedules and MPI_Alltoall's algorithms on the network, simulated by SimGrid.
 
     TARGET is a table file or a network spec (the table tesearch ships for it).  Needs SimGrid's SMPI (smpicc,
@@ -194,7 +177,6 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     """
     from tesearch.running.errors import OptionError
     from tesearch.running.limits import activated
-    from tesearch.networks.families import network_from_spec
     from tesearch.schedules.simulate import smpi
     from tesearch.schedules.simulate.report import report_text
     from tesearch.schedules.simulate.study import Model, Setup, parse_bandwidth, parse_latency, simulate as run_study
@@ -206,16 +188,17 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     size_list = _sizes(sizes)
     bandwidth_bps, latency_s = parse_bandwidth(bandwidth), parse_latency(latency)
     wanted = _mpi_algorithms(mpi_algorithms)
-    choice = _choice(executor, dataflow_pairs, combine, pieces, table_free, non_optimal)
-    from tesearch.tables.loading import names_a_file
+    choice = _choice(executor, dataflow_pairs, combine, pieces, table_free, non_optimal, pipelined)
+    from tesearch.tables.loading import resolve_target
 
-    if not names_a_file(target):  # a spec: refuse what its order already rules out, before anything is built
-        ranks = network_from_spec(target).order
+    resolved = resolve_target(target, shipped=True)  # once: a table file, or a spec and the table tesearch ships
+    ranks = resolved.order
+    if ranks is not None:  # a spec: refuse what its order already rules out, before anything is built
         if ranks > limits.max_order:
             raise OptionError(f"{target} has {ranks} nodes, more than --max-order {limits.max_order}")
         if simulator_base_bytes(ranks) > limits.max_memory:
             size_plan(ranks, 0, min(size_list), max_memory=limits.max_memory)
-    table_path = table_for(target)
+    table_path = resolved.table_file()
     if trace_file is not None:  # the safe writer's checks before any work
         from tesearch.running.files import TRACE_KIND, check_output
 
@@ -226,13 +209,14 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
         return _time_program(program, table_path, bandwidth_bps, latency_s, Model(model), choice, wanted, run_timeout,
                              limits, deadline, as_json, quiet)
     with activated(limits):
-        table, verification = load_verified_table(table_path)  # a broken table is refused before anything runs
+        loaded = resolved.load(command="simulate")  # a broken table is refused before anything runs
+        table, verification = loaded.table, loaded.check
         if table.exchange != Exchange.TOTAL.value:
             raise OptionError(f"the table is for the {table.exchange} exchange; MPI_Alltoall is a total exchange",
                               where=str(table_path))
         from tesearch.schedules.contenders import subject_of
 
-        subject = subject_of(table=table)
+        subject = subject_of(loaded.network, table)  # the network as loaded: not derived again
         for size in size_list:
             size_plan(subject.numbering.size, subject.graph.status, size, max_memory=limits.max_memory)
         say = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))

@@ -81,8 +81,11 @@ def _version(command: str) -> str:
 def run_compiler(argv: list[str], *, cwd: str | os.PathLike, what: str) -> CapturedRun:
     """Run one compiler command in ``cwd`` (through the one process runner); BuildFailed (exit 4) naming ``what``
     and the compiler's last lines when it fails or runs past :data:`COMPILE_TIMEOUT_S`."""
+    from tesearch.running.limits import phase
+
     try:
-        done = run_captured(argv, cwd=cwd, timeout_s=COMPILE_TIMEOUT_S, phase="build")
+        with phase(f"compile {what} with {Path(argv[0]).name}"):  # a time limit names the compiler
+            done = run_captured(argv, cwd=cwd, timeout_s=COMPILE_TIMEOUT_S, phase="build")
     except OSError as exc:
         raise BuildFailed(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
     if done.run.ended_by is EndedBy.TIMEOUT:

@@ -3,8 +3,8 @@
 Every schedule the study times is a checked :class:`~tesearch.schedules.execute.hops.HopSchedule` from the contender
 registry (:mod:`tesearch.schedules.contenders`), run by the C executor library under one :class:`Executor`:
 
-* **table** (:attr:`ContenderFamily.TABLE`): the optimal table's words, in its own timing under the step and the
-  dataflow executors, and in supersteps (balanced, or the superstep optimum) under the combined executor;
+* **table** (:attr:`ContenderFamily.TABLE`): the optimal table's words, in its own timing under the step, the
+  dataflow and the pipelined executors, and in supersteps (balanced, or the superstep optimum) under the combined executor;
 * **non-optimal table** (:attr:`ContenderFamily.NONOPTIMAL`): valid tables wider than the optimum (naive words packed by
   first fit, the optimal table widened), under the same executors: what the table's optimality buys;
 * **table-free** (:attr:`ContenderFamily.TABLE_FREE`): schedules made from the network alone (greedy combining, the
@@ -47,6 +47,7 @@ class ExecutorKind(str, enum.Enum):
     STEP = "step"  # one message per hop, step by step
     DATAFLOW = "dataflow"  # out of order within a lookahead, a few hops in flight per link
     COMBINED = "combined"  # one message per link per step (superstep), or pieces of it
+    PIPELINED = "pipelined"  # the table's order on every link, hops in pieces, a few pieces in flight per link
 
 
 @dataclass(frozen=True)
@@ -57,32 +58,48 @@ class Executor:
     lookahead: int = 1  # dataflow: K positions from a link's first unsent hop
     inflight: int = 1  # dataflow: W hops in flight on a link
     pieces: int = 0  # combined: bundles sent as pieces of at most this many bytes (0: whole)
+    split: int = 0  # pipelined: pieces per hop (0, with inflight 0: the rule of pipeline.py chooses per size)
+
+    @property
+    def by_rule(self) -> bool:
+        """A pipelined executor whose pieces and window the rule chooses per block size and platform."""
+        return self.kind is ExecutorKind.PIPELINED and not self.split
 
     @property
     def name(self) -> str:
-        """'step', 'dataflow K=1 W=1', 'combined', 'combined, 8 KiB pieces'."""
+        """'step', 'dataflow K=1 W=1', 'combined', 'combined, 8 KiB pieces', 'pipelined', 'pipelined P=8 W=2'."""
         if self.kind is ExecutorKind.DATAFLOW:
             return f"dataflow K={self.lookahead} W={self.inflight}"
         if self.kind is ExecutorKind.COMBINED and self.pieces:
             return f"combined, {format_bytes(self.pieces)} pieces"
+        if self.kind is ExecutorKind.PIPELINED and not self.by_rule:
+            return f"pipelined P={self.split} W={self.inflight}"
         return self.kind.value
 
     def arguments(self) -> list[str]:
-        """The C driver's executor arguments."""
+        """The C driver's executor arguments (a pipelined executor by rule: resolve it per size first)."""
+        if self.by_rule:
+            raise ValueError("the pipelined executor by rule has its pieces and window per size: resolve it first")
         args = [f"executor={self.kind.value}"]
         if self.kind is ExecutorKind.DATAFLOW:
             args += [f"lookahead={self.lookahead}", f"inflight={self.inflight}"]
+        if self.kind is ExecutorKind.PIPELINED:
+            args += [f"split={self.split}", f"inflight={self.inflight}"]
         if self.pieces:
             args.append(f"pieces={self.pieces}")
         return args
 
     def to_json(self) -> dict:
         """The executor as JSON."""
-        return {"kind": self.kind.value, "lookahead": self.lookahead, "inflight": self.inflight, "pieces": self.pieces}
+        data = {"kind": self.kind.value, "lookahead": self.lookahead, "inflight": self.inflight, "pieces": self.pieces}
+        if self.kind is ExecutorKind.PIPELINED:
+            data["split"] = self.split
+        return data
 
 
 STEP = Executor(ExecutorKind.STEP)
 COMBINED = Executor(ExecutorKind.COMBINED)
+PIPELINED_BY_RULE = Executor(ExecutorKind.PIPELINED, inflight=0)
 
 
 @dataclass(frozen=True)
@@ -109,6 +126,7 @@ class Choice:
 
     executors: tuple[ExecutorKind, ...] = tuple(ExecutorKind)  # for the table and the non-optimal tables
     dataflow: tuple[tuple[int, int], ...] = ((1, 1), (64, 64))  # (K, W) pairs
+    pipelined: tuple[tuple[int, int], ...] = ((0, 0),)  # (P, W) pairs; (0, 0): the rule's choice per size
     supersteps: tuple[str, ...] = ("balanced", "optimum")  # the table's superstep maps; an integer K: K-column windows
     pieces: tuple[int, ...] = ()  # combined runs of the table's balanced map in pieces of these sizes
     non_optimal: bool = True
@@ -154,13 +172,43 @@ def parse_dataflow(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(dict.fromkeys(pairs))
 
 
+def parse_pipelined(text: str) -> tuple[tuple[int, int], ...]:
+    """``--pipelined``: a comma list of ``rule`` and P:W pairs (pieces per hop, pieces in flight per link, each >= 1)."""
+    pairs = []
+    for item in (part.strip() for part in str(text).split(",")):
+        if item == "rule":
+            pairs.append((0, 0))
+            continue
+        p, _, w = item.partition(":")
+        if not (p.isdigit() and w.isdigit() and 1 <= int(p) <= MOST_PIECES_PER_HOP and 1 <= int(w) <= MOST_IN_FLIGHT):
+            raise OptionError(f"--pipelined: {item!r} is not rule or P:W with 1 <= P <= {MOST_PIECES_PER_HOP} pieces "
+                              f"per hop and 1 <= W <= {MOST_IN_FLIGHT} pieces in flight per link, e.g. rule,8:2")
+        pairs.append((int(p), int(w)))
+    return tuple(dict.fromkeys(pairs))
+
+
+#: the pipelined executor's limits: pieces per hop (a block of B bytes is cut into at most B pieces anyway) and pieces
+#: in flight per link (receives posted ahead: MPI's tags, at least 32767, must tell them apart)
+MOST_PIECES_PER_HOP = 4096
+MOST_IN_FLIGHT = 1024
+
+
+def pipelined_executors(choice: Choice) -> list[Executor]:
+    """The pipelined executors of ``choice``: by rule, or with fixed pieces per hop and window."""
+    return [PIPELINED_BY_RULE if (p, w) == (0, 0) else Executor(ExecutorKind.PIPELINED, inflight=w, split=p)
+            for p, w in choice.pipelined]
+
+
 def _executors_for(schedule: HopSchedule, choice: Choice) -> list[Executor]:
-    """The executors a schedule runs under: a table's timing under step and dataflow, supersteps combined."""
+    """The executors a schedule runs under: a table's timing under step, dataflow and pipelined, supersteps
+    combined."""
     if schedule.kind is ScheduleKind.SUPERSTEPS:
         return [COMBINED] if ExecutorKind.COMBINED in choice.executors else []
     chosen = [STEP] if ExecutorKind.STEP in choice.executors else []
     if ExecutorKind.DATAFLOW in choice.executors:
         chosen += [Executor(ExecutorKind.DATAFLOW, k, w) for k, w in choice.dataflow]
+    if ExecutorKind.PIPELINED in choice.executors:
+        chosen += pipelined_executors(choice)
     return chosen
 
 

@@ -43,7 +43,9 @@ from tesearch.schedules.execute.hopsfile import programs_bytes, write_routes
 from tesearch.schedules.execute.output import parse_driver_output
 from tesearch.running.limits import format_bytes
 from tesearch.schedules.simulate import smpi
-from tesearch.schedules.simulate.lineup import Choice, Entrant, ExecutorKind, ContenderFamily, Lineup, mpi_contenders
+from tesearch.schedules.execute.pipeline import Link, pipeline_for
+from tesearch.schedules.simulate.lineup import (Choice, ContenderFamily, Entrant, Executor, ExecutorKind, Lineup,
+                                                mpi_contenders)
 from tesearch.schedules.simulate.platform import directed_links, hostfile, platform_xml
 from tesearch.schedules.simulate.verdicts import RunStatus, crossover, size_label, summarise_size
 
@@ -203,6 +205,16 @@ class Workspace:
     shared_blocksize: int = 1 << 20
     files: dict[str, Path] = field(default_factory=dict)  # schedule name -> its tesearch-hops file
     runs: int = 0
+    latency_s: float = 1e-6  # the platform's link (the pipelined executor's rule reads it)
+    bandwidth_bps: float = 1e10
+
+    def resolved(self, executor: Executor, size: int) -> Executor:
+        """``executor`` with the pipelined rule's pieces and window at ``size`` on this platform, if by rule."""
+        if not executor.by_rule:
+            return executor
+        link = Link(self.latency_s, self.bandwidth_bps, smpi_factors=self.model is Model.SMPI)
+        chosen = pipeline_for(size, link=link)
+        return Executor(ExecutorKind.PIPELINED, inflight=chosen.inflight, split=chosen.split)
 
     def command(self, arguments: list[str], configuration: tuple[str, ...] = ()) -> list[str]:
         """The smpirun command line of one run of the executor with ``arguments``."""
@@ -235,7 +247,8 @@ def prepare(lineup: Lineup, setup: Setup, directory: Path, numbering) -> Workspa
         files["table"].write_bytes(programs_bytes(lineup.programs_override, numbering))
     largest_bundle = max((s.largest_bundle for s in lineup.schedules.values()), default=1)
     largest = max(setup.sizes) * max(numbering.size, largest_bundle)
-    return Workspace(directory, binary, smpirun, numbering.size, setup.model, _blocksize(largest), files)
+    return Workspace(directory, binary, smpirun, numbering.size, setup.model, _blocksize(largest), files,
+                     latency_s=setup.latency_s, bandwidth_bps=setup.bandwidth_bps)
 
 
 def _arguments(space: Workspace, contender: Entrant | None, size: int, *, checked: bool,
@@ -244,7 +257,7 @@ def _arguments(space: Workspace, contender: Entrant | None, size: int, *, checke
     if contender is not None and contender.schedule is not None:
         args.append(f"schedule={space.files[contender.schedule]}")
         if mode == "run":
-            args += contender.executor.arguments()
+            args += space.resolved(contender.executor, size).arguments()
     if trace:
         args.append(f"trace={space.directory}")
     return args
@@ -282,6 +295,9 @@ def run_one(space: Workspace, contender: Entrant, size: int, *, checked: bool, s
     output = parse_driver_output(finished.stdout)
     record = {"contender": contender.name, "family": contender.family.value, "bytes": size,
               "wall_s": round(finished.wall_s, 3), "checked": checked, "peak_rss_bytes": finished.peak_rss_bytes}
+    if contender.executor is not None and contender.executor.kind is ExecutorKind.PIPELINED:
+        used = space.resolved(contender.executor, size)  # the pieces per hop and window this run had
+        record.update(split=used.split, inflight=used.inflight)
     result = output.results.get("run")
     if result is not None and finished.status == 0:
         record.update(status=RunStatus.OK.value, seconds=result["seconds"], checked=result["checked"],

@@ -35,7 +35,7 @@ from tesearch.running.errors import OptionError
 from tesearch.running.files import read_bytes
 from tesearch.schedules.execute.build import BuildFailed
 from tesearch.schedules.library import plan_for, write_sources
-from tesearch.running.limits import Limits
+from tesearch.running.limits import Limits, phase
 from tesearch.running.processes import EndedBy, run_captured
 from tesearch.schedules.simulate import smpi
 from tesearch.schedules.simulate.lineup import KNOWN_ALGORITHMS, Choice, ExecutorKind, mpi_contenders
@@ -138,7 +138,8 @@ def read_program(program: Path) -> bytes:
 
 def _compile(smpicc: str, arguments: list[str], work: Path, *, program: Path, alone: bool) -> None:
     try:
-        done = run_captured([smpicc, "-O2", "-std=gnu11", *arguments], cwd=work, timeout_s=300, phase="build")
+        with phase(f"compile {program.name} with smpicc" + ("" if alone else " and the MPI_Alltoall library")):
+            done = run_captured([smpicc, "-O2", "-std=gnu11", *arguments], cwd=work, timeout_s=300, phase="build")
     except OSError as exc:
         raise BuildFailed(f"cannot run {smpicc}: {exc.strerror or exc}") from None
     if done.status == 0:
@@ -178,8 +179,9 @@ def _run(setup: RunSetup, arguments: list[str], *, env_names: dict[str, str], li
     environment.update(names)
     command = [*setup.base, f"--log={TIMING_CATEGORY}.app:file:{timing_log}", f"--log={TIMING_CATEGORY}.fmt:%m%n",
                *arguments]
-    done = run_captured(command, cwd=setup.work, env=environment, timeout_s=setup.timeout_s, deadline=setup.deadline,
-                        phase="simulate", max_memory=setup.limits.max_memory)
+    with phase("simulate the program with smpirun" + (" (check run)" if check else "")):
+        done = run_captured(command, cwd=setup.work, env=environment, timeout_s=setup.timeout_s,
+                            deadline=setup.deadline, phase="simulate", max_memory=setup.limits.max_memory)
     record: dict = {"wall_s": round(done.run.wall_s, 3), "status": "ok"}
     lines = done.stdout.splitlines()
     record["output"] = lines[:OUTPUT_LINES] + ([f"... ({len(lines) - OUTPUT_LINES} more lines)"]

@@ -10,7 +10,11 @@
  *                block is here, with at most `inflight` hops in flight on it; receives are posted ahead;
  *   TE_COMBINED   step by step with one message per link per step holding every hop of that step on that
  *                link (the combined executor of a superstep schedule), optionally sent as pieces of at most
- *                `piece_bytes` bytes (always in pieces of at most TE_MESSAGE_LIMIT bytes).
+ *                `piece_bytes` bytes (always in pieces of at most TE_MESSAGE_LIMIT bytes);
+ *   TE_PIPELINED the table's order kept on every link, every hop cut into `split` pieces, each piece forwarded as
+ *                soon as it is here, at most `inflight` pieces in flight per link, each sent with MPI_Issend (it
+ *                completes only once its piece has crossed, so the window paces the link: a plain MPI_Isend of a
+ *                piece below the eager threshold completes at once).
  *
  * te_check runs a program in lockstep frames and names what is wrong with it (te_faults.def) without ever
  * hanging: the check every schedule passes before it is timed.
@@ -70,19 +74,21 @@ const char *te_schedule_name(const te_schedule *s);
 int te_program_of(const te_schedule *s, int rank, te_program *out, char *why, size_t whylen);
 void te_program_free(te_program *p);
 
-typedef enum { TE_STEP = 1, TE_DATAFLOW = 2, TE_COMBINED = 3 } te_executor_kind;
+typedef enum { TE_STEP = 1, TE_DATAFLOW = 2, TE_COMBINED = 3, TE_PIPELINED = 4 } te_executor_kind;
 
 typedef struct {
   te_executor_kind kind;
   int lookahead;      /* TE_DATAFLOW: K >= 1 (1: each link in strict schedule order) */
-  int inflight;       /* TE_DATAFLOW: W >= 1 hops in flight per link */
+  int inflight;       /* TE_DATAFLOW: W >= 1 hops in flight per link; TE_PIPELINED: W >= 1 pieces in flight */
   size_t piece_bytes; /* TE_COMBINED: 0 = one message per link per step, else pieces of at most this many bytes */
+  int split;          /* TE_PIPELINED: P >= 1 pieces per hop, each ceil(bytes / P) bytes (the last may be shorter) */
 } te_executor;
 
 typedef struct {
   double start, end;          /* MPI_Wtime just before the first hop and after the last */
   size_t peak_held_bytes;     /* most bytes held beyond the send and receive buffers: transit blocks, bundles */
-  long peak_held_blocks;      /* most transit blocks held (allocated for a posted receive or waiting to leave) */
+  long peak_held_blocks;      /* most transit blocks held (allocated for a posted receive or waiting to leave);
+                               * TE_PIPELINED holds pieces: the peak bytes in blocks, rounded up */
   long messages;              /* MPI messages sent */
   double *sent_at, *arrived_at; /* per send / receive hop, when not NULL (traces) */
 } te_stats;

@@ -2,8 +2,9 @@
  *
  * Started by `tesearch simulate` (smpirun) and `tesearch run --mpi` (mpiexec) with key=value arguments:
  *   mode=alltoall            MPI_Alltoall (under SimGrid the algorithm is smpirun's --cfg choice)
- *   mode=run                 the schedule under one executor (te.h): executor=step|dataflow|combined,
- *                            lookahead=K inflight=W (dataflow), pieces=BYTES (combined)
+ *   mode=run                 the schedule under one executor (te.h): executor=step|dataflow|combined|pipelined,
+ *                            lookahead=K inflight=W (dataflow), pieces=BYTES (combined), split=P inflight=W
+ *                            (pipelined: P pieces per hop, W pieces in flight per link)
  *   mode=check               the schedule in lockstep frames: its faults (te_check); with real MPI rank 0 also
  *                            prints the library (LIBRARY line)
  *   mode=idle                a barrier only (the simulator's memory without an exchange)
@@ -112,12 +113,12 @@ static void finished(void) {}
 typedef struct {
   const char *mode, *schedule, *executor, *trace, *label;
   size_t bytes, pieces;
-  int check, repeat, lookahead, inflight, reference, rank;
+  int check, repeat, lookahead, inflight, reference, rank, split;
   long progress_ms;
 } arguments;
 
 static void parse(int argc, char **argv, arguments *a, int me) {
-  *a = (arguments){"", NULL, "step", NULL, NULL, 8, 0, 1, 1, 1, 1, 0, 0, 5000};
+  *a = (arguments){"", NULL, "step", NULL, NULL, 8, 0, 1, 1, 1, 1, 0, 0, 1, 5000};
   for (int i = 1; i < argc; i++) {
     char *eq = strchr(argv[i], '=');
     if (!eq) die("arguments are key=value", me);
@@ -136,11 +137,13 @@ static void parse(int argc, char **argv, arguments *a, int me) {
     else if (!strcmp(key, "inflight")) a->inflight = atoi(value);
     else if (!strcmp(key, "reference")) a->reference = atoi(value);
     else if (!strcmp(key, "rank")) a->rank = atoi(value);
+    else if (!strcmp(key, "split")) a->split = atoi(value);
     else if (!strcmp(key, "progress")) a->progress_ms = atol(value);
     else die("an argument te_main does not know", me);
   }
   if (a->bytes < 1 || a->bytes > 0x7fffffffu) die("bytes must be in 1..2^31 - 1", me);
-  if (a->repeat < 1 || a->lookahead < 1 || a->inflight < 1) die("repeat, lookahead and inflight must be >= 1", me);
+  if (a->repeat < 1 || a->lookahead < 1 || a->inflight < 1 || a->split < 1)
+    die("repeat, lookahead, inflight and split must be >= 1", me);
   if (!a->label) a->label = a->mode;
 }
 
@@ -266,10 +269,11 @@ static void write_trace(const char *dir, const te_program *p, const double *sent
 }
 
 static void run_schedule(const arguments *a, const te_program *p, int me, int ranks) {
-  te_executor e = {TE_STEP, a->lookahead, a->inflight, a->pieces};
+  te_executor e = {TE_STEP, a->lookahead, a->inflight, a->pieces, a->split};
   if (!strcmp(a->executor, "dataflow")) e.kind = TE_DATAFLOW;
   else if (!strcmp(a->executor, "combined")) e.kind = TE_COMBINED;
-  else if (strcmp(a->executor, "step") != 0) die("executor is step, dataflow or combined", me);
+  else if (!strcmp(a->executor, "pipelined")) e.kind = TE_PIPELINED;
+  else if (strcmp(a->executor, "step") != 0) die("executor is step, dataflow, combined or pipelined", me);
   size_t total = a->bytes * (size_t)ranks;
   unsigned char *send = BUFFER(total, a->check), *recv = BUFFER(total, a->check), *reference = NULL;
   void *shared = NULL;

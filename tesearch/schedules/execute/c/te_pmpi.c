@@ -45,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define TE_EXPORT __attribute__((visibility("default")))
 #define PREFIX "tesearch_alltoall: "
@@ -144,9 +145,15 @@ static int delete_state(MPI_Comm comm, int keyval, void *value, void *extra) {
 
 static void settle(void) { /* once per process (pthread_once): no communication here */
   ready = 1;
-  char why[300], text[400];
+  char why[300] = "not a readable tesearch-hops file", text[400];
   const char *path = getenv("TESEARCH_SCHEDULE"), *value;
-  if (path && *path) {
+  struct stat info;
+  if (path && *path && (stat(path, &info) != 0 || !S_ISREG(info.st_mode))) {
+    snprintf(text, sizeof text, "TESEARCH_SCHEDULE=%.200s cannot be used (%s); every call goes to PMPI_Alltoall", path,
+             stat(path, &info) != 0 ? "no such file" : S_ISDIR(info.st_mode) ? "a directory, not a file"
+                                                                              : "not a regular file");
+    warn(text);
+  } else if (path && *path) {
     FILE *fh = fopen(path, "rb");
     unsigned char *bytes = NULL;
     long length = -1;
@@ -290,12 +297,27 @@ static comm_state *state_of(MPI_Comm comm) {
     st->held_blocks[TE_COMBINED] = 2ull * (unsigned long long)combined->letters * te_largest_bundle(combined) +
                                    ((unsigned long long)combined->nrecvs + 63) / 64 * 64;
   }
-  pthread_mutex_lock(&lock);
-  if (st->usable && !g.neighbours[0]) {
-    int at = snprintf(g.neighbours, sizeof g.neighbours, "rank %d's neighbours", me);
-    for (int k = 0; k < st->table.letters && at < (int)sizeof g.neighbours - 12; k++)
-      at += snprintf(g.neighbours + at, sizeof g.neighbours - (size_t)at, " %d", st->table.neighbours[k]);
+  char said[sizeof g.neighbours] = "";
+  if (st->usable && !g.neighbours[0]) { /* in MPI_COMM_WORLD's ranks, as the stats line's own rank is */
+    MPI_Group mine, world;
+    int letters = st->table.letters, wme = MPI_UNDEFINED, *wn = calloc((size_t)(letters > 0 ? letters : 1), sizeof *wn);
+    if (wn && PMPI_Comm_group(comm, &mine) == MPI_SUCCESS) {
+      if (PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS) {
+        PMPI_Group_translate_ranks(mine, 1, &me, world, &wme);
+        PMPI_Group_translate_ranks(mine, letters, st->table.neighbours, world, wn);
+        PMPI_Group_free(&world);
+      }
+      PMPI_Group_free(&mine);
+    }
+    if (wn && wme != MPI_UNDEFINED) {
+      int at = snprintf(said, sizeof said, "rank %d's neighbours", wme);
+      for (int k = 0; k < letters && at < (int)sizeof said - 12; k++)
+        at += snprintf(said + at, sizeof said - (size_t)at, " %d", wn[k]);
+    }
+    free(wn);
   }
+  pthread_mutex_lock(&lock);
+  if (said[0] && !g.neighbours[0]) memcpy(g.neighbours, said, sizeof said);
   st->next = g.states;
   g.states = st;
   pthread_mutex_unlock(&lock);
