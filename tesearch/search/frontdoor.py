@@ -33,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib.util
+import re
 import time
 from dataclasses import dataclass
 
@@ -60,8 +61,8 @@ ROUTE_SHARES = {"construct": 1.0, "lift": 0.25, "rotation": 0.5, "stratify": 0.4
 ROUTE_NAMES = {"construct": "a construction", "lift": "the ring lift", "rotation": "the rotation search",
                "stratify": "the symmetry stratification", "split": "the split search", "full": "the full search",
                "repack": "the CP-SAT repack"}
-#: the search routes: they run tesearch.search.core's width loop with the command's search options
-SEARCH_ROUTES = ("rotation", "split", "full")
+#: the advice a construction's refusal ends with ("; use tesearch search or narrow"): the front door goes on by itself
+OTHER_COMMAND = re.compile(r"; use tesearch [a-z ]+$")
 
 
 @dataclass(frozen=True)
@@ -180,8 +181,8 @@ class Routes:
                 if best is not None and best.optimal:
                     break
             return (best, None) if best is not None else (None, "no lift: " + "; ".join(whys))
-        except (ConstructionError, SpecError, LiftError) as exc:
-            return None, f"does not apply: {exc}"
+        except (ConstructionError, SpecError, LiftError) as exc:  # without its advice to use another command
+            return None, f"does not apply: {OTHER_COMMAND.sub('', str(exc))}"
 
     def narrower(self, candidate: object) -> object | None:
         """What a route offers passes on (:func:`tesearch.running.limits.candidates_through`) only when it is a
@@ -249,8 +250,8 @@ class Routes:
                     continue
                 share = budget if self.last(position) else budget.part(fraction=ROUTE_SHARES[route])
                 self.route = route
-                self.progress(f"route {route}: {ROUTE_NAMES[route]}" + ("" if route == "construct" else
-                                                                        f", {_seconds(share)}"))
+                self.progress(f"route {route}: trying {ROUTE_NAMES[route]}" + (
+                    "" if route == "construct" else f", {_seconds(share)}"))
                 outcome, why = self.run_route(route, share)
                 if outcome is not None and outcome.status is Status.INFEASIBLE and route == "full" \
                         and self.made.outcome is None:

@@ -221,14 +221,14 @@ def names_a_file(target: str) -> bool:
     return SPEC_SHAPE.fullmatch(target) is None and Path(target).is_file()
 
 
-def network_or_checked_table(target: str, *, command: str) -> tuple[Network, Table | None]:
+def network_or_checked_table(target: str | Target, *, command: str) -> tuple[Network, Table | None]:
     """The network (and the checked table, if any) that a NETWORK|TABLE argument names.
 
     A network spec or a generators file (a bare generators object, or one with a ``network``
     label) gives the network as ``tesearch info`` reads it and no table; a tesearch table gives
     the table through :func:`load_checked_table` and its network.
     """
-    resolved = resolve_target(target)
+    resolved = target if isinstance(target, Target) else resolve_target(target)  # a command's, resolved once
     if resolved.network is not None:
         return resolved.network, None
     path = resolved.path
