@@ -3,9 +3,11 @@
 The rule (docs/simulate.md, "The pipelined executor's rule"; measured in results/executors.md):
 
 * **piece**: the link's bandwidth-delay product ``latency x bandwidth``, rounded down to a power of two (1 us at
-  10 GB/s: 10^4 bytes, so 8 KiB), and never more than the block: ``P = ceil(B / piece)`` pieces per hop.  A piece
-  that takes about one latency to cross is small enough that the pipeline fills in a few latencies and large
-  enough that a handful in flight hide the latency;
+  10 GB/s: 10^4 bytes, so 8 KiB), and never more than the block: ``P = ceil(B / piece)`` pieces per hop, at most
+  :data:`MOST_PIECES` (16).  A piece that takes about one latency to cross is small enough that the pipeline fills
+  in a few latencies and large enough that a handful in flight hide the latency; past 16 pieces a hop's pipeline
+  fill is a sixteenth of a block per hop, and every further piece is one more message to simulate (1 MiB blocks in
+  8 KiB pieces on torus-8x8: 2 million messages, more than 300 s of SimGrid's wall clock for one run here);
 * **window**: ``W = 2 + ceil(latency / piece time)`` pieces in flight per link, rounded up to an odd number, where
   the latency and the piece time are the message's own under the model (SimGrid's SMPI multiplies a message's
   latency and bandwidth by factors that depend on its size: :data:`SMPI_FACTORS`): enough that the next pieces'
@@ -47,6 +49,9 @@ class Link:
         return self.latency_s * latency, nbytes / (self.bandwidth_bps * bandwidth)
 
 
+#: the most pieces a hop is cut into by the rule
+MOST_PIECES = 16
+
 #: the study's link (docs/simulate.md: 1 us, 10 GB/s) without SimGrid's factors: ``tesearch run --mpi``'s rule
 DEFAULT_LINK = Link(1e-6, 1e10)
 
@@ -69,7 +74,7 @@ def pipeline_for(block_bytes: int, *, link: Link = DEFAULT_LINK) -> Pipeline:
     """The rule's pieces per hop and window for blocks of ``block_bytes`` on ``link``."""
     if block_bytes < 1:
         raise ValueError("a block holds at least one byte")
-    split = max(1, math.ceil(block_bytes / piece_target(link)))
+    split = min(MOST_PIECES, max(1, math.ceil(block_bytes / piece_target(link))))
     latency, wire = link.message(math.ceil(block_bytes / split))
     window = 2 + math.ceil(latency / wire)
     window += 1 - window % 2  # odd
