@@ -6,16 +6,14 @@ The rule (docs/simulate.md, "The pipelined executor's rule"; measured in results
   10 GB/s: 10^4 bytes, so 8 KiB), and never more than the block: ``P = ceil(B / piece)`` pieces per hop, at most
   :data:`MOST_PIECES` (16).  A piece that takes about one latency to cross is small enough that the pipeline fills
   in a few latencies and large enough that a handful in flight hide the latency; past 16 pieces a hop's pipeline
-  fill is a sixteenth of a block per hop, and every further piece is one more message to simulate (1 MiB blocks in
-  8 KiB pieces on torus-8x8: 2 million messages, more than 300 s of SimGrid's wall clock for one run here);
+  fill is a sixteenth of a block per hop, and every further piece is one more message to simulate;
 * **window**: ``W = 2 + ceil(latency / piece time)`` pieces in flight per link, rounded up to an odd number, where
   the latency and the piece time are the message's own under the model (SimGrid's SMPI multiplies a message's
   latency and bandwidth by factors that depend on its size: :data:`SMPI_FACTORS`): enough that the next pieces'
   latency is spent while one crosses, one more so that the window is never the only thing between two pieces; odd,
   because the executor's pieces alternate between two lengths (te_run.c) and an even window holds whole long-short
-  pairs, which SimGrid's fair sharing finishes together (torus-8x8, 64 KiB, CM02, 8 pieces: 4 in flight 1.33x the
-  bound, 5 in flight 1.03x; 6: 1.23x, 7: 1.04x); at most ``max(2, P)``, so that a link's posted receives never hold
-  more than one block.
+  pairs, which SimGrid's fair sharing finishes together (docs/simulate.md measures it); at most ``max(2, P)``, so
+  that a link's posted receives never hold more than one block.
 
 A study runs the rule per block size (:meth:`tesearch.schedules.simulate.study.Workspace.resolved`), ``tesearch run
 --mpi`` for its one size on :data:`DEFAULT_LINK`; a fixed ``P:W`` replaces it (``--pipelined 8:5``).
