@@ -178,6 +178,32 @@ def _library_executor(contender: dict, place: str, where: str) -> SizeRule | Non
     return None
 
 
+def _timed_runs(runs: list, place: str, where: str) -> list[dict]:
+    """A size's runs with a time: contender, family, seconds (and a pipelined run's pieces and window), each field
+    checked; FormatError naming the run and the field."""
+    checked = []
+    for index, run in enumerate(runs):
+        at = f"{place}.runs[{index}]"
+        if not isinstance(run, dict):
+            raise FormatError(f"{at}: {_shown(run)} is not an object", where=where)
+        status = _field(run, "status", (str,), at, where)
+        contender = _field(run, "contender", (str,), at, where, optional=True)
+        family = _field(run, "family", (str,), at, where, optional=True)
+        seconds = _field(run, "seconds", (int, float), at, where, optional=True)
+        if status == "ok" and seconds is not None:
+            if not seconds > 0 or seconds != seconds or seconds == float("inf"):
+                raise FormatError(f"{at}.seconds: {_shown(seconds)} is not a time in seconds", where=where)
+            entry = {"contender": contender, "family": family, "seconds": float(seconds)}
+            for key in ("split", "inflight"):  # a pipelined run by rule: the pieces and window it had
+                value = _field(run, key, (int,), at, where, optional=True)
+                if value is not None:
+                    if value < 1:
+                        raise FormatError(f"{at}.{key}: {value} is not at least 1", where=where)
+                    entry[key] = value
+            checked.append(entry)
+    return checked
+
+
 def rules_from_report(report: object, *, network: str, ranks: int, where: str) -> tuple[tuple[SizeRule, ...], str]:
     """The size rules of a ``tesearch simulate --json`` report of the same network, and a sentence on how they were
     chosen; FormatError (exit 2, one line naming ``where`` and the field) for anything else.
@@ -215,26 +241,7 @@ def rules_from_report(report: object, *, network: str, ranks: int, where: str) -
         if bytes_ < 1:
             raise FormatError(f"{place}.bytes: {bytes_} is not a block size (at least 1 byte)", where=where)
         runs = _field(size, "runs", (list,), place, where)
-        checked = []
-        for index, run in enumerate(runs):
-            at = f"{place}.runs[{index}]"
-            if not isinstance(run, dict):
-                raise FormatError(f"{at}: {_shown(run)} is not an object", where=where)
-            status = _field(run, "status", (str,), at, where)
-            contender = _field(run, "contender", (str,), at, where, optional=True)
-            family = _field(run, "family", (str,), at, where, optional=True)
-            seconds = _field(run, "seconds", (int, float), at, where, optional=True)
-            if status == "ok" and seconds is not None:
-                if not seconds > 0 or seconds != seconds or seconds == float("inf"):
-                    raise FormatError(f"{at}.seconds: {_shown(seconds)} is not a time in seconds", where=where)
-                entry = {"contender": contender, "family": family, "seconds": float(seconds)}
-                for key in ("split", "inflight"):  # a pipelined run by rule: the pieces and window it had
-                    value = _field(run, key, (int,), at, where, optional=True)
-                    if value is not None:
-                        if value < 1:
-                            raise FormatError(f"{at}.{key}: {value} is not at least 1", where=where)
-                        entry[key] = value
-                checked.append(entry)
+        checked = _timed_runs(runs, place, where)
         measured.append((bytes_, checked))
     rules, said = [], []
     for bytes_, runs in sorted(measured, key=lambda item: item[0]):
