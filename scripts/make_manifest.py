@@ -152,6 +152,10 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/view.md": (["python -m benchmarks.view --report results/view.md"], [],
                         "tesearch view pages (star-5, star-7, star-8, hypercube-16): build seconds, bytes, gzipped bytes, "
                         "time to interactive and redraw time measured in headless Chromium (quoted in README.md)"),
+    "results/front-door.md": (
+        ["python -m benchmarks.front_door --before DIR --timeout 60 --report results/front-door.md"], [],
+        "`search NETWORK` to an optimal or best table for every family at three sizes: before the front door (DIR: a "
+        "checkout of 99aa099), after it with the route it took, and the command a user had to know before it"),
     "results/limits.md": (["python -m benchmarks.limits --report results/limits.md"], [],
                           "from --timeout to exit and peak memory per run (quoted in results/README.md)"),
     "results/twisted/runs.json": (["python -m scripts.twisted_runs SPEC --timeout S [--command search|stratify]"], [],
@@ -483,13 +487,16 @@ def main() -> None:
                 continue
             source = cert["table"]["source"]
             refs = [c["encoding"]["path"] for c in cert.get("impossibility_claims", [])]
+            cited = ((cert.get("bounds") or {}).get("per_letter") or {}).get("attained_by")
+            refs += [cited["certificate"]] if isinstance(cited, dict) else []  # the word choice it cites
             for claim in cert.get("impossibility_claims", []):
                 for conf in claim.get("confirmations", []):
                     proof = conf.get("proof") if isinstance(conf.get("proof"), dict) else None
                     if proof and proof.get("path"):
                         drat_commands[proof["path"]] = (command, rel)
             entries.append({"name": f"certificate:{Path(rel).stem}", "path": rel, "kind": "certificate",
-                            "command": command, "depends_on": [source, *refs], "network": cert["network"]["spec"],
+                            "command": command.replace(" --force", ""), "depends_on": [source, *refs],
+                            "network": cert["network"]["spec"],
                             "exchange": cert["network"]["exchange"], "T": cert["result"]["T"]})
     for rel in files:
         path = ROOT / rel

@@ -77,3 +77,34 @@ def broken_programs(tmp_path, kind: str, table: Path, rank: int, step: int):
     lines[1 + rank] = json.dumps(record)
     path.write_text("\n".join(lines) + "\n")
     return path, hop
+
+
+def ray_could_not_start(exit_code: int, stderr: str) -> bool:
+    """Whether a Ray command ended as it must on a machine too busy for Ray to start (issue 46 item 16): exit 4,
+    its last line the one that says a local Ray cannot start and why, or that the command's time limit struck
+    while Ray was starting; no traceback.  Every other outcome is False: the test then judges it as it would on an
+    idle machine, so a wrong outcome still fails."""
+    import re
+
+    from tesearch.search.sweep.driver import LOCAL_RAY_FAILED, LOCAL_RAY_FAILED_HINT, STARTING_RAY
+
+    lines = stderr.strip().splitlines()
+    if int(exit_code) != 4 or not lines or "Traceback" in stderr:
+        return False
+    failed = lines[-1].startswith(f"tesearch: {LOCAL_RAY_FAILED} (") and lines[-1].endswith(LOCAL_RAY_FAILED_HINT)
+    late = re.fullmatch(rf"tesearch: time limit of [0-9.]+ s reached \(in phase: {STARTING_RAY}\)", lines[-1])
+    return failed or late is not None
+
+
+class RayBusy:
+    """What a test's own Ray start left when the machine was too busy: the line the sweep would say (exit 4)."""
+
+    def __init__(self, reason: str):
+        from tesearch.search.sweep.driver import LOCAL_RAY_FAILED, LOCAL_RAY_FAILED_HINT
+
+        first = (reason.strip().splitlines() or ["no reason given"])[0][:300]
+        self.line = f"tesearch: {LOCAL_RAY_FAILED} ({first}); {LOCAL_RAY_FAILED_HINT}"
+
+    def accepted(self) -> bool:
+        """The busy machine's outcome, held to the same test as a command's (so it stays one exact form)."""
+        return ray_could_not_start(4, self.line)

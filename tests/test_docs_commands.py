@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ray_could_not_start
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: the first word of a fenced line that makes it a command
@@ -164,5 +166,7 @@ def test_a_documented_command_runs_as_written(command, where, tmp_path):
             pytest.fail(f"CI=true: {where}: `{command}` needs {', '.join(missing)}")
         pytest.skip(f"needs {', '.join(missing)}")
     done = _run(command, tmp_path, timeout=600)
+    if command.split(" && ")[-1].startswith("tesearch sweep") and ray_could_not_start(done.returncode, done.stderr):
+        return  # a machine too busy for Ray to start: exit 4 with its line is the sweep's right outcome (issue 46)
     assert done.returncode == 0, f"{where}: `{command}` exits {done.returncode}: {done.stderr.strip()[-600:]}"
     assert "Traceback" not in done.stderr

@@ -385,10 +385,19 @@ def test_an_attainment_is_confirmed_by_a_known_choice_and_refuted_below_the_boun
     assert verdict_of(check_certificate(path), "bounds").verdict is Verdict.REFUTED
 
 
-def test_an_attainment_no_known_choice_reaches_is_unchecked():
+def test_an_attainment_no_known_choice_reaches_is_unchecked(tmp_path):
     """bubblesort-6: the prover's Z3 optimum says 1128 is attainable; the kernel's best choice has 1130 and the
-    table 1249, so it is unchecked (never confirmed on trust), and the lower bound 1128 is still confirmed."""
-    report = check_certificate(ROOT / "proofs" / "frontier-bubblesort-6.json")
+    table more, so without the word-choice certificate it cites it is unchecked (never confirmed on trust), and the
+    lower bound 1128 is still confirmed; the committed certificate cites proofs/word-choice/bubblesort-6.json, whose
+    listed words attain 1128: confirmed (issue 47)."""
+    committed = ROOT / "proofs" / "frontier-bubblesort-6.json"
+    cited = verdict_of(check_certificate(committed), "attainment")
+    assert cited.verdict is Verdict.CONFIRMED and "proofs/word-choice/bubblesort-6.json" in cited.reason, cited.reason
+    data = json.loads(committed.read_text())
+    del data["bounds"]["per_letter"]["attained_by"]
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(data))
+    report = check_certificate(path)
     attained = verdict_of(report, "attainment")
     assert attained.verdict is Verdict.UNCHECKED and "best known: 1130" in attained.reason, attained.reason
     assert verdict_of(report, "bounds").verdict is Verdict.CONFIRMED and not report.refuted

@@ -16,22 +16,23 @@ from conftest import run_cli
 from tesearch.running.limits import STALL_PHASE_VARIABLE, Limits, budget, phase, time_left
 from tesearch.running.supervise import supervise
 
-# (command, phase prefix): every phase of the search, the stratified search, lifts, repacks, info, verify
+# (command, phase prefix): every phase of the search (its width loop: --strategy auto; the front door's routes are
+# tests/test_front_door.py's), the stratified search, lifts, repacks, info, verify
 PHASES = [
-    (["search", "ring-6"], "build group"),
-    (["search", "ring-6"], "group order (SymPy)"),
-    (["search", "ring-6"], "rotation"),
-    (["search", "ring-6"], "bounds"),
-    (["search", "ring-6"], "word counts"),
-    (["search", "ring-6"], "orbits"),
-    (["search", "star-4"], "candidate words"),
-    (["search", "star-4"], "encode core"),
-    (["search", "star-4"], "solve core"),
-    (["search", "star-4"], "assemble"),
-    (["search", "star-4"], "verify"),
-    (["search", "pancake-4"], "greedy first fit"),
-    (["search", "pancake-4"], "encode full"),
-    (["search", "pancake-4"], "solve full"),
+    (["search", "ring-6", "--strategy", "auto"], "build group"),
+    (["search", "ring-6", "--strategy", "auto"], "group order (SymPy)"),
+    (["search", "ring-6", "--strategy", "auto"], "rotation"),
+    (["search", "ring-6", "--strategy", "auto"], "bounds"),
+    (["search", "ring-6", "--strategy", "auto"], "word counts"),
+    (["search", "ring-6", "--strategy", "auto"], "orbits"),
+    (["search", "star-4", "--strategy", "auto"], "candidate words"),
+    (["search", "star-4", "--strategy", "auto"], "encode core"),
+    (["search", "star-4", "--strategy", "auto"], "solve core"),
+    (["search", "star-4", "--strategy", "auto"], "assemble"),
+    (["search", "star-4", "--strategy", "auto"], "verify"),
+    (["search", "pancake-4", "--strategy", "auto"], "greedy first fit"),
+    (["search", "pancake-4", "--strategy", "auto"], "encode full"),
+    (["search", "pancake-4", "--strategy", "auto"], "solve full"),
     (["stratify", "star-5"], "solve core"),
     (["lift", "torus-4x8"], "solve lift"),
     (["construct", "hypercube-4"], "construct"),

@@ -139,6 +139,23 @@ def test_reproduce_lists_and_checks_one_entry():
     assert "all              3       0" in proc.stdout
 
 
+def test_reproduce_check_is_never_silent_while_an_entry_runs_long(monkeypatch, capsys):
+    """Issue 46: `--check` printed nothing for 300 s at a load of 15.  An entry that runs long now gets 'still
+    checking' lines meanwhile and its time afterwards; quick entries a line every PROGRESS_S."""
+    import time as clock
+
+    from scripts import reproduce as module
+
+    monkeypatch.setattr(module, "PROGRESS_S", 0.5)
+    monkeypatch.setattr(module, "check_table", lambda path, entry: clock.sleep(2.2))
+    entries = [e for e in module.load_manifest() if e["name"] in ("table:ring-6", "table:ring-3")]
+    assert len(entries) == 2
+    assert module.check(entries, deep=False) == 0
+    err = capsys.readouterr().err
+    assert err.count("still checking results/ring-") >= 4, err  # one about every PROGRESS_S while each runs
+    assert "[1/2] results/ring-" in err and ": 2.2 s" in err and "[2/2]" in err
+
+
 def readme_rows(folder: str) -> dict[str, set[str]]:
     """``folder``/README.md's table: program -> the committed results it says the program makes."""
     rows = {}

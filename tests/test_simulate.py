@@ -254,15 +254,15 @@ def test_options_for_what_does_not_run_or_bad_names_are_refused_up_front(options
 def test_a_network_spec_takes_the_packaged_table():
     import gzip
 
-    from tesearch.cli.simulating import table_for
     from tesearch.running.errors import OptionError
+    from tesearch.tables.loading import resolve_target
 
-    found = table_for("torus-4x4x8:twisted")
+    found = resolve_target("torus-4x4x8:twisted", shipped=True).path
     assert found.name == "torus-4x4x8-twisted.json.gz" and "results" not in found.parts
     assert json.loads(gzip.decompress(found.read_bytes())) == \
         json.loads((RESULTS / "twisted" / "torus-4x4x8-twisted.json").read_text())
     with pytest.raises(OptionError, match="ships no table of ring-97"):
-        table_for("ring-97")
+        resolve_target("ring-97", shipped=True).table_file()
 
 
 def test_the_packaged_tables_equal_the_committed_ones():

@@ -17,7 +17,7 @@ from tesearch.running.terms import Status
 from tesearch.tables.verify import verify_table
 
 #: (strategy, network, solver) small enough for the everyday run; CP-SAT ones need the cpsat extra
-CASES = [("auto", "ring-8", "z3"), ("rotation", "star-4", "z3"), ("split", "star-4", "z3"), ("full", "ring-6", "z3"),
+CASES = [("best", "ring-8:cyclic", "z3"), ("auto", "ring-8", "z3"), ("rotation", "star-4", "z3"), ("split", "star-4", "z3"), ("full", "ring-6", "z3"),
          ("stratify", "star-4", "z3"), ("lift", "torus-4x4", "z3"), ("repack", "ring-8", "cpsat"),
          ("narrow", "star-4", "cpsat"), ("construct", "ring-8", "z3"),
          ("lane-core", "torus-4x4x4", "cpsat"), ("lns", "pancake-4", "cpsat")]

@@ -83,7 +83,7 @@ def test_a_better_table_is_kept_at_the_limit(tmp_path):
     assert result.exit_code == 4, result.output
     assert out.read_bytes() == before
     assert "written to" not in result.output
-    assert "best verified table before the limit: T = 23; kept" in result.stderr
+    assert "best verified table before the limit: T = 23 (route full); kept" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json"]
 
 

@@ -299,3 +299,67 @@ def test_bound_over_a_certificate_with_a_malformed_result_is_one_line(tmp_path, 
     assert out.read_text() == before
     checked = run_cli("check-proof", out)
     assert checked.exit_code == 2 and "'result'" in checked.stderr, checked.output
+
+
+# -- a table certificate citing the word-choice certificate (issue 47, item 4)
+
+@pytest.fixture(scope="module")
+def cited_tree(tmp_path_factory):
+    """A tree (with a pyproject.toml) holding pancake-4's word-choice certificate and a table certificate of
+    results/pancake-4.json citing it: (table certificate, word-choice certificate)."""
+    import os
+
+    tree = tmp_path_factory.mktemp("cited")
+    (tree / "pyproject.toml").write_text("")
+    choice = tree / "wc.json"
+    assert run_cli("bound", "pancake-4", "-o", choice, "--quiet").exit_code == 0
+    here = os.getcwd()
+    os.chdir(tree)  # certify records paths relative to the tree it runs in
+    try:
+        made = run_cli("certify", ROOT / "results" / "pancake-4.json", "--word-choice", choice, "-o", tree / "t.json",
+                       "--quiet")
+    finally:
+        os.chdir(here)
+    assert made.exit_code == 0, made.output
+    return tree / "t.json", choice
+
+
+@pytest.fixture()
+def cited_pair(cited_tree, tmp_path, monkeypatch):
+    """``cited_tree`` copied to ``tmp_path``, with check.py's own witnesses (the kernel's greedy choice, the table's
+    letter counts) switched off, so that only the cited choice can confirm the attainment."""
+    import shutil
+    from dataclasses import replace
+
+    from tesearch.checking.certificate import check
+
+    for path in cited_tree[0].parent.iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    kernel_bounds = check.kernel_bounds
+    monkeypatch.setattr(check, "kernel_bounds", lambda *a: replace(kernel_bounds(*a), achievable_letter=None))
+    monkeypatch.setattr(check, "table_letter_max", lambda inp: 10 ** 6)
+    return tmp_path / "t.json", tmp_path / "wc.json"
+
+
+def test_a_cited_word_choice_confirms_the_attainment(cited_pair):
+    """Mutation: attainment_verdict ignoring ``cited`` leaves it unchecked ('best known: None')."""
+    table_cert, _ = cited_pair
+    attainment = next(v for v in check_certificate(table_cert).verdicts if v.claim == "attainment")
+    assert attainment.verdict is Verdict.CONFIRMED, attainment.reason
+    assert "the word choice of wc.json (sha256 matches" in attainment.reason
+
+
+def test_a_changed_cited_certificate_does_not_count(cited_pair):
+    table_cert, choice = cited_pair
+    choice.write_text(choice.read_text().replace('"name"', '"name" ', 1))
+    attainment = next(v for v in check_certificate(table_cert).verdicts if v.claim == "attainment")
+    assert attainment.verdict is Verdict.UNCHECKED and "changed since it was cited" in attainment.reason
+
+
+def test_certify_refuses_a_word_choice_of_another_network(cited_tree, tmp_path):
+    choice = cited_tree[1]
+    result = run_cli("certify", ROOT / "results" / "bubblesort-4.json", "--word-choice", choice, "-o",
+                     tmp_path / "t.json")
+    assert result.exit_code == 2 and not (tmp_path / "t.json").exists()
+    assert result.output.strip().splitlines() == [
+        f"tesearch: --word-choice {choice}: a certificate of pancake-4 total, not of bubblesort-4 total"]

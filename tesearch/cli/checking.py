@@ -163,13 +163,16 @@ def replay_bound_check(inp) -> None:
 @input_file("table_file")
 @click.option("--refutation", "refutations", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="An SMT-LIB2 encoding (under encodings/) that z3 finds unsat: an impossibility claim. Repeatable.")
+@click.option("--word-choice", "word_choice", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A word-choice certificate (`tesearch bound NETWORK -o FILE`) whose listed words attain the "
+                   "per-letter bound: cited, so that check-proof confirms the bound is attained.")
 @out_option("Where to write the certificate (proofs/NAME.json).", dest="output", required=True)
 @OVERWRITE_OPTION
 @click.option("--name", default=None, help="The certificate's name (default: the output file's stem).")
 @click.option("--solver-timeout", "solver_timeout_s", type=SECONDS, default=600.0, show_default=True,
               help="Seconds per solver run.")
 @limit_options(timeout_default=None)
-def certify(table_file, refutations, output, force, name, solver_timeout_s, limits, quiet):
+def certify(table_file, refutations, word_choice, output, force, name, solver_timeout_s, limits, quiet):
     """Check TABLE_FILE and the refutations now and write a proof certificate."""
     from tesearch.checking.certificate import (RefutationRequest, make_certificate, read_refutation, repository_root,
                                       write_certificate)
@@ -179,11 +182,15 @@ def certify(table_file, refutations, output, force, name, solver_timeout_s, limi
     from tesearch.running.supervise import supervise
 
     root = repository_root(Path.cwd())
-    inputs = [table_file, *refutations]
+    inputs = [table_file, *refutations, *([] if word_choice is None else [word_choice])]
     check_output(output, kind=CERTIFICATE_KIND, inputs=inputs, force=force)
     # refuse, before any work and writing nothing, what certify cannot stand behind: the label,
     # Theorem 1 and the recorded bounds (the checked loader), and each refutation's header
     table = supervise(lambda: load_checked_table(table_file, command="certify"), limits=limits, quiet=quiet)
+    if word_choice is not None:
+        from tesearch.checking.certificate.make import cited_word_choice
+
+        cited_word_choice(word_choice, table)
     headers = [read_refutation(RefutationRequest(path), network=table.network, exchange=table.exchange, root=root,
                                T=table.T)[2] for path in refutations]
     # keep-better for certificates: one that claims more is never replaced by one that claims less (--force does)
@@ -192,7 +199,7 @@ def certify(table_file, refutations, output, force, name, solver_timeout_s, limi
     certificate = supervise(lambda: make_certificate(
         table, name=name or output.stem, table_source=str(table_file),
         refutations=[RefutationRequest(p) for p in refutations], root=root, timeout_s=solver_timeout_s,
-        command="tesearch " + " ".join(sys.argv[1:])), limits=limits, quiet=quiet)
+        command="tesearch " + " ".join(sys.argv[1:]), word_choice=word_choice), limits=limits, quiet=quiet)
     write_certificate(certificate, output, inputs=inputs, force=force)
     claims = certificate["impossibility_claims"]
     click.echo(f"wrote {output}: T = {certificate['result']['T']}, "

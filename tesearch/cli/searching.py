@@ -97,7 +97,9 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
         if best is not None and (best.network, best.exchange) != (net.spec, exchange):
             best = None  # e.g. the factor table a lift was building on: not a table of this network
         if best is not None:
-            line = f"best verified table before the limit: T = {best.T}"
+            route = (best.extra.get("search") or best.extra.get("construction") or {}).get("route")
+            line = f"best verified table before the limit: T = {best.T}" + (
+                f" (route {route['made_by']})" if route else "")
             if out is not None:
                 try:
                     line += "; " + save_table(best, out, force=force, inputs=inputs, existing=existing).text(best.T)
@@ -125,10 +127,14 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
 @EXCHANGE_OPTION
 @OUT_OPTION
 @FORCE_OPTION
-@click.option("--strategy", type=click.Choice(["auto", "rotation", "split", "full"]), default="auto",
+@click.option("--strategy", type=click.Choice(["best", "auto", "rotation", "split", "full"]), default="best",
               show_default=True,
-              help="rotation: core + blocks; split: several small sub-cores + blocks (for many exceptional "
-                   "elements: star-9); full: every target searched.")
+              help="best: the best table tesearch knows how to make, route by route until one meets the bound: a "
+                   "construction, a ring lift over a factor table that exists, then the rotation search, the "
+                   "stratification, the split and full searches and the CP-SAT repack, within --timeout; it says "
+                   "which route made the table and why the earlier ones did not. auto: rotation where it can meet "
+                   "the bound, else full; rotation: core + blocks; split: several small sub-cores + blocks (for many "
+                   "exceptional elements: star-9); full: every target searched.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Solver random seed.")
 @click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
               help="Candidate shortest words per element.")
@@ -144,7 +150,7 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
               help="Return no table wider than this (every strategy); below the best bound: infeasible by the bound.")
 @click.option("--from-width", type=POSITIVE, default=None,
               help="Start the full strategy's width loop here instead of at the best bound (e.g. the counting "
-                   "bound, to refute it); auto then runs the full strategy, rotation and split refuse it. "
+                   "bound, to refute it); best and auto then run the full strategy, rotation and split refuse it. "
                    "Above the greedy table's width: a usage error.")
 @click.option("--keep-encodings", type=click.Path(exists=True, file_okay=False, writable=True, path_type=Path),
               default=None, help="Write the SMT-LIB2 encoding of every refuted width into this directory.")
@@ -154,13 +160,17 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
 @limit_options(timeout_default=SEARCH_TIMEOUT_S)
 def search(network, exchange, out, force, strategy, seed, word_cap, sampling, core_schedule, max_width, from_width,
            keep_encodings, symmetry, solver, as_json, limits, quiet):
-    """Search NETWORK for a valid table of the smallest width (exit 0 found; 3 every width asked for refuted,
-    by the bound or a solver's unsat over all shortest words; 4 unknown)."""
+    """The best table tesearch knows how to make for NETWORK: by default a construction where one applies, a lift
+    for a torus whose factor table exists, then the searches, until a table meets the best lower bound; it says
+    which route made the table (also in the table's provenance) and why the earlier ones did not (exit 0 found;
+    3 every width asked for refuted, by the bound or a solver's unsat over all shortest words; 4 unknown)."""
     from tesearch.running.limits import log
-    from tesearch.search.report import search_text
-    from tesearch.search.core import CoreSchedule, WordSampling
+    from tesearch.search.report import front_door_text, search_text
+    from tesearch.search.params import CoreSchedule, WordSampling
     from tesearch.search.strategies import strategy as make_strategy
 
+    if strategy == "best" and from_width is not None:  # refuting widths is the full width loop's: auto runs it
+        strategy = "auto"
     backend, model = solver_parts(solver)
     made = make_strategy(strategy, seed=seed, backend=backend, cpsat_model=model, word_cap=word_cap,
                          max_width=max_width, from_width=from_width, sampling=WordSampling(sampling),
@@ -170,7 +180,8 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
     check_symmetry_name(symmetry, len(net.letters))
     outcome = _make_table(made, net, exchange, out=out, force=force, inputs=_inputs(network), limits=limits,
                           quiet=quiet, as_json=as_json,
-                          text=lambda made: search_text(made, f"{net.spec} {exchange}", backend.value))
+                          text=lambda made: (front_door_text if strategy == "best" else search_text)(
+                              made, f"{net.spec} {exchange}", backend.value))
     if outcome.status is Status.UNKNOWN:
         click.echo(f"tesearch: no table: {outcome.stop_reason or 'the search stopped'}", err=True)
     return EXIT_CODES[outcome.status]

@@ -19,32 +19,6 @@ DEFAULT_SIZES = "8,4K,64K,1M"
 PROGRAMS_HOOK = "TESEARCH_TEST_PROGRAMS"
 
 
-def table_for(target: str) -> Path:
-    """The table file of TARGET: a file path, or the packaged table of a network spec (tesearch/data/tables)."""
-    from tesearch.data import packaged_table
-    from tesearch.running.errors import OptionError
-    from tesearch.tables.loading import names_a_file
-    from tesearch.networks.families import network_from_spec
-
-    if names_a_file(target):
-        return Path(target.removeprefix("file:"))
-    network = network_from_spec(target)  # a bad spec is one line and exit 2
-    found = packaged_table(network.spec)
-    if found is None:
-        raise OptionError(f"tesearch ships no table of {network.spec}; make one (tesearch construct, search or sweep "
-                          f"{network.spec} -o FILE) and give its file")
-    return found
-
-
-def load_verified_table(path: Path):
-    """The table at ``path`` through the checked loader (tesearch.tables.loading: Theorem 1, the label, the recorded
-    bounds; exit 2 otherwise, before anything is simulated); returns (table, verification)."""
-    from tesearch.tables.loading import load_checked
-
-    loaded = load_checked(path, command="simulate")
-    return loaded.table, loaded.check
-
-
 def write_trace(path: Path, text: str, *, inputs=(), force: bool = False) -> None:
     """Write the trace through the safe writer (atomic; never an input, a link or a device; .json)."""
     from tesearch.running.files import TRACE_KIND, write_output
@@ -203,7 +177,6 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     """
     from tesearch.running.errors import OptionError
     from tesearch.running.limits import activated
-    from tesearch.networks.families import network_from_spec
     from tesearch.schedules.simulate import smpi
     from tesearch.schedules.simulate.report import report_text
     from tesearch.schedules.simulate.study import Model, Setup, parse_bandwidth, parse_latency, simulate as run_study
@@ -216,15 +189,16 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
     bandwidth_bps, latency_s = parse_bandwidth(bandwidth), parse_latency(latency)
     wanted = _mpi_algorithms(mpi_algorithms)
     choice = _choice(executor, dataflow_pairs, combine, pieces, table_free, non_optimal, pipelined)
-    from tesearch.tables.loading import names_a_file
+    from tesearch.tables.loading import resolve_target
 
-    if not names_a_file(target):  # a spec: refuse what its order already rules out, before anything is built
-        ranks = network_from_spec(target).order
+    resolved = resolve_target(target, shipped=True)  # once: a table file, or a spec and the table tesearch ships
+    ranks = resolved.order
+    if ranks is not None:  # a spec: refuse what its order already rules out, before anything is built
         if ranks > limits.max_order:
             raise OptionError(f"{target} has {ranks} nodes, more than --max-order {limits.max_order}")
         if simulator_base_bytes(ranks) > limits.max_memory:
             size_plan(ranks, 0, min(size_list), max_memory=limits.max_memory)
-    table_path = table_for(target)
+    table_path = resolved.table_file()
     if trace_file is not None:  # the safe writer's checks before any work
         from tesearch.running.files import TRACE_KIND, check_output
 
@@ -235,13 +209,14 @@ def simulate(target, sizes, bandwidth, latency, model, mpi_algorithms, executor,
         return _time_program(program, table_path, bandwidth_bps, latency_s, Model(model), choice, wanted, run_timeout,
                              limits, deadline, as_json, quiet)
     with activated(limits):
-        table, verification = load_verified_table(table_path)  # a broken table is refused before anything runs
+        loaded = resolved.load(command="simulate")  # a broken table is refused before anything runs
+        table, verification = loaded.table, loaded.check
         if table.exchange != Exchange.TOTAL.value:
             raise OptionError(f"the table is for the {table.exchange} exchange; MPI_Alltoall is a total exchange",
                               where=str(table_path))
         from tesearch.schedules.contenders import subject_of
 
-        subject = subject_of(table=table)
+        subject = subject_of(loaded.network, table)  # the network as loaded: not derived again
         for size in size_list:
             size_plan(subject.numbering.size, subject.graph.status, size, max_memory=limits.max_memory)
         say = (lambda message: None) if quiet else (lambda message: click.echo(message, err=True))

@@ -69,15 +69,17 @@ def singleport(network, algorithm, out, force, as_json, limits, quiet):
     status bound, replay verdict."""
     from tesearch.running.files import SCHEDULE_KIND, check_output, write_output
     from tesearch.running.limits import activated
-    from tesearch.tables.loading import names_a_file, network_or_checked_table
+    from tesearch.tables.loading import network_or_checked_table, resolve_target
     from tesearch.schedules.singleport import run_singleport
     from tesearch.running.supervise import supervise
 
-    inputs = [network.removeprefix("file:")] if names_a_file(network) else []
+    with activated(limits):  # a spec's order is checked against --max-order as it is read
+        target = resolve_target(network)  # once: a spec, or a file (a table or generators) that is never written
+    inputs = [target.path] if target.path is not None else []
     if out is not None:
         check_output(out, kind=SCHEDULE_KIND, inputs=inputs, force=force)
     with activated(limits):
-        net, _ = supervise(lambda: network_or_checked_table(network, command="singleport"), limits=limits,
+        net, _ = supervise(lambda: network_or_checked_table(target, command="singleport"), limits=limits,
                            quiet=quiet)
     run = supervise(lambda: run_singleport(net, algorithm, progress=not quiet), limits=limits, quiet=quiet)
     if out is not None:

@@ -19,7 +19,7 @@ import time
 from tesearch.running import limits
 from tesearch.constructions import lanes, star_prime
 from tesearch.constructions.hypercube import CONSTRUCTION_NAME, MAX_DIMENSION, hypercube_table
-from tesearch.tables.build import TableBuilder
+from tesearch.tables.build import TableBuilder, relabelled
 from tesearch.running.errors import ConstructionError
 from tesearch.facts.instance import Instance, instance
 from tesearch.networks.families import TRANSPOSITION_STAR, Network, SymmetricParams, has_trait
@@ -92,7 +92,11 @@ def constructed_table(network: Network | Instance, exchange: Exchange | str | No
             if not applies(n):
                 raise ConstructionError(f"{network.spec}: the {name} construction of Coolsaet, Fack and De Meyer (1994) does not apply to n = {n}")
             table, how = builder(n).table, f"Coolsaet, Fack and De Meyer (1994) construction {name}"
+    if not isinstance(table.extra.get("construction"), dict):  # the seed papers' tables name their construction only
+        table = relabelled(table, "construction", method=how, tool="tesearch", strategy="construct")
     builder = TableBuilder(facts, how)
+    if table.lower_bound is None or "letter_bound" not in table.extra:
+        table = builder.labelled(table)
     check = builder.check(table)
     return Outcome("construct", Status.FOUND, table, f"{network.spec} {exchange.value}: T = {table.T} by {how}; "
                    f"best bound {check.bounds.best}; {builder.verdict(table)}", facts.bounds, time.monotonic() - started)

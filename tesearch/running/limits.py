@@ -237,6 +237,45 @@ def offer(value: object) -> None:
     _state.reporter.candidate(value)
 
 
+class _Through(Reporter):
+    """A reporter that passes everything on to ``inner``, candidates through ``through`` (None: dropped)."""
+
+    def __init__(self, inner: Reporter, through: Callable[[object], object | None]):
+        self.inner = inner
+        self.through = through
+
+    def phase(self, name: str, total: int | None) -> None:
+        """Passed on."""
+        self.inner.phase(name, total)
+
+    def advance(self, done: int) -> None:
+        """Passed on."""
+        self.inner.advance(done)
+
+    def log(self, message: str) -> None:
+        """Passed on."""
+        self.inner.log(message)
+
+    def candidate(self, value: object) -> None:
+        """Passed on as ``through`` makes it, or dropped when it gives None."""
+        passed = self.through(value)
+        if passed is not None:
+            self.inner.candidate(passed)
+
+
+@contextlib.contextmanager
+def candidates_through(through: Callable[[object], object | None]) -> Iterator[None]:
+    """Within the block, every candidate offered (:func:`offer`) goes through ``through`` first: what it returns
+    is passed on, None drops it (the front door passes on only a table narrower than the best so far, with its
+    route recorded, since the supervisor keeps the last one)."""
+    inner = _state.reporter
+    _state.reporter = _Through(inner, through)
+    try:
+        yield
+    finally:
+        _state.reporter = inner
+
+
 def time_left() -> float | None:
     """Seconds until the command's deadline (never negative), or None without a time limit."""
     if _state.deadline is None:

@@ -14,7 +14,9 @@ the free messages can meet are in the model, so a round stays small on any table
 Every round's answer is a valid placement (the current one is the hint, ``d = 0``), so stopping is safe.  A round
 that narrows the table builds it through :class:`~tesearch.tables.build.TableBuilder` (verified, or
 ``UnverifiedTable``: a bug) and offers it (:func:`tesearch.running.limits.offer`), so a time limit keeps the best
-table reached.  A round's INFEASIBLE or UNKNOWN proves nothing and changes nothing.  Windows sweep left to right,
+table reached; at the end of each sweep the current placement is offered too, even at the same width, so that a
+run resumed from the table written (``--start``) goes on from the cells swept right.  A round's INFEASIBLE or
+UNKNOWN proves nothing and changes nothing.  Windows sweep left to right,
 their width varying by the seed; after a sweep without gain the window grows by half.
 """
 
@@ -255,7 +257,7 @@ def lns_table(facts: Instance, budget: Budget | None = None, *, start: Table | N
     limits.offer(table)
     kit.log(f"{first}: T={width} (bound {bound}); windows of about {window} columns, {round_s:g} s a round")
     rng = random.Random(seed)
-    rounds, size = 0, window
+    rounds, size, offered = 0, window, best
     with limits.phase("large-neighbourhood rounds"):
         while not kit.clock.budget.spent and width > bound:
             swept_from = width
@@ -272,11 +274,15 @@ def lns_table(facts: Instance, budget: Budget | None = None, *, start: Table | N
                     best = step.chosen
                     if step.width < width:
                         width = step.width
-                        table = table_of(best, width)
+                        table, offered = table_of(best, width), best
                         limits.offer(table)
                 kit.log(f"round {rounds}: columns {spot.start}-{spot.start + spot.width - 1}"
                         f"{f' + {len(spot.extra)} messages' if spot.extra else ''}, {step.free} free, shift "
                         f"{step.shift}, width {width} ({step.status}, {step.seconds:.1f}s)")
+            if best != offered:  # the sweep moved free cells right: a resumed run starts from here
+                table = table_of(best, width)
+                limits.offer(table)
+                offered = best
             if width == swept_from:
                 size += max(1, size // 2)
                 kit.log(f"a sweep without gain: windows of about {size} columns now")

@@ -25,7 +25,8 @@ def search_text(outcome, name: str, solver: str) -> str:
     decided the widths): status, T against the bounds, refuted widths, the table."""
     b = outcome.bounds
     facts = outcome.facts
-    lines = [f"{name}: {outcome.status.value} in {outcome.seconds:.2f}s ({outcome.strategy} strategy)"]
+    strategy = outcome.facts.get("route") or outcome.strategy  # the front door's: the search route that ran
+    lines = [f"{name}: {outcome.status.value} in {outcome.seconds:.2f}s ({strategy} strategy)"]
     refuted = facts["refuted_widths"]
     if refuted:
         lines.append(f"refuted widths: {refuted}"
@@ -44,5 +45,27 @@ def search_text(outcome, name: str, solver: str) -> str:
     verdict = optimality_text(outcome.T, b.best)
     lines.append(f"T = {outcome.T}; counting bound {b.counting}, per-letter bound {b.letter.value}; "
                  f"{verdict}; verified (Theorem 1)")
+    lines += [""] + table_text(outcome.table) + [""]
+    return "\n".join(lines)
+
+
+def front_door_text(outcome, name: str, solver: str) -> str:
+    """The front door's outcome for people (``tesearch search``): each route passed and why, the route that made
+    the table, then the route's own report (a search's as :func:`search_text` words it) and the table."""
+    from tesearch.search.frontdoor import ROUTE_NAMES
+
+    lines = [f"route {p['route']}: {p['why']}" for p in outcome.facts.get("routes", [])]
+    route = outcome.facts.get("route")
+    if route is not None:
+        lines.append(f"route {route}: {'made the table' if outcome.table is not None else 'ended'} "
+                     f"({ROUTE_NAMES[route]})")
+    if "refuted_widths" in outcome.facts:  # a search route: its own report
+        return "\n".join(lines + [search_text(outcome, name, solver)])
+    lines.append(f"{name}: {outcome.status.value} in {outcome.seconds:.2f}s")
+    if outcome.table is None:
+        b = outcome.bounds
+        lines.append(f"no table; nothing proved; best lower bound {b.best} ({b.binding})")
+        return "\n".join(lines)
+    lines.append(outcome.summary)
     lines += [""] + table_text(outcome.table) + [""]
     return "\n".join(lines)

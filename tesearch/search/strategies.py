@@ -11,7 +11,9 @@ strategies:
 ``rotation``    rotation blocks around a searched core (:mod:`tesearch.search.core`)
 ``split``       rotation blocks around several sub-cores
 ``full``        every target searched, the width loop from the bound up
-``auto``        rotation where it can meet the bound, else full (``tesearch search``'s default)
+``best``        the front door (:mod:`tesearch.search.frontdoor`): construct, lift, rotation, stratify, split,
+                full, repack in turn until a table meets the bound (``tesearch search``'s default)
+``auto``        rotation where it can meet the bound, else full
 ``stratify``    symmetry stratification (:mod:`tesearch.search.stratify`)
 ``lift``        the ring lift for tori (:mod:`tesearch.search.lift`)
 ``repack``      the greedy table narrowed by CP-SAT (:mod:`tesearch.search.improve`)
@@ -230,6 +232,67 @@ class Construction(TableStrategy):
         return constructed_table(facts)
 
 
+@dataclass(frozen=True)
+class FrontDoor(TableStrategy):
+    """The best table tesearch knows how to make: a construction, a lift, then the searches, in the order of
+    :data:`tesearch.search.frontdoor.ROUTES`, each a strategy of this registry made with the command's options
+    (``params``: the searches' options; the other routes take its seed, solver, word cap and max width)."""
+
+    params: SearchParams
+    progress: Progress = quiet
+    encodings_dir: str | None = None
+    routes: tuple[str, ...] | None = None  # a part of the routes, in their order (None: every route)
+    name: ClassVar[str] = "best"
+
+    def __post_init__(self):
+        from tesearch.running.errors import OptionError
+        from tesearch.search.params import Strategy
+
+        if self.params.from_width is not None:
+            raise OptionError("--from-width asks the full search's width loop to refute widths; give --strategy full "
+                              "(or auto) with it")
+        if self.params.strategy is not Strategy.AUTO:
+            raise ValueError("the front door chooses each search's layout itself")
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Run the routes (:func:`tesearch.search.frontdoor.run_routes`)."""
+        from tesearch.search.frontdoor import run_routes
+
+        return run_routes(self, facts, budget)
+
+    def route_strategy(self, route: str, factor: tuple[int, Table] | None = None) -> TableStrategy:
+        """The strategy of ``route`` with the command's options (``factor``: a lift's ring index and factor table)."""
+        import dataclasses
+
+        from tesearch.search.params import Strategy
+
+        p = self.params
+        if route in ("rotation", "split", "full"):
+            symmetry = THE_ROTATION if route == "full" else p.symmetry  # the full search has no blocks
+            return Search(dataclasses.replace(p, strategy=Strategy(route), symmetry=symmetry), self.progress,
+                          self.encodings_dir)
+        if route == "stratify":
+            return Stratification(p.seed, p.backend, p.cpsat_model, progress=self.progress)
+        if route == "lift":
+            ring_index, table = factor
+            backend = p.backend if p.backend in (Backend.Z3, Backend.CPSAT) else Backend.Z3
+            return RingLift(backend, ring_index, table, timeout_s=None, progress=self.progress)
+        if route == "repack":
+            return Repack(p.seed, word_cap=p.word_cap, progress=self.progress)
+        if route == "construct":
+            return Construction()
+        raise ValueError(f"unknown route {route!r}")
+
+
+def _front_door(seed: int = 0, backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS, *,
+                progress: Progress = quiet, encodings_dir: str | None = None, routes: tuple[str, ...] | None = None,
+                **params) -> TableStrategy:
+    from tesearch.search.params import SearchParams
+
+    made = SearchParams(seed=seed, backend=Backend(backend), cpsat_model=CpsatModel(cpsat_model), **params)
+    return FrontDoor(made, progress, encodings_dir, None if routes is None else tuple(routes))
+
+
 def _search(layout: str) -> Callable[..., TableStrategy]:
     def make(seed: int = 0, backend: Backend = Backend.Z3, cpsat_model: CpsatModel = CpsatModel.PLACEMENTS, *,
              progress: Progress = quiet, encodings_dir: str | None = None, **params) -> TableStrategy:
@@ -252,6 +315,7 @@ def _with_seed_and_backend(cls) -> Callable[..., TableStrategy]:
 
 #: every strategy by name: a maker taking (seed, backend, cpsat_model, **options) -> TableStrategy
 STRATEGIES: dict[str, Callable[..., TableStrategy]] = {
+    "best": _front_door,
     "auto": _search("auto"),
     "rotation": _search("rotation"),
     "split": _search("split"),

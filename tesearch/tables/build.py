@@ -94,6 +94,14 @@ class TableBuilder:
         self.check(table)
         return table
 
+    def labelled(self, table: Table) -> Table:
+        """A table a construction module built by itself, labelled as :meth:`finish` labels one: the counting bound as
+        ``lower_bound`` and the per-letter bound as ``extra["letter_bound"]`` of this instance (the seed papers'
+        constructions record neither: their files had ``lower_bound`` null, which the table format does not allow)."""
+        bounds = self.facts.bounds
+        return dataclasses.replace(table, lower_bound=bounds.counting,
+                                   extra={"letter_bound": bounds.letter.value, **table.extra})
+
     def check(self, table: Table) -> Verification:
         """Verify a table made for this instance (UnverifiedTable if it does not verify): its verification."""
         with limits.phase("verify"):
@@ -109,11 +117,21 @@ class TableBuilder:
 
 
 def relabelled(table: Table, key: str, **changes) -> Table:
-    """A copy of a verified table whose provenance record ``extra[key]`` has ``changes``: its words stay, so
+    """A copy of a verified table whose provenance record ``extra[key]`` has ``changes`` (a record that is a bare
+    name, as the seed papers' constructions write it, becomes ``{"method": name}`` first): its words stay, so
     its verification holds."""
     extra = dict(table.extra)
-    extra[key] = {**extra.get(key, {}), **changes}
+    record = extra.get(key, {})
+    extra[key] = {**(record if isinstance(record, dict) else {"method": record}), **changes}  # a bare name: its method
     return dataclasses.replace(table, extra=extra)
+
+
+def routed(table: Table, route: str, passed: Iterable) -> Table:
+    """A copy of a verified table whose provenance record (its ``search`` or ``construction`` entry) names the
+    front door's route that made it, and each route tried before it with why it did not make the table
+    (``passed``: records with ``to_json()``): ``"route": {"made_by": ROUTE, "passed": [{route, why, T}, ...]}``."""
+    key = "search" if "search" in table.extra else "construction"
+    return relabelled(table, key, route={"made_by": route, "passed": [p.to_json() for p in passed]})
 
 
 def core_and_blocks(facts: Instance, core: Iterable[PlacedWord], core_width: int, full: list[tuple[int, ...]],

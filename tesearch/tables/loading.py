@@ -25,12 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
 
-from tesearch.running.errors import FormatError, GeneratorsError, TesearchError
+from tesearch.data import packaged_table
+from tesearch.running.errors import FormatError, GeneratorsError, OptionError, TesearchError
 from tesearch.running.files import sniff_kind
 from tesearch.networks.groups import cached_cayley_graph
 from tesearch.facts.instance import Instance
 from tesearch.running.limits import phase
 from tesearch.networks.families import Network, network_for_table, network_from_file, network_from_spec
+from tesearch.running.terms import optimality_text
 from tesearch.tables.table import Table, read_table
 from tesearch.tables.verify import Verification, verify_table
 
@@ -107,13 +109,21 @@ def other_network(label: tuple[str, str, Mapping[str, object]],
     return None
 
 
-def judge_table(table: Table, *, expected: Table | Instance | None = None, where: str = "table") -> Judgement:
+def judge_table(table: Table, *, expected: Table | Instance | None = None, where: str = "table",
+                network: Network | None = None) -> Judgement:
     """The one way a table from elsewhere is taken (an existing output, a sweep task's table, a factor,
     a command's input): it must be labelled as ``expected`` (a table or an instance: network, exchange
     and the same generators), its generators must be its label's, it must verify completely against
     Theorem 1, and its recorded bounds must be the ones recomputed.  Never raises for a fault of the table.
+    ``network``, when the caller has resolved it already (a spec's), is the network the label must name
+    (its spec and generators): it is not derived from the label a second time.
     """
     facts = expected if isinstance(expected, Instance) else None
+    if network is not None and facts is None:
+        why = other_network((table.network, table.exchange, table.generators),
+                            (network.spec, table.exchange, dict(network.generators)))
+        if why is not None:
+            return Judgement(None, None, Refusal.OTHER_NETWORK, why)
     if expected is not None:
         want = ((facts.spec, facts.exchange, dict(facts.network.generators)) if facts is not None
                 else (expected.network, expected.exchange, expected.generators))
@@ -121,8 +131,8 @@ def judge_table(table: Table, *, expected: Table | Instance | None = None, where
         if why is not None:
             return Judgement(None, None, Refusal.OTHER_NETWORK, why)
     try:
-        net = facts.network if facts is not None else network_for_table(table.network, table.generators,
-                                                                        where=where)
+        net = facts.network if facts is not None else network if network is not None else \
+            network_for_table(table.network, table.generators, where=where)
     except TesearchError as exc:
         return Judgement(None, None, Refusal.GENERATORS, exc.message, exc)
     try:
@@ -143,21 +153,28 @@ def judge_table(table: Table, *, expected: Table | Instance | None = None, where
 
 @dataclass(frozen=True)
 class CheckedTable:
-    """A table that passed the checked loader, with what the check computed (for commands that show it)."""
+    """A table that passed the checked loader, with what the check computed (for commands that show it): the
+    table, its network and its verdict, in one object a command passes on."""
 
     path: Path
     table: Table
     check: Verification
     network: Network
 
+    @property
+    def verdict(self) -> str:
+        """'OPTIMAL' or 'not shown optimal (gap N)': the table against its best lower bound."""
+        return optimality_text(self.table.T, self.check.bounds.best)
+
 
 def load_checked(path: str | Path, *, command: str, segmenter=None,
-                 precheck: Callable[[Table], None] | None = None) -> CheckedTable:
+                 precheck: Callable[[Table], None] | None = None, network: Network | None = None) -> CheckedTable:
     """:func:`load_checked_table`, keeping the verification and the network.
 
     ``segmenter`` splits text rows without ``|`` into words as ``tesearch verify`` does
     (:func:`tesearch.tables.segment.segmented`); ``precheck`` runs on the table read, before the Theorem-1
-    check (a command's own size limits, so that a table too large for it is refused before work).
+    check (a command's own size limits, so that a table too large for it is refused before work);
+    ``network``: the network the caller resolved already (:class:`Target`), which the table must be of.
     """
     path = Path(path)
     where = str(path)
@@ -165,7 +182,9 @@ def load_checked(path: str | Path, *, command: str, segmenter=None,
         table = read_table(path, segmenter=segmenter) if segmenter is not None else read_table(path)
         if precheck is not None:
             precheck(table)
-        judged = judge_table(table, where=where)
+        judged = judge_table(table, where=where, network=network)
+    if judged.refusal is Refusal.OTHER_NETWORK:
+        raise InvalidTableError(f"{command} refuses this table: {judged.problem}", where=where)
     if judged.refusal in (Refusal.GENERATORS, Refusal.UNCHECKABLE):
         raise judged.error
     if judged.refusal is Refusal.INVALID:
@@ -202,21 +221,62 @@ def names_a_file(target: str) -> bool:
     return SPEC_SHAPE.fullmatch(target) is None and Path(target).is_file()
 
 
-def network_or_checked_table(target: str, *, command: str) -> tuple[Network, Table | None]:
+def network_or_checked_table(target: str | Target, *, command: str) -> tuple[Network, Table | None]:
     """The network (and the checked table, if any) that a NETWORK|TABLE argument names.
 
     A network spec or a generators file (a bare generators object, or one with a ``network``
     label) gives the network as ``tesearch info`` reads it and no table; a tesearch table gives
     the table through :func:`load_checked_table` and its network.
     """
-    if not names_a_file(target):
-        return network_from_spec(target), None
-    path = Path(target.removeprefix("file:"))
+    resolved = target if isinstance(target, Target) else resolve_target(target)  # a command's, resolved once
+    if resolved.network is not None:
+        return resolved.network, None
+    path = resolved.path
     if path.is_file() and sniff_kind(path) == "tesearch-table":
-        table = load_checked_table(path, command=command)
-        return network_for_table(table.network, table.generators, where=str(path)), table
+        loaded = resolved.load(command=command)
+        return loaded.network, loaded.table
     try:
         return network_from_file(path), None
     except GeneratorsError as exc:
         raise GeneratorsError(f"{exc.message} (give a network spec, a generators file or a tesearch table)",
                               where=exc.where) from None
+
+
+@dataclass(frozen=True)
+class Target:
+    """A command's TABLE|NETWORK argument, resolved once (:func:`resolve_target`): the table file it names (or,
+    for a network spec, the table tesearch ships), and the network a spec names; :meth:`load` then gives the one
+    checked object (:class:`CheckedTable`: the table, its network, its verdict) the command works on.  Nothing
+    after it resolves the argument or derives the network again."""
+
+    argument: str
+    path: Path | None  # the table file: the one named, or the shipped table of a spec
+    network: Network | None  # the network a spec names (None for a file: its label names it, checked on loading)
+
+    @property
+    def order(self) -> int | None:
+        """The number of nodes a spec names, from its formula (before anything is built); None for a file."""
+        return self.network.order if self.network is not None else None
+
+    def table_file(self) -> Path:
+        """The table file, or one line (exit 2) when a spec has no table tesearch ships."""
+        if self.path is None:
+            raise OptionError(f"tesearch ships no table of {self.network.spec}; make one (tesearch search "
+                              f"{self.network.spec} -o FILE) and give its file")
+        return self.path
+
+    def load(self, *, command: str, precheck: Callable[[Table], None] | None = None) -> CheckedTable:
+        """The table, checked as ``tesearch verify`` checks it (one line naming the file and fault otherwise), with
+        its network (a spec's, as resolved; a file's, from its label and generators, derived once here)."""
+        return load_checked(self.table_file(), command=command, precheck=precheck, network=self.network)
+
+
+def resolve_target(argument: str, *, shipped: bool = False) -> Target:
+    """What a TABLE|NETWORK argument names, decided once: a file (:func:`names_a_file`), or a network spec (built
+    from the registry: a bad spec is one line, exit 2).  ``shipped``: a spec stands for the table tesearch ships of
+    it (:func:`tesearch.data.packaged_table`; none shipped: :meth:`Target.table_file` says so, after the command
+    has refused what the spec's order rules out)."""
+    if names_a_file(argument):
+        return Target(argument, Path(argument.removeprefix("file:")), None)
+    network = network_from_spec(argument)
+    return Target(argument, packaged_table(network.spec) if shipped else None, network)

@@ -226,10 +226,96 @@ register("simulate", table_command("simulate", output=("--trace", "trace"), exec
                                                   ["--executor", "combined,sideways"], ["--combine", "0"],
                                                   ["--combine", f"{HUGE[0]}", "--bytes", "8"]]),
          share=0.1, reads_tables=True)
-register("library", table_command("library", output=("-o", "directory"), output_required=True,
-                                  extra_choices=[["--crossover", "t.json"], ["--rank-map", "t.json"],
-                                                 ["--mpicc", "no-such-compiler"], ["--force"]]),
-         share=0.3, reads_tables=True)
+#: fields of a simulate report the library reads (dotted paths; a number indexes a list), and what a hostile report
+#: puts there
+REPORT_FIELDS = ("network", "ranks", "contenders", "sizes", "contenders.0", "contenders.0.name",
+                 "contenders.0.schedule", "contenders.0.executor", "contenders.0.executor.kind",
+                 "contenders.1.executor.lookahead", "contenders.1.executor.inflight", "contenders.1.executor.pieces",
+                 "sizes.0", "sizes.0.bytes", "sizes.0.runs", "sizes.0.runs.0", "sizes.0.runs.0.seconds",
+                 "sizes.0.runs.0.status", "sizes.0.runs.0.contender", "sizes.0.runs.1.family")
+HOSTILE_VALUES = (None, True, False, 0, -5, 1, 10**12, HUGE[0], 1.5, -0.0, "", "abc", "8", "table (step)", [], ["step"],
+                  {}, {"a": 1}, [[[]]])
+#: words of a hostile rank map
+RANK_MAP_WORDS = ("0", "1", "7", "-1", "--7", "\u00b2", "\u0663", "1e3", "0x3", "+2", "3.0", "99999999999999999999", "nan")
+
+
+def simulate_report(network: str, ranks: int) -> dict:
+    """A simulate report of ``network`` the library's rules can come from (the table under step and dataflow, its
+    balanced supersteps under combined, SMPI's pair), at two sizes."""
+    table = {"family": "table", "schedule": "table"}
+    contenders = [{"name": "table (step)", **table, "executor": {"kind": "step", "lookahead": 1, "inflight": 1,
+                                                                 "pieces": 0}},
+                  {"name": "table (dataflow K=2 W=2)", **table, "executor": {"kind": "dataflow", "lookahead": 2,
+                                                                             "inflight": 2, "pieces": 0}},
+                  {"name": "table: balanced supersteps (combined)", "family": "table",
+                   "schedule": "table: balanced supersteps", "executor": {"kind": "combined", "pieces": 0}},
+                  {"name": "alltoall:pair", "family": "MPI", "schedule": None, "executor": None}]
+    runs = [{"contender": c["name"], "family": c["family"], "status": "ok", "seconds": 1e-5 * (k + 1)}
+            for k, c in enumerate(contenders)]
+    return {"network": network, "ranks": ranks, "contenders": contenders,
+            "sizes": [{"bytes": 8, "runs": runs}, {"bytes": 65536, "runs": runs[::-1]}]}
+
+
+def _replace(document: object, path: str, value: object) -> None:
+    *parents, last = path.split(".")
+    for key in parents:
+        document = document[int(key)] if key.isdigit() else document[key]
+    document[int(last) if last.isdigit() else last] = value
+
+
+def _network_and_order(table: bytes) -> tuple[str, int]:
+    """The network a table file names and its order by its family's formula (nothing built); hypercube-3 for
+    anything else (a hostile table: any report will do)."""
+    import re
+
+    from tesearch.networks.families import FAMILIES
+
+    try:
+        network = json.loads(table).get("network")
+        name, params, group = re.fullmatch(r"([a-z]+)-([^:]+)(?::(.+))?", network).groups()
+        family = FAMILIES[name]
+        return network, int(family.order(family.parse(network, params, group)))
+    except Exception:  # noqa: BLE001 - anything unreadable: the default
+        return "hypercube-3", 8
+
+
+def _library() -> st.SearchStrategy[Case]:
+    """tesearch library's cases: a table command, sometimes with a hostile simulate report of the table's own
+    network (one field replaced or removed) or a hostile rank map."""
+    base = table_command("library", output=("-o", "directory"), output_required=True,
+                         extra_choices=[["--crossover", "t.json"], ["--rank-map", "t.json"],
+                                        ["--mpicc", "no-such-compiler"], ["--force"]])
+
+    @st.composite
+    def strategy(draw) -> Case:
+        case = draw(base())
+        what = draw(st.sampled_from(["plain", "report", "rank map"]))
+        network, ranks = _network_and_order(case.files.get("t.json", b""))
+        if what == "report":
+            report = simulate_report(str(network), ranks)
+            path = draw(st.sampled_from(REPORT_FIELDS))
+            if draw(st.booleans()):
+                *parents, last = path.split(".")
+                holder = report
+                for key in parents:
+                    holder = holder[int(key)] if key.isdigit() else holder[key]
+                del holder[int(last) if last.isdigit() else last]
+            else:
+                _replace(report, path, draw(st.sampled_from(HOSTILE_VALUES)))
+            case.files["r.json"] = json.dumps(report).encode()
+            case.args += ["--crossover", "r.json"]
+            case.kind += f"; report with {path} changed"
+        elif what == "rank map":
+            words = draw(st.lists(st.sampled_from(RANK_MAP_WORDS), min_size=0, max_size=ranks + 1))
+            case.files["m.txt"] = " ".join(words).encode()
+            case.args += ["--rank-map", "m.txt"]
+            case.kind += "; hostile rank map"
+        return case
+
+    return strategy()
+
+
+register("library", _library, share=0.3, reads_tables=True)
 register("view", table_command("view", output=("-o", "page"), output_required=True,
                                extra_choices=[["--window", "0:3"], ["--window", "5:2"], ["--window", f"0:{HUGE[0]}"]]),
          share=0.5)

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from tesearch.checking import proof as proof_tools
-from tesearch.checking.certificate.choice import check_word_choice
+from tesearch.checking.certificate.choice import check_word_choice, cited_choice
 from tesearch.checking.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, REPLAY_MODEL, Kind, Method,
                                          header_problems, load_certificate, optimality, read_encoding_header,
                                          repository_root, table_sha256)
@@ -172,12 +172,19 @@ def _recorded_theorem1_problems(table_checks: object, theorem1) -> list[str]:
             for k, v in computed.items() if k in recorded and recorded.get(k) != v]
 
 
-def attainment_verdict(recorded: dict, kernel: KernelBounds, witness: int | None) -> ClaimVerdict | None:
+def attainment_verdict(recorded: dict, kernel: KernelBounds, witness: int | None,
+                       cited: tuple[int | None, str] | None = None) -> ClaimVerdict | None:
     """What the bounds say of attaining the per-letter bound (``exact``, ``achievable_max_letter_count``).
 
     None when the certificate says nothing of it (or it is refuted with the bounds); confirmed when a
-    choice of words the checker knows attains it; otherwise unchecked (the lower bound still stands).
+    choice of words the checker knows attains it (the kernel's own, the certificate's table, or the word choice of
+    a cited word-choice certificate, ``cited``: its letter count and how it was checked, from
+    :func:`~tesearch.checking.certificate.choice.cited_choice`); otherwise unchecked (the lower bound still stands).
     """
+    if cited is not None and cited[0] is not None and (witness is None or cited[0] < witness):
+        witness, source = cited[0], cited[1]
+    else:
+        source = "the certificate table"
     entry = recorded.get("per_letter") if isinstance(recorded.get("per_letter"), dict) else {}
     letter = entry.get("value")
     if entry.get("exact") is not True and entry.get("achievable_max_letter_count") is None:
@@ -189,13 +196,14 @@ def attainment_verdict(recorded: dict, kernel: KernelBounds, witness: int | None
     statement = (f"some choice of shortest words uses no letter more than {achievable} times"
                  + (f" (so the per-letter bound {letter} is exact)" if entry.get("exact") is True else ""))
     if unchecked:
+        why = (f"; the cited choice does not count: {cited[1]}" if cited is not None and cited[0] is None else
+               "; the certificate holds no such choice")
         return ClaimVerdict("attainment", statement, Verdict.UNCHECKED,
-                            "; ".join(unchecked) + "; the certificate holds no such choice, and the lower bound "
-                            "does not rest on it")
+                            "; ".join(unchecked) + why + ", and the lower bound does not rest on it")
     known = [w for w in (kernel.achievable_letter, witness) if w is not None]
     return ClaimVerdict("attainment", statement, Verdict.CONFIRMED,
                         f"a choice the checker knows uses no letter more than {min(known)} times "
-                        f"({'the kernel' if kernel.achievable_letter == min(known) else 'the certificate table'})")
+                        f"({'the kernel' if kernel.achievable_letter == min(known) else source})")
 
 
 def _letter_facts(recorded: dict, kernel: KernelBounds, letter: object, witness: int | None
@@ -296,6 +304,17 @@ def check_certificate(path: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S,
     return check_certificate_data(data, where=str(path), root=root, timeout_s=timeout_s, started=started)
 
 
+def _cited(data: dict, inp: LoadedInput, net, is_target: np.ndarray, root: Path, where: str
+           ) -> tuple[int | None, str] | None:
+    """The word choice a table certificate cites for its per-letter bound (``bounds.per_letter.attained_by``),
+    checked now (:func:`~tesearch.checking.certificate.choice.cited_choice`); None when it cites none."""
+    per_letter = data["bounds"].get("per_letter") if isinstance(data["bounds"].get("per_letter"), dict) else {}
+    if "attained_by" not in per_letter:
+        return None
+    return cited_choice(per_letter["attained_by"], root=root, net=net, is_target=is_target, letters=inp.letters,
+                        generators=inp.generators, exchange=inp.exchange, where=where)
+
+
 def check_certificate_data(data: dict, *, where: str, root: Path, timeout_s: float = DEFAULT_TIMEOUT_S,
                            started: float | None = None, replay: tuple[Verdict, str] | None = None
                            ) -> CertificateReport:
@@ -347,8 +366,8 @@ def check_certificate_data(data: dict, *, where: str, root: Path, timeout_s: flo
     witness = table_letter_max(inp) if theorem1.ok else None
     bounds_verdict, best = _bounds_verdict(data["bounds"], kernel, inp, covered, witness)
     verdicts.append(bounds_verdict)
-    attained = attainment_verdict(data["bounds"], kernel, witness) if bounds_verdict.verdict is not Verdict.REFUTED \
-        else None
+    attained = attainment_verdict(data["bounds"], kernel, witness, _cited(data, inp, net, is_target, root, where)) \
+        if bounds_verdict.verdict is not Verdict.REFUTED else None
     if attained is not None:
         verdicts.append(attained)
 

@@ -244,3 +244,35 @@ def _upper_claim(upper: dict | None, net, is_target, index) -> tuple[Claim | Non
     if figures:  # the words are a valid choice (their value stands); the loads stated beside them are wrong
         return ("upper", statement, Verdict.REFUTED, "; ".join(figures)), check.value
     return ("upper", statement, Verdict.CONFIRMED, check.how), check.value
+
+
+def cited_choice(cited: object, *, root, net, is_target, letters: tuple[str, ...], generators, exchange: Exchange,
+                 where: str) -> tuple[int | None, str]:
+    """A table certificate's ``bounds.per_letter.attained_by`` (``{"certificate": path, "sha256": ...}``): the
+    word-choice certificate it cites, its words walked now by the kernel on the table's own network.  (the most-used
+    letter's count of that choice, how it was checked) or (None, why it does not count): the file missing, changed
+    since it was cited, of another network or exchange, or its words not a valid choice."""
+    from tesearch.checking.certificate.format import file_sha256, load_certificate
+    from tesearch.running.files import confined_path
+
+    if not isinstance(cited, dict) or not isinstance(cited.get("certificate"), str) \
+            or not isinstance(cited.get("sha256"), str):
+        raise FormatError("'bounds.per_letter.attained_by' needs 'certificate' and 'sha256' strings", where=where)
+    path = confined_path(cited["certificate"], root, where=f"{where}: bounds.per_letter.attained_by")
+    if not path.is_file():
+        return None, f"the cited word-choice certificate {cited['certificate']} is not found under {root}"
+    if file_sha256(path) != cited["sha256"]:
+        return None, f"the cited word-choice certificate {cited['certificate']} changed since it was cited (sha256)"
+    data = load_certificate(path)
+    network = data.get("network") or {}
+    if data.get("kind") != "word-choice":
+        return None, f"{cited['certificate']} is not a word-choice certificate"
+    theirs = _letters_and_generators(network, str(path))
+    ours = (tuple(letters), [tuple(int(x) for x in g) for g in generators])
+    if theirs != ours or network.get("exchange") != exchange.value:
+        return None, f"{cited['certificate']} is about another network or exchange ({network.get('spec')})"
+    claim, value = _upper_claim(data.get("upper"), net, is_target, {s: k for k, s in enumerate(letters)})
+    if claim is None or claim[2] is not Verdict.CONFIRMED:
+        return None, f"{cited['certificate']}: " + ("it lists no word choice" if claim is None else claim[3])
+    return value, (f"the word choice of {cited['certificate']} (sha256 matches; its {int(is_target.sum())} words "
+                   f"walked now by the kernel: {claim[3]})")

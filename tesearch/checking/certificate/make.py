@@ -43,8 +43,9 @@ def network_facts(cg, target_set) -> dict:
     }
 
 
-def bounds_record(cg, target_set, bounds) -> dict:
-    """Every lower bound with its derivation, and which binds and why."""
+def bounds_record(cg, target_set, bounds, attained_by: dict | None = None) -> dict:
+    """Every lower bound with its derivation, and which binds and why; ``attained_by`` (a cited word-choice
+    certificate) goes into the per-letter record."""
     from tesearch.facts.bounds import min_letter_counts
 
     letter_minima = min_letter_counts(cg)[target_set].sum(axis=0).astype(int).tolist()
@@ -74,6 +75,7 @@ def bounds_record(cg, target_set, bounds) -> dict:
                           f"= {letter.value} ({letter.method}{'' if letter.exact else '; a lower estimate'}); "
                           "each letter's own minimum count is "
                           + ", ".join(f"{s}: {n}" for s, n in zip(cg.letters, letter_minima)),
+            **({} if attained_by is None else {"attained_by": attained_by}),
         },
         "singleport": {"value": bounds.singleport,
                        "derivation": "single-port: one message per node per step, so T >= the sum of target "
@@ -227,10 +229,40 @@ def refute(request: RefutationRequest, *, network: str, exchange: str, root: Pat
 
 # ------------------------------------------------------------------ writing
 
+def cited_word_choice(path: Path, table: Table) -> dict:
+    """The word-choice certificate at ``path`` (read and checked for shape), refused (exit 2) unless it is one of
+    ``table``'s network and exchange: certify asks this before any work."""
+    from tesearch.checking.certificate.format import load_certificate
+
+    data = load_certificate(path)
+    network = data.get("network") or {}
+    if data.get("kind") != "word-choice":
+        raise OptionError(f"--word-choice {path}: not a word-choice certificate (`tesearch bound ... -o` writes one)")
+    if network.get("spec") != table.network or network.get("exchange") != table.exchange:
+        raise OptionError(f"--word-choice {path}: a certificate of {network.get('spec')} {network.get('exchange')}, "
+                          f"not of {table.network} {table.exchange}")
+    return data
+
+
+def cite_word_choice(path: Path, table: Table, per_letter: int, *, root: Path) -> dict:
+    """``bounds.per_letter.attained_by`` for the word-choice certificate at ``path``: refused (OptionError, exit 2)
+    unless it is one of the table's network and exchange whose listed choice attains ``per_letter`` (the checker
+    walks its words again whenever the table certificate is checked)."""
+    data = cited_word_choice(path, table)
+    upper = (data.get("upper") or {}).get("bound")
+    if upper != per_letter:
+        raise OptionError(f"--word-choice {path}: its word choice uses some letter {upper} times, not the per-letter "
+                          f"bound {per_letter}")
+    return {"certificate": relative_path(path, root), "sha256": file_sha256(path),
+            "what": f"a word choice using every letter at most {per_letter} times, listed in that certificate"}
+
+
 def make_certificate(table: Table, *, name: str, refutations: list[RefutationRequest] | None = None,
                      table_source: str | None = None, command: str | None = None, root: Path | None = None,
-                     timeout_s: float = DEFAULT_TIMEOUT_S) -> dict:
-    """Check ``table`` and every refutation now, and return the certificate's JSON object."""
+                     timeout_s: float = DEFAULT_TIMEOUT_S, word_choice: Path | None = None) -> dict:
+    """Check ``table`` and every refutation now, and return the certificate's JSON object; ``word_choice``: a
+    word-choice certificate whose listed choice attains the per-letter bound, cited in the bounds
+    (:func:`cite_word_choice`)."""
     from tesearch.tables.verify import table_graph, verify_table
     from tesearch.networks.words import targets
 
@@ -272,7 +304,8 @@ def make_certificate(table: Table, *, name: str, refutations: list[RefutationReq
         "verification": _verification_text(claims, replay_verdict),
         "network": {"spec": table.network, "exchange": table.exchange, "letters": list(table.letters),
                     "generators": table_json["generators"], **network_facts(cg, target_set)},
-        "bounds": bounds_record(cg, target_set, bounds),
+        "bounds": bounds_record(cg, target_set, bounds, attained_by=None if word_choice is None else
+                                cite_word_choice(word_choice, table, bounds.letter.value, root=root)),
         "table": {"source": table_source, "sha256": table_sha256(table_json), "T": table.T, "content": table_json},
         "table_checks": {
             "theorem1": {"outcome": "valid", "words": verification.words, "targets": verification.targets,

@@ -60,11 +60,16 @@ class Subject:
 
 
 def subject_of(network: Network | str | None = None, table: Table | None = None) -> Subject:
-    """The subject of a network (a :class:`Network` or a spec) and/or a table of it (verified here)."""
-    if table is not None:
+    """The subject of a network (a :class:`Network` or a spec) and/or a table of it (verified here); a table with
+    its :class:`Network` (a command's target, loaded once) is held to that network, which is not derived again."""
+    if table is not None and isinstance(network, Network):  # resolved by the caller: the table must be of it
+        net = network
+        if net.spec != table.network or not net.same_generators(table.generators):
+            raise FormatError(f"the table is of {table.network}, not of {net.spec}")
+    elif table is not None:
         net = network_for_table(table.network, table.generators)
         if network is not None:
-            given = network_from_spec(network) if isinstance(network, str) else network
+            given = network_from_spec(network)
             if given.spec != net.spec or not given.same_generators(table.generators):
                 raise FormatError(f"the table is of {net.spec}, not of {given.spec}")
     elif network is not None:
