@@ -356,8 +356,8 @@ def checked_mpi_runs(records: dict) -> list[str]:
             f"{len(checked)} compared every delivered block with what its origin sent (checked runs: "
             f"{', '.join(f'{model.upper()} {format_bytes(b)}' for model, b in where) or 'none'}); the other "
             f"{len(timed) - len(checked)} did not ({', '.join(f'{m.upper()} {format_bytes(b)}' for m, b in unchecked)}: "
-            "SMPI's shared allocations, no payload): an MPI algorithm's blocks are checked once per network at 8 B "
-            "and 4 KiB under SMPI on up to 128 ranks, never under CM02, at 64 KiB or 1 MiB, or on 256 ranks. Every "
+            "SMPI's shared allocations, no payload): an MPI algorithm's blocks were checked only in some SMPI runs "
+            "at 8 B and 4 KiB on up to 128 ranks, never under CM02, at 64 KiB or 1 MiB, or on 256 ranks. Every "
             "schedule passes the lockstep check before it is timed; its timed runs compare their blocks where all "
             "ranks' buffers fit in 1 GiB.", ""]
 
