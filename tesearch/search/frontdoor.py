@@ -57,6 +57,8 @@ ROUTES = ("construct", "lift", "rotation", "stratify", "split", "full", "repack"
 #: the share of the time left that each route may spend (the last route that applies gets all of it)
 ROUTE_SHARES = {"construct": 1.0, "lift": 0.25, "rotation": 0.5, "stratify": 0.4, "split": 0.4, "full": 0.6,
                 "repack": 1.0}
+#: seconds the routes leave before the command's deadline to return the outcome (at most a tenth of the time)
+RETURN_MARGIN_S = 5.0
 #: how each route is named for people
 ROUTE_NAMES = {"construct": "a construction", "lift": "the ring lift", "rotation": "the rotation search",
                "stratify": "the symmetry stratification", "split": "the split search", "full": "the full search",
@@ -98,7 +100,9 @@ class Routes:
     def __init__(self, door, facts: Instance, budget: Budget):
         self.door = door
         self.facts = facts
-        self.budget = budget
+        # the routes end a little before the command's deadline, so that the front door returns its outcome (the
+        # table, its route and the routes passed, exit 0) instead of being stopped with its best table at the limit
+        self.budget = budget.reserving(RETURN_MARGIN_S, fraction=0.1)
         self.params = door.params
         self.routes = ROUTES if door.routes is None else tuple(r for r in ROUTES if r in door.routes)
         self.progress: Progress = door.progress
