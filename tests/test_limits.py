@@ -6,6 +6,7 @@ the test does not depend on how fast this machine is.
 """
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -44,10 +45,44 @@ PHASES = [
 #: the everyday run interrupts this one here and "solve full" in the greedy-table test below
 #: (pancake-4 stalled there, with every assertion of this test); the slow run all of them
 EVERYDAY = {("search", "candidate words")}
-#: the time limit of an interrupted run: the everyday phases are reached in under half a second
+#: the first time limit of an interrupted run: the everyday phases are reached in under half a second
 #: (star-4 and pancake-4, at a load average of 5 on 2 cores), the others may take longer
 EVERYDAY_SECONDS = 3
 SLOW_SECONDS = 3  # every phase listed is reached within a second on a quiet machine (ring-6, star-4/5, torus-4x8)
+#: on a loaded machine (issue 46: load 20 to 35 on 2 cores) the limit can strike in an earlier phase, before
+#: the stalled one is reached: that stop is correct too, and the run is repeated with a limit this many
+#: times longer, at most LIMIT_TRIES runs in all (3, 6, 12, 24 s), until the stalled phase is the one named
+LIMIT_GROWTH = 2
+LIMIT_TRIES = 4
+#: how a stop at the limit names where the work was: in a phase, or between two
+STOPPED_IN = re.compile(r"time limit of (\d+) s reached \((in|after) phase: ([^)]*)\)")
+
+
+def stop_in_phase(args, stalled, seconds, out=None):
+    """Run ``tesearch ARGS --timeout S --quiet`` with the phase ``stalled`` made to hang, until the limit
+    strikes there; returns (result, S, seconds taken).  Every run must be a correct stop at its limit (exit 4,
+    within a few seconds of the limit, the phase named, only a verified table written); a stop in another phase
+    (the machine too busy to reach the stalled one in time) is repeated with a longer limit, never accepted as
+    the answer: the test passes only when the stalled phase itself is named."""
+    for _ in range(LIMIT_TRIES):
+        started = time.monotonic()
+        result = run_cli(*args, *([] if out is None else ["--out", out]), "--timeout", seconds, "--quiet",
+                         env={STALL_PHASE_VARIABLE: stalled})
+        took = time.monotonic() - started
+        assert result.exit_code == 4, result.output
+        assert took < seconds + 4, took  # stopped within a few seconds of the limit
+        stop = STOPPED_IN.search(result.stderr)
+        assert stop and int(stop.group(1)) == seconds, result.stderr
+        if out is not None and out.exists():  # only the verified best table offered before the limit
+            assert "best verified table before the limit" in result.stderr
+            assert run_cli("verify", out).exit_code == 0
+        if stop.group(2) == "in" and stop.group(3).startswith(stalled):
+            return result, seconds, took
+        if out is not None:
+            out.unlink(missing_ok=True)  # the next run starts as this one did (no table to keep or beat)
+        seconds *= LIMIT_GROWTH  # stopped correctly, but before the stalled phase was reached
+    raise AssertionError(f"{stalled!r} not reached within {LIMIT_TRIES} limits up to {seconds // LIMIT_GROWTH} s; "
+                         f"last stop: {stop.group(0)}")
 
 
 @pytest.mark.parametrize("args,stalled,seconds", [
@@ -58,16 +93,9 @@ def test_timeout_stops_every_phase_and_names_it(args, stalled, seconds, tmp_path
     from tesearch.networks import groups
     monkeypatch.setattr(groups, "_CACHE", {})  # the forked worker must build its group itself
     args = [a.replace("RESULTS", str(ROOT / "results")) for a in args]
-    out = [] if args[0] in ("info", "verify") else ["--out", tmp_path / "t.json"]
-    started = time.monotonic()
-    result = run_cli(*args, *out, "--timeout", seconds, "--quiet", env={STALL_PHASE_VARIABLE: stalled})
-    took = time.monotonic() - started
-    assert result.exit_code == 4, result.output
+    out = None if args[0] in ("info", "verify") else tmp_path / "t.json"
+    result, seconds, took = stop_in_phase(args, stalled, seconds, out)
     assert f"time limit of {seconds} s reached (in phase: {stalled}" in result.stderr
-    assert took < seconds + 4, took  # stopped within a few seconds of the limit
-    if (tmp_path / "t.json").exists():  # only the verified best table offered before the limit
-        assert "best verified table before the limit" in result.stderr
-        assert run_cli("verify", tmp_path / "t.json").exit_code == 0
 
 
 @pytest.mark.parametrize("spec,seconds,greedy", [("pancake-4", EVERYDAY_SECONDS, 23)])  # pancake-5 (T = 118,
@@ -76,13 +104,8 @@ def test_at_the_limit_the_verified_greedy_table_is_written(tmp_path, spec, secon
     """The full search offers its verified greedy table (pancake-4: T = 23) before
     the solver runs; stalled in "solve full", the limit names that phase and the table is written."""
     out = tmp_path / "t.json"
-    started = time.monotonic()
-    result = run_cli("search", spec, "--out", out, "--timeout", seconds, "--quiet",
-                     env={STALL_PHASE_VARIABLE: "solve full"})
-    took = time.monotonic() - started
-    assert result.exit_code == 4
+    result, seconds, took = stop_in_phase(["search", spec], "solve full", seconds, out)
     assert f"time limit of {seconds} s reached (in phase: solve full" in result.stderr
-    assert took < seconds + 4, took  # stopped within a few seconds of the limit
     assert f"best verified table before the limit: T = {greedy}" in result.stderr and "written to" in result.stderr
     table = json.loads(out.read_text())
     assert table["T"] == greedy and run_cli("verify", out).exit_code == 0
