@@ -30,7 +30,8 @@
  * them.
  *
  * Environment (read at the first call; give every rank the same values): TESEARCH_ALLTOALL_EXECUTOR=pmpi|step|
- * dataflow|combined (that executor at every size, instead of the size rules), TESEARCH_ALLTOALL_MIN_BYTES=N (blocks
+ * dataflow|combined|pipelined (that executor at every size, instead of the size rules; pipelined with the size rule's
+ * pieces and window, one piece and one in flight where the rule names another executor), TESEARCH_ALLTOALL_MIN_BYTES=N (blocks
  * below N bytes go to PMPI_Alltoall, blocks from N on to the rules' schedule executor, or the one named),
  * TESEARCH_ALLTOALL_DATAFLOW=K:W, TESEARCH_SCHEDULE=FILE (a tesearch-hops file run by every executor instead of
  * the embedded schedules), TESEARCH_ALLTOALL_MAX_HELD=N (most bytes an executor may hold beyond the user's buffers;
@@ -59,7 +60,7 @@ static void record_finalize(void);
 /* a size rule: from `min_bytes` per block on (until the next rule), this executor (TE_PMPI: PMPI_Alltoall) */
 typedef struct {
   unsigned long long min_bytes;
-  int executor, lookahead, inflight;
+  int executor, lookahead, inflight, split; /* split: TE_PIPELINED's pieces per hop */
 } te_size_rule;
 #define TE_PMPI 0
 
@@ -89,7 +90,7 @@ typedef struct comm_state {
   int usable;
   te_program table, supersteps;
   int have_supersteps;
-  unsigned long long held_blocks[4]; /* per executor: most blocks it may allocate beyond the user's buffers */
+  unsigned long long held_blocks[TE_PIPELINED + 1]; /* per executor: most blocks it may allocate beyond the user's buffers */
   struct comm_state *next;
 } comm_state;
 
@@ -102,7 +103,7 @@ static struct {
   unsigned long long max_held;  /* bytes an executor may hold beyond the user's buffers */
   te_schedule *table, *supersteps;
   comm_state *states;
-  long calls, scheduled[4], fallbacks[WHY_KINDS];
+  long calls, scheduled[TE_PIPELINED + 1], fallbacks[WHY_KINDS];
   char neighbours[256];
 } g = {MPI_KEYVAL_INVALID, 0, 0, 0, 0, 0, -1, 0, 0, -1, DEFAULT_MAX_HELD, NULL, NULL, NULL, 0, {0}, {0}, ""};
 static pthread_once_t settled = PTHREAD_ONCE_INIT;
@@ -124,6 +125,7 @@ static int executor_named(const char *name) {
   if (!strcmp(name, "step")) return TE_STEP;
   if (!strcmp(name, "dataflow")) return TE_DATAFLOW;
   if (!strcmp(name, "combined")) return TE_COMBINED;
+  if (!strcmp(name, "pipelined")) return TE_PIPELINED;
   return -1;
 }
 
@@ -181,7 +183,7 @@ static void settle(void) { /* once per process (pthread_once): no communication 
   if ((value = getenv("TESEARCH_ALLTOALL_EXECUTOR")) && *value) {
     g.forced = executor_named(value);
     if (g.forced < 0) {
-      snprintf(text, sizeof text, "TESEARCH_ALLTOALL_EXECUTOR=%.80s is not pmpi, step, dataflow or combined; ignored",
+      snprintf(text, sizeof text, "TESEARCH_ALLTOALL_EXECUTOR=%.80s is not pmpi, step, dataflow, combined or pipelined; ignored",
                value);
       warn(text);
     }
@@ -224,13 +226,14 @@ static void settle(void) { /* once per process (pthread_once): no communication 
 
 /* the executor for blocks of `bytes` (TE_PMPI for PMPI_Alltoall) */
 static te_executor choose(unsigned long long bytes) {
-  te_executor e = {TE_STEP, 1, 1, 0};
+  te_executor e = {TE_STEP, 1, 1, 0, 1};
   const te_size_rule *rule = &te_embedded_rules[0];
   for (int i = 1; i < te_embedded_rule_count; i++)
     if (te_embedded_rules[i].min_bytes <= bytes) rule = &te_embedded_rules[i];
   e.kind = (te_executor_kind)rule->executor;
   e.lookahead = rule->lookahead;
   e.inflight = rule->inflight;
+  e.split = rule->split;
   if (g.forced >= 0) e.kind = (te_executor_kind)g.forced;
   if (g.min_bytes >= 0) {
     if (bytes < (unsigned long long)g.min_bytes) e.kind = (te_executor_kind)TE_PMPI;
@@ -242,6 +245,7 @@ static te_executor choose(unsigned long long bytes) {
           e.kind = (te_executor_kind)te_embedded_rules[i].executor;
           e.lookahead = te_embedded_rules[i].lookahead;
           e.inflight = te_embedded_rules[i].inflight;
+          e.split = te_embedded_rules[i].split;
           break;
         }
     }
@@ -336,6 +340,7 @@ static comm_state *state_of(MPI_Comm comm) {
     const te_program *combined = st->have_supersteps ? &st->supersteps : &st->table;
     unsigned long long pool = ((unsigned long long)st->table.nrecvs + 63) / 64 * 64; /* transit blocks, 64 a chunk */
     st->held_blocks[TE_STEP] = st->held_blocks[TE_DATAFLOW] = pool;
+    st->held_blocks[TE_PIPELINED] = pool + pool / 8 + 1; /* pieces of up to 9/8 of their mean length */
     st->held_blocks[TE_COMBINED] = 2ull * (unsigned long long)combined->letters * te_largest_bundle(combined) +
                                    ((unsigned long long)combined->nrecvs + 63) / 64 * 64;
   }
@@ -529,10 +534,12 @@ TE_EXPORT int MPI_Finalize(void) {
                          g.fallbacks[i]);
       }
       fprintf(stderr,
-              PREFIX "rank %d: %ld MPI_Alltoall calls, %ld on the schedule (step %ld, dataflow %ld, combined %ld), "
-                     "%ld to PMPI_Alltoall%s%s%s; %s\n",
-              me, g.calls, g.scheduled[TE_STEP] + g.scheduled[TE_DATAFLOW] + g.scheduled[TE_COMBINED],
-              g.scheduled[TE_STEP], g.scheduled[TE_DATAFLOW], g.scheduled[TE_COMBINED], fell, fell ? " (" : "",
+              PREFIX "rank %d: %ld MPI_Alltoall calls, %ld on the schedule (step %ld, dataflow %ld, combined %ld, "
+                     "pipelined %ld), %ld to PMPI_Alltoall%s%s%s; %s\n",
+              me, g.calls,
+              g.scheduled[TE_STEP] + g.scheduled[TE_DATAFLOW] + g.scheduled[TE_COMBINED] + g.scheduled[TE_PIPELINED],
+              g.scheduled[TE_STEP], g.scheduled[TE_DATAFLOW], g.scheduled[TE_COMBINED], g.scheduled[TE_PIPELINED],
+              fell, fell ? " (" : "",
               reasons, fell ? ")" : "", g.neighbours[0] ? g.neighbours : "no schedule made");
       fflush(stderr);
     }
@@ -553,7 +560,7 @@ TE_EXPORT void tesearch_alltoall_counts(long *calls, long *on_schedule, long *to
   if (calls) *calls = read_count(&g.calls);
   if (on_schedule)
     *on_schedule = read_count(&g.scheduled[TE_STEP]) + read_count(&g.scheduled[TE_DATAFLOW]) +
-                   read_count(&g.scheduled[TE_COMBINED]);
+                   read_count(&g.scheduled[TE_COMBINED]) + read_count(&g.scheduled[TE_PIPELINED]);
   if (to_pmpi) *to_pmpi = fell;
 }
 
