@@ -109,6 +109,20 @@ def test_errors_are_reported_as_pmpi_reports_them(mpi, library, program):
     assert len(stats) == 8 and {int(m.group(3)) for m in stats} == {1}  # only the correct call
 
 
+def test_the_librarys_communicator_copies_no_attributes_and_types_must_be_committed(mpi, library, program):
+    """The library's private communicator is made with PMPI_Comm_create, not PMPI_Comm_dup: a program's attribute
+    whose copy callback counts is never called by MPI_Alltoall (the old library called it at the first call), and
+    one whose copy callback refuses (returns MPI_ERR_OTHER, as MPI allows) no longer makes the first call abort in
+    PMPI_Comm_dup ("user copy function returned error code 15"): both run on the schedule with PMPI's data.  An
+    uncommitted derived type is MPI_ERR_TYPE with the library as without it (the old library ran the schedule and
+    returned MPI_SUCCESS)."""
+    done, cases, schedules, _ = run_preloaded(mpi, 8, program("alltoall_attributes"), library, timeout=60)
+    assert_all_same(done, cases, 6)
+    assert "CLASSES uncommitted type: library 3, PMPI 3" in done.stdout
+    assert schedules == {"user copy callback": 8, "copy callback that refuses": 8,
+                         "correct after the uncommitted type": 8}
+
+
 # ------------------------------------------------------------------ threads
 
 THREAD_RUNS = 3
