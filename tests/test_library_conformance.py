@@ -160,7 +160,7 @@ def test_a_thread_communicator_goes_to_pmpi(mpi, library, program, processes, th
         pytest.skip(done.stdout.strip())
     assert_all_same(done, cases, 1)
     calls = threads * 4  # ROUNDS calls per thread
-    assert len(stats) == processes and all(f"a thread communicator {calls}" in m.group(8) for m in stats)
+    assert len(stats) == processes and all(f"a thread communicator {calls}" in m.group(9) for m in stats)
 
 
 # ------------------------------------------------------------------ large counts and bundles above one message
@@ -189,7 +189,7 @@ def test_bundles_above_the_message_limit_go_in_pieces(mpi, small_message_library
     assert_all_same(done, cases, 8)
     for name, on in schedules.items():
         assert on == (0 if name.startswith("4104 ") else 8), (name, on)
-    assert all("more than the executors hold 2" in m.group(8) for m in stats)
+    assert all("more than the executors hold 2" in m.group(9) for m in stats)
 
 
 def test_the_memory_an_executor_holds_is_bounded(mpi, library, program):
