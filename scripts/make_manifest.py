@@ -151,13 +151,13 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                                   "progression words, and how the committed optimal tables stagger them"),
     "results/view.md": (["python -m benchmarks.view --report results/view.md"], [],
                         "tesearch view pages (star-5, star-7, star-8, hypercube-16): build seconds, bytes, gzipped bytes, "
-                        "time to interactive and redraw time measured in headless Chromium (quoted in README.md)"),
+                        "time to interactive and redraw time measured in headless Chromium (quoted in docs/view.md)"),
     "results/front-door.md": (
         ["python -m benchmarks.front_door --before DIR --timeout 60 --report results/front-door.md"], [],
         "`search NETWORK` to an optimal or best table for every family at three sizes: before the front door (DIR: a "
         "checkout of 99aa099), after it with the route it took, and the command a user had to know before it"),
     "results/limits.md": (["python -m benchmarks.limits --report results/limits.md"], [],
-                          "from --timeout to exit and peak memory per run (quoted in results/README.md)"),
+                          "from --timeout to exit and peak memory per run (quoted in results/suite.md)"),
     "results/twisted/runs.json": (["python -m scripts.twisted_runs SPEC --timeout S [--command search|stratify]"], [],
                                   "one row per step (search, verify, replay, certify, check-proof) of every twisted run, "
                                   "in the order run; each row holds its own tesearch command"),
@@ -216,9 +216,14 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
         [],
         "every base-suite search (about 73 runs, roughly 20 CPU minutes on this machine; each run writes its "
         "table with --out under the keep-better rule). One run: `python -m scripts.results_suite --only NAME`."),
-    "results/README.md": (["python -m scripts.results_suite --report"],
-                          ["results/suite.json", "results/fuzz.md", "results/limits.md"],
-                          "generated from results/suite.json and the tables' metadata"),
+    "results/suite.md": (["python -m scripts.results_suite --report"],
+                         ["results/suite.json", "results/fuzz.md", "results/limits.md"],
+                         "generated from results/suite.json and the tables' metadata (results/README.md until issue 48)"),
+    "results/README.md": (
+        [""],
+        [],
+        "hand-written, not a run output: the findings (time on a network, the frontier, the papers' errata), each "
+        "with the command that reproduces it; every figure comes from a result file this manifest lists"),
     "results/frontier/runs.json": (
         ["python -m scripts.frontier", "python -m scripts.frontier --symmetry-targets"],
         [],
