@@ -40,7 +40,7 @@ def test_cpsat_meets_the_bound_and_verifies(spec, T):
 @pytest.mark.parametrize("spec,T", [("ring-4:cyclic", 2), ("ring-6:cyclic", 5), ("ring-8:cyclic", 9),
                                     ("ring-10:cyclic", 14)])
 def test_cpsat_refutes_what_z3_refutes(graph, spec, T):
-    """Widths below an optimum that Z3 refutes (results/README.md, encodings/): CP-SAT says unsat too."""
+    """Widths below an optimum that Z3 refutes (results/suite.md, encodings/): CP-SAT says unsat too."""
     cg = graph(spec)
     below = full_problem(cg, spec, T)
     assert solve(encode(below))[0] is SolveResult.UNSAT
