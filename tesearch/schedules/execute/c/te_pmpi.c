@@ -467,7 +467,7 @@ static int scheduled(const alltoall_call *c) {
   if (g.same_types && why != WHY_NONE) return fall_back(why);
   comm_state *st = state_of(c->comm);
   te_executor e = choose(block.bytes);
-  if (why == WHY_NONE && (!st || !st->usable || (int)e.kind > TE_COMBINED)) why = WHY_UNAVAILABLE; /* the
+  if (why == WHY_NONE && (!st || !st->usable || (int)e.kind > TE_PIPELINED)) why = WHY_UNAVAILABLE; /* the
                                                                   library's executors: held_blocks, scheduled */
   if (why == WHY_NONE && (unsigned long long)st->held_blocks[e.kind] > g.max_held / block.bytes) why = WHY_TOO_LARGE;
   if (why == WHY_NONE && (!committed(c->sendtype, st->comm) || !committed(c->recvtype, st->comm))) why = WHY_ERRONEOUS;
