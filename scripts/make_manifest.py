@@ -283,7 +283,7 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/frontier.md": (
         ["python -m scripts.frontier --report"],
         ["results/frontier/runs.json", "results/frontier/lifts.json", "results/frontier/lift-cores.json",
-         "results/frontier/word-choice.json", "docs/notes/frontier.md"],
+         "results/frontier/word-choice.json", "results/fulltable/bubblesort-5.state.json", "docs/notes/frontier.md"],
         "generated from the run records, the frontier tables' metadata and the notes in docs/notes/frontier.md"),
     "results/regress.md": (
         ["python -m scripts.regress_report"],
@@ -467,8 +467,12 @@ def table_entry(rel: str, data: dict, suite: dict, runs: dict, lifts: dict) -> t
 
 #: the whole-table SAT campaign's command per network (benchmarks/fulltable.py; --stop-at as the run used)
 FULLTABLE_CAMPAIGNS = {"bubblesort-5": "python -m benchmarks.fulltable bubblesort-5 --stop-at 01:43"}
-FULLTABLE_CALIBRATION = ("python -m benchmarks.fulltable --calibrate bubblesort-4 pancake-4 pancake-5 star-5 "
-                         "--per-width 120 --report results/fulltable/calibration.md")
+FULLTABLE_CALIBRATIONS = {
+    "results/fulltable/calibration.md": "python -m benchmarks.fulltable --calibrate bubblesort-4 pancake-4 pancake-5 "
+                                        "star-5 --per-width 120 --report results/fulltable/calibration.md",
+    "results/fulltable/calibration-star-4.md": "python -m benchmarks.fulltable --calibrate star-4 --per-width 300 "
+                                               "--report results/fulltable/calibration-star-4.md",
+}
 
 
 def fulltable_file(rel: str) -> bool:
@@ -480,8 +484,9 @@ def fulltable_file(rel: str) -> bool:
 def fulltable_entry(rel: str) -> dict:
     """The manifest entry of a full-table campaign file (benchmarks/fulltable.py writes every one of them)."""
     name = Path(rel).name
-    if rel == "results/fulltable/calibration.md":
-        return {"name": "report:fulltable-calibration", "path": rel, "kind": "report", "command": FULLTABLE_CALIBRATION,
+    if rel in FULLTABLE_CALIBRATIONS:
+        return {"name": f"report:fulltable-{Path(rel).stem}", "path": rel, "kind": "report",
+                "command": FULLTABLE_CALIBRATIONS[rel],
                 "depends_on": [], "note": "solve time of the full-table SAT model around the known optima"}
     spec = re.split(r"(?:\.state\.json|-T\d+\.json|_total-fulltable-T\d+\.(?:cnf|drat))$", name)[0]
     if spec not in FULLTABLE_CAMPAIGNS:
