@@ -193,10 +193,16 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                               "every contender of tesearch/schedules/contenders/ on the simulate study's nine networks: S, B, "
                               "the floors D, P and F, the largest bundle, the held-blocks peaks, build seconds and "
                               "the standing in the superstep model (docs/simulate.md, 'The superstep model')"),
-    "results/executors.json": (["python -m benchmarks.executors --networks hypercube-7,torus-4x4x8"], [],
+    "results/executors.json": (["python -m benchmarks.executors --networks hypercube-7,torus-4x4x8",
+                                "python -m benchmarks.executors --pipelined-only (stopped after hypercube-7 SMPI)",
+                                "python -m benchmarks.executors --pipelined-only --no-pipelined-grid --json FILE "
+                                "--pipelined-sizes 64K --non-optimal-sizes none",
+                                "python -m benchmarks.executors --report-only --merge-from FILE"], [],
                                "the executors benchmark's tesearch simulate reports: the dataflow executor's K x W "
-                               "grid at 64 KiB (SMPI) on hypercube-7 and torus-4x4x8, and bundles whole or as 8 KiB "
-                               "and 64 KiB pieces under SMPI and CM02 on hypercube-3, hypercube-5 and torus-4x4"),
+                               "grid at 64 KiB (SMPI) on hypercube-7 and torus-4x4x8, bundles whole or as 8 KiB "
+                               "and 64 KiB pieces under SMPI and CM02 on hypercube-3, hypercube-5 and torus-4x4, the "
+                               "pipelined executor's P x W grid on torus-8x8 (SMPI, CM02, 64 KiB) and its rule on the "
+                               "five networks of the study at 64 KiB (the non-optimal tables on torus-8x8)"),
     "results/executors.md": (["python -m benchmarks.executors --report-only"], ["results/executors.json"],
                              "the executors benchmark's report: times over the link-time bound and blocks held"),
     "results/simulate.json": (["python -m benchmarks.simulate"], ["results/simulate-mpi.jsonl"],
@@ -277,7 +283,7 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/frontier.md": (
         ["python -m scripts.frontier --report"],
         ["results/frontier/runs.json", "results/frontier/lifts.json", "results/frontier/lift-cores.json",
-         "results/frontier/word-choice.json", "docs/notes/frontier.md"],
+         "results/frontier/word-choice.json", "results/fulltable/bubblesort-5.state.json", "docs/notes/frontier.md"],
         "generated from the run records, the frontier tables' metadata and the notes in docs/notes/frontier.md"),
     "results/regress.md": (
         ["python -m scripts.regress_report"],
@@ -461,8 +467,12 @@ def table_entry(rel: str, data: dict, suite: dict, runs: dict, lifts: dict) -> t
 
 #: the whole-table SAT campaign's command per network (benchmarks/fulltable.py; --stop-at as the run used)
 FULLTABLE_CAMPAIGNS = {"bubblesort-5": "python -m benchmarks.fulltable bubblesort-5 --stop-at 01:43"}
-FULLTABLE_CALIBRATION = ("python -m benchmarks.fulltable --calibrate bubblesort-4 pancake-4 pancake-5 star-5 "
-                         "--per-width 120 --report results/fulltable/calibration.md")
+FULLTABLE_CALIBRATIONS = {
+    "results/fulltable/calibration.md": "python -m benchmarks.fulltable --calibrate bubblesort-4 pancake-4 pancake-5 "
+                                        "star-5 --per-width 120 --report results/fulltable/calibration.md",
+    "results/fulltable/calibration-star-4.md": "python -m benchmarks.fulltable --calibrate star-4 --per-width 300 "
+                                               "--report results/fulltable/calibration-star-4.md",
+}
 
 
 def fulltable_file(rel: str) -> bool:
@@ -474,8 +484,9 @@ def fulltable_file(rel: str) -> bool:
 def fulltable_entry(rel: str) -> dict:
     """The manifest entry of a full-table campaign file (benchmarks/fulltable.py writes every one of them)."""
     name = Path(rel).name
-    if rel == "results/fulltable/calibration.md":
-        return {"name": "report:fulltable-calibration", "path": rel, "kind": "report", "command": FULLTABLE_CALIBRATION,
+    if rel in FULLTABLE_CALIBRATIONS:
+        return {"name": f"report:fulltable-{Path(rel).stem}", "path": rel, "kind": "report",
+                "command": FULLTABLE_CALIBRATIONS[rel],
                 "depends_on": [], "note": "solve time of the full-table SAT model around the known optima"}
     spec = re.split(r"(?:\.state\.json|-T\d+\.json|_total-fulltable-T\d+\.(?:cnf|drat))$", name)[0]
     if spec not in FULLTABLE_CAMPAIGNS:

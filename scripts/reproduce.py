@@ -112,7 +112,8 @@ def run_cli(args: list[str], timeout: float | None = None) -> tuple[int, str]:
 class Progress:
     """Lines on stderr while --check works: after an entry that took PROGRESS_S or more, after every PROGRESS_S of
     quicker ones, and from a background thread while one entry runs long ("still checking ..."), so the check is
-    never silent for more than PROGRESS_S (issue 46: it printed nothing for 300 s at a load of 15)."""
+    silent for more than PROGRESS_S only while one C call holds the interpreter (43 s inside hypercube-20 at a load
+    of 36; issue 46: it printed nothing for 300 s at a load of 15)."""
 
     def __init__(self, total: int):
         import threading

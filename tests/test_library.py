@@ -109,13 +109,9 @@ def assert_agrees_and_used(stdout: str, stats: dict, ranks: int, executor: str) 
     ("hypercube-3.json", 8, "combined"),  # the default rules: combined at every size
     ("hypercube-3.json", 8, "step"),
     ("hypercube-3.json", 8, "dataflow"),
-<<<<<<< HEAD
     ("hypercube-3.json", 8, "pipelined"),  # forced: the default rule names combined, so one piece, one in flight
-    ("star-4.json", 24, "combined"),
-=======
     # 7.4 s of CPU (24 processes on 2 cores): the everyday twin is hypercube-3's 8 ranks above, the same 13 cases
     pytest.param("star-4.json", 24, "combined", marks=pytest.mark.slow),
->>>>>>> main
     # 30-50 s each on the 2-core machine (120 or 128 processes); the other executors at this scale: run --mpi
     # (results/mpi.md), and these with TESEARCH_ALLTOALL_EXECUTOR by hand (step 51-56 s, dataflow 2:3 108 s)
     pytest.param("star-5.json", 120, "combined", marks=pytest.mark.slow),

@@ -6,14 +6,13 @@ the test does not depend on how fast this machine is.
 """
 
 import json
-import re
 import subprocess
 import sys
 import time
 
 import pytest
 
-from conftest import run_cli
+from conftest import run_cli, stop_in_phase
 from tesearch.running.limits import STALL_PHASE_VARIABLE, Limits, budget, phase, time_left
 from tesearch.running.supervise import supervise
 
@@ -49,42 +48,6 @@ EVERYDAY = {("search", "candidate words")}
 #: (star-4 and pancake-4, at a load average of 5 on 2 cores), the others may take longer
 EVERYDAY_SECONDS = 3
 SLOW_SECONDS = 3  # every phase listed is reached within a second on a quiet machine (ring-6, star-4/5, torus-4x8)
-#: on a loaded machine (issue 46: load 20 to 35 on 2 cores) the limit can strike in an earlier phase, before
-#: the stalled one is reached: that stop is correct too, and the run is repeated with a limit this many
-#: times longer, at most LIMIT_TRIES runs in all (3, 6, 12, 24 s), until the stalled phase is the one named
-LIMIT_GROWTH = 2
-LIMIT_TRIES = 4
-#: how a stop at the limit names where the work was: in a phase, or between two
-STOPPED_IN = re.compile(r"time limit of (\d+) s reached \((in|after) phase: ([^)]*)\)")
-
-
-def stop_in_phase(args, stalled, seconds, out=None):
-    """Run ``tesearch ARGS --timeout S --quiet`` with the phase ``stalled`` made to hang, until the limit
-    strikes there; returns (result, S, seconds taken).  Every run must be a correct stop at its limit (exit 4,
-    within a few seconds of the limit, the phase named, only a verified table written); a stop in another phase
-    (the machine too busy to reach the stalled one in time) is repeated with a longer limit, never accepted as
-    the answer: the test passes only when the stalled phase itself is named."""
-    for _ in range(LIMIT_TRIES):
-        started = time.monotonic()
-        result = run_cli(*args, *([] if out is None else ["--out", out]), "--timeout", seconds, "--quiet",
-                         env={STALL_PHASE_VARIABLE: stalled})
-        took = time.monotonic() - started
-        assert result.exit_code == 4, result.output
-        assert took < seconds + 4, took  # stopped within a few seconds of the limit
-        stop = STOPPED_IN.search(result.stderr)
-        assert stop and int(stop.group(1)) == seconds, result.stderr
-        if out is not None and out.exists():  # only the verified best table offered before the limit
-            assert "best verified table before the limit" in result.stderr
-            assert run_cli("verify", out).exit_code == 0
-        if stop.group(2) == "in" and stop.group(3).startswith(stalled):
-            return result, seconds, took
-        if out is not None:
-            out.unlink(missing_ok=True)  # the next run starts as this one did (no table to keep or beat)
-        seconds *= LIMIT_GROWTH  # stopped correctly, but before the stalled phase was reached
-    raise AssertionError(f"{stalled!r} not reached within {LIMIT_TRIES} limits up to {seconds // LIMIT_GROWTH} s; "
-                         f"last stop: {stop.group(0)}")
-
-
 @pytest.mark.parametrize("args,stalled,seconds", [
     pytest.param(a, p, EVERYDAY_SECONDS, id=f"{a[0]}-{p}") if (a[0], p) in EVERYDAY else
     pytest.param(a, p, SLOW_SECONDS, marks=pytest.mark.slow, id=f"{a[0]}-{p}") for a, p in PHASES])

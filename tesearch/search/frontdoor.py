@@ -59,6 +59,8 @@ ROUTE_SHARES = {"construct": 1.0, "lift": 0.25, "rotation": 0.5, "stratify": 0.4
                 "repack": 1.0}
 #: seconds the routes leave before the command's deadline to return the outcome (at most a tenth of the time)
 RETURN_MARGIN_S = 5.0
+#: why a route was passed when the command's time was spent before it could start
+TIME_SPENT = "not tried: the time was spent"
 #: how each route is named for people
 ROUTE_NAMES = {"construct": "a construction", "lift": "the ring lift", "rotation": "the rotation search",
                "stratify": "the symmetry stratification", "split": "the split search", "full": "the full search",
@@ -250,7 +252,7 @@ class Routes:
                     self.progress(f"route {route}: does not apply: {why}")
                     continue
                 if budget.spent:
-                    self.passed.append(Passed(route, "not tried: the time was spent"))
+                    self.passed.append(Passed(route, TIME_SPENT))
                     continue
                 share = budget if self.last(position) else budget.part(fraction=ROUTE_SHARES[route])
                 self.route = route
@@ -291,7 +293,10 @@ def _seconds(budget: Budget) -> str:
 def _last_stop(passed: list[Passed]) -> str | None:
     """Why the last route that ran stopped, for an outcome without a table."""
     ran = [p for p in passed if not p.why.startswith(("does not apply", "not tried"))]
-    return ran[-1].why if ran else None
+    if ran:
+        return ran[-1].why
+    late = [p for p in passed if p.why == TIME_SPENT]  # the instance's setup took all the time (a busy machine)
+    return f"the time limit was reached before route {late[0].route} could start" if late else None
 
 
 def existing_table(network: Network) -> Table | None:

@@ -20,9 +20,9 @@
  * TESEARCH_SCHEDULE is checked in lockstep frames (te_check) on each communicator before its first use, and is not
  * used when any rank finds a fault.
  *
- * Per communicator the library keeps, as an attribute, a private duplicate (it never sends on the user's
- * communicator) and this rank's programs; the first call on a communicator makes them (a collective
- * PMPI_Comm_dup), later calls only look them up; they are freed with the communicator, or at MPI_Finalize.
+ * Per communicator the library keeps, as an attribute, a private communicator of the same group (it never sends
+ * on the user's communicator) and this rank's programs; the first call on a communicator makes them (a collective
+ * PMPI_Comm_create, which copies none of the user's attributes), later calls only look them up; they are freed with the communicator, or at MPI_Finalize.
  * Threads (MPI_THREAD_MULTIPLE): the process-wide set-up runs once (pthread_once, no communication in it); the
  * state of a communicator belongs to it alone, made by the one thread that calls its collective (MPI forbids two
  * at once on one communicator); the list of states and the counts are guarded by a mutex or atomics, never held
@@ -259,6 +259,48 @@ static te_executor choose(unsigned long long bytes) {
 
 size_t te_largest_bundle(const te_program *p); /* te_run.c: the most blocks of one combined message */
 
+/* a private communicator with `comm`'s group and error handler (collective over `comm`).  Not PMPI_Comm_dup:
+ * that copies the user's attributes, calling their copy callbacks from inside MPI_Alltoall, and a callback that
+ * refuses the copy (returns an error, as MPI lets it) made MPI_Comm_dup fail and the program abort on a legal call.
+ * PMPI_Comm_create copies no attributes. */
+static int private_communicator(MPI_Comm comm, MPI_Comm *made) {
+  MPI_Group group;
+  MPI_Errhandler handler;
+  int code = PMPI_Comm_group(comm, &group);
+  if (code != MPI_SUCCESS) return code;
+  code = PMPI_Comm_create(comm, group, made);
+  PMPI_Group_free(&group);
+  if (code != MPI_SUCCESS || *made == MPI_COMM_NULL) return code != MPI_SUCCESS ? code : MPI_ERR_COMM;
+  if (PMPI_Comm_get_errhandler(comm, &handler) == MPI_SUCCESS) {
+    PMPI_Comm_set_errhandler(*made, handler);
+    PMPI_Errhandler_free(&handler);
+  }
+  return MPI_SUCCESS;
+}
+
+/* 1 when `type` is committed (or predefined): MPI_Alltoall on an uncommitted derived type is an error MPI reports
+ * (MPI_ERR_TYPE), which the schedule, moving bytes, would not.  Asked with PMPI_Pack_size, which reports an
+ * uncommitted type, on the library's own communicator with MPI_ERRORS_RETURN for the question (its error handler
+ * put back after; no other thread uses it now: it serves one collective on the user's communicator at a time). */
+static int committed(MPI_Datatype type, MPI_Comm own) {
+  int ni = 0, na = 0, nd = 0, combiner = 0, bytes = 0;
+#if MPI_VERSION >= 4
+  MPI_Count i = 0, a = 0, large = 0, d = 0;
+  if (PMPI_Type_get_envelope_c(type, &i, &a, &large, &d, &combiner) != MPI_SUCCESS) return 0;
+  (void)ni; (void)na; (void)nd;
+#else
+  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return 0;
+#endif
+  if (combiner == MPI_COMBINER_NAMED) return 1;
+  MPI_Errhandler handler;
+  if (PMPI_Comm_get_errhandler(own, &handler) != MPI_SUCCESS) return 0;
+  PMPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN);
+  int code = PMPI_Pack_size(1, type, own, &bytes);
+  PMPI_Comm_set_errhandler(own, handler);
+  PMPI_Errhandler_free(&handler);
+  return code == MPI_SUCCESS;
+}
+
 /* this communicator's state, made at its first call (collective: every rank of `comm` is here, in the same call;
  * MPI lets no other thread call a collective on `comm` meanwhile) */
 static comm_state *state_of(MPI_Comm comm) {
@@ -269,7 +311,7 @@ static comm_state *state_of(MPI_Comm comm) {
   if (!st) return NULL;
   st->user = comm;
   st->comm = MPI_COMM_NULL;
-  int me, dup = PMPI_Comm_dup(comm, &st->comm);
+  int me, dup = private_communicator(comm, &st->comm);
   char why[300];
   PMPI_Comm_rank(comm, &me);
   st->usable = dup == MPI_SUCCESS && te_program_of(g.table, me, &st->table, why, sizeof why) == 0;
@@ -425,9 +467,10 @@ static int scheduled(const alltoall_call *c) {
   if (g.same_types && why != WHY_NONE) return fall_back(why);
   comm_state *st = state_of(c->comm);
   te_executor e = choose(block.bytes);
-  if (why == WHY_NONE && (!st || !st->usable || (int)e.kind > TE_COMBINED)) why = WHY_UNAVAILABLE; /* the
+  if (why == WHY_NONE && (!st || !st->usable || (int)e.kind > TE_PIPELINED)) why = WHY_UNAVAILABLE; /* the
                                                                   library's executors: held_blocks, scheduled */
   if (why == WHY_NONE && (unsigned long long)st->held_blocks[e.kind] > g.max_held / block.bytes) why = WHY_TOO_LARGE;
+  if (why == WHY_NONE && (!committed(c->sendtype, st->comm) || !committed(c->recvtype, st->comm))) why = WHY_ERRONEOUS;
   if (!g.same_types)
     why = agreed_verdict(why, &block, st && st->comm != MPI_COMM_NULL ? st->comm : c->comm);
   if (why != WHY_NONE) return fall_back(why);
