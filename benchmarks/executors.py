@@ -1,7 +1,8 @@
-"""The executors' parameters in simulated time: the dataflow executor's K x W grid, and bundles sent as pieces.
+"""The executors' parameters in simulated time: the dataflow executor's K x W grid, bundles sent as pieces, and the
+pipelined executor (its P x W grid, its rule, and the optimal table pipelined beside combining on every network).
 
 Usage: nice .venv/bin/python -m benchmarks.executors [--networks hypercube-7,...] [--report results/executors.md]
-       [--json results/executors.json] [--report-only]
+       [--json results/executors.json] [--report-only] [--pipelined-only] [--pipelined-networks ...]
 
 * **Dataflow grid** (SMPI model, 64 KiB blocks): the optimal table under the out-of-order dataflow executor for every
   K (positions from a link's first unsent hop among which it may send any hop whose block is here) and W (hops in
@@ -12,6 +13,12 @@ Usage: nice .venv/bin/python -m benchmarks.executors [--networks hypercube-7,...
   of about 5.8 to 9.4 KB, so pieces of that size cross a link faster than its nominal bandwidth; the link-time bound
   assumes the nominal one (CM02 has no factors).  Small networks only: a simulation of many small concurrent
   messages costs SimGrid minutes on 128 ranks.
+
+* **Pipelined grid** (torus-8x8, 64 KiB, SMPI and CM02): the optimal table under the pipelined executor for P pieces
+  per hop and W pieces in flight per link, beside the rule's choice.
+* **Pipelined on every network** (SMPI and CM02, 64 KiB and 1 MiB): the optimal table under the pipelined executor
+  by its rule and, at 64 KiB, the non-optimal tables too (time follows T?), beside the combined contenders of the
+  study (results/simulate.json, read, not rerun: the same platform and models).
 
 Each figure is a ``tesearch simulate --json`` run; the report gives times as multiples of the link-time bound and the
 peak bytes held per node.
@@ -37,12 +44,26 @@ GRID_NETWORKS = {"hypercube-7": "results/hypercube-7.json", "torus-8x8": "result
                  "torus-4x4x8": "results/torus-4x4x8.json", "star-5": "results/star-5.json"}
 PIECES_NETWORKS = {"hypercube-3": "results/hypercube-3.json", "hypercube-5": "results/hypercube-5.json",
                    "torus-4x4": "results/torus-4x4.json"}
+#: the pipelined executor's grid: pieces per hop x pieces in flight per link, on torus-8x8 at 64 KiB
+PIPELINED_SPLITS = (4, 8, 16)
+PIPELINED_WINDOWS = (2, 3, 4, 5, 7, 9)
+PIPELINED_GRID_NETWORK = "torus-8x8"
+#: the networks of the study the pipelined executor runs on (benchmarks/simulate.py's PLAN names their tables)
+PIPELINED_NETWORKS = {"torus-8x8": "results/torus-8x8.json", "hypercube-7": "results/hypercube-7.json",
+                      "torus-4x4x8": "results/torus-4x4x8.json",
+                      "torus-4x4x8:twisted": "results/twisted/torus-4x4x8-twisted.json",
+                      "star-5": "results/star-5.json"}
+MODELS = ("smpi", "cm02")
+#: the non-optimal tables of the study (lineup.py's registry names)
+NON_OPTIMAL = ("first-shortest-word table", "dimension-ordered table", "table widened x2")
 
 
-def simulate(table: str, *options: str) -> dict:
+def simulate(table: str, *options: str, non_optimal: bool = False) -> dict:
     """One ``tesearch simulate --json`` run (no MPI); its report."""
     command = [sys.executable, "-m", "tesearch.entry", "simulate", str(ROOT / table), "--json", "--quiet",
-               "--mpi-algorithms", "none", "--no-non-optimal", "--table-free", "none", *options]
+               "--mpi-algorithms", "none", "--non-optimal" if non_optimal else "--no-non-optimal", *options]
+    if "--executor" not in options or "combined" in options[options.index("--executor") + 1]:
+        command += ["--table-free", "none"]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)}: {done.stderr.strip()[-300:]}")
@@ -61,6 +82,20 @@ def pieces_run(network: str, model: str) -> dict:
     """The combined executor with whole bundles and pieces, one network and model."""
     return simulate(PIECES_NETWORKS[network], "--bytes", "64K,1M", "--model", model, "--executor", "combined",
                     "--combine", "balanced", "--pieces", "8K,64K")
+
+
+def pipelined_grid_run(model: str) -> dict:
+    """The pipelined executor's P x W grid on torus-8x8 at 64 KiB under one model, the rule first."""
+    pairs = ",".join(["rule"] + [f"{p}:{w}" for p in PIPELINED_SPLITS for w in PIPELINED_WINDOWS])
+    return simulate(PIPELINED_NETWORKS[PIPELINED_GRID_NETWORK], "--bytes", "64K", "--model", model, "--executor",
+                    "pipelined", "--pipelined", pairs)
+
+
+def pipelined_network_run(network: str, model: str, size: str, non_optimal: bool) -> dict:
+    """The optimal table under the pipelined executor by its rule on one network, model and size; with
+    ``non_optimal``, the study's non-optimal tables too."""
+    return simulate(PIPELINED_NETWORKS[network], "--bytes", size, "--model", model, "--executor", "pipelined",
+                    non_optimal=non_optimal)
 
 
 def _runs(report: dict, size: int) -> dict[str, dict]:
@@ -106,6 +141,117 @@ def pieces_section(network: str, reports: dict[str, dict]) -> list[str]:
     return lines
 
 
+def _cell(run: dict, bound: float) -> str:
+    if run["status"] == "ok":
+        return f"{run['seconds'] / bound:.3f}x ({run['held_bytes'] / run['bytes']:.1f})"
+    if run.get("at_least_s"):
+        return f">= {run['at_least_s'] / bound:.2f}x (cut)"
+    return run["status"]
+
+
+def pipelined_grid_section(reports: dict[str, dict]) -> list[str]:
+    """The P x W grid under each model, the rule's choice named."""
+    lines = ["## The pipelined executor: pieces per hop x pieces in flight", "",
+             f"The optimal table of {PIPELINED_GRID_NETWORK} (T = 64) at 64 KiB: every hop in P pieces (alternating "
+             "9/8 and 7/8 of the mean length), each forwarded as soon as it is here, the table's order kept on every "
+             "link, at most W pieces in flight per link, each sent with MPI_Issend. Time over the link-time bound "
+             "(peak blocks held at a node: pieces held, in blocks). A run is stopped once it cannot beat the best "
+             "time of the grid so far (`cut`, with the multiple it had reached).", ""]
+    for model, report in reports.items():
+        runs = _runs(report, 65536)
+        bound = report["sizes"][0]["bound_s"]
+        rule = runs["table (pipelined)"]
+        lines += [f"### {model.upper()}", "",
+                  f"The rule (P = {rule.get('split')}, W = {rule.get('inflight')}): {_cell(rule, bound)}.", "",
+                  "| P \\ W | " + " | ".join(str(w) for w in PIPELINED_WINDOWS) + " |",
+                  "|---|" + "---|" * len(PIPELINED_WINDOWS)]
+        for p in PIPELINED_SPLITS:
+            cells = [_cell(runs[f"table (pipelined P={p} W={w})"], bound) for w in PIPELINED_WINDOWS]
+            lines.append(f"| {p} | " + " | ".join(cells) + " |")
+        lines += ["", f"Command: `{report['command']}`", ""]
+    return lines
+
+
+def _study_records() -> dict:
+    path = ROOT / "results" / "simulate.json"
+    return json.loads(path.read_text())["records"] if path.exists() else {}
+
+
+def _combined(record: dict | None, size: int) -> tuple[dict | None, dict | None]:
+    """(greedy combining's run, the fastest combined run) of a study record at a size."""
+    if record is None:
+        return None, None
+    runs = [r for s in record["sizes"] if s["bytes"] == size for r in s["runs"]
+            if r["contender"].endswith("(combined)") and r["family"] in ("table", "table-free")]
+    timed = [r for r in runs if r["status"] == "ok"]
+    greedy = next((r for r in runs if r["contender"] == "greedy combining (combined)"), None)
+    return greedy, min(timed, key=lambda r: r["seconds"], default=None)
+
+
+def pipelined_networks_section(data: dict) -> list[str]:
+    """The optimal table pipelined beside greedy combining and the best combined contender, and the non-optimal
+    tables' times against their widths."""
+    records = _study_records()
+    lines = ["## The optimal table pipelined, beside combining, on every network", "",
+             "The pipelined executor by its rule (P pieces per hop, W in flight per link: "
+             "tesearch/schedules/execute/pipeline.py) against the combined contenders of the study "
+             "(results/simulate.json: greedy combining, and the fastest of every combined schedule with or without "
+             "the table's words). Time over the link-time bound; memory as the most blocks a node holds at once "
+             "beyond its send and receive buffers (the pipelined executor holds pieces: their bytes in blocks). "
+             "Bound per link per node of the issue: two blocks per link.", "",
+             "| network | model | size | pipelined (P, W) | x bound | peak blocks | greedy combining x bound | "
+             "peak blocks | best combined | x bound | peak blocks | pipelined / best combined |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for key, report in data.get("pipelined", {}).items():
+        network, model, _ = key.split("|")
+        record = records.get(f"{network}|{model}")
+        for summary in report["sizes"]:
+            size, bound = summary["bytes"], summary["bound_s"]
+            run = next(r for r in summary["runs"] if r["contender"] == "table (pipelined)")
+            greedy, best = _combined(record, size)
+            if run["status"] == "ok":
+                shown = (f"{run['seconds'] / bound:.3f}x", f"{run['held_bytes'] / size:.1f}")
+            elif run.get("at_least_s"):  # stopped by the wall clock: what its simulated time had reached
+                shown = (f"{run['status']} (>= {run['at_least_s'] / bound:.2f}x after {run['wall_s']:.0f} s)", "")
+            else:
+                shown = (run["status"], "")
+            def figures(other):
+                if other is None or other.get("status") != "ok":
+                    return ("not in the study", "")
+                return (f"{other['seconds'] / bound:.3f}x", str(other["held_blocks"]))
+            g, b = figures(greedy), figures(best)
+            ratio = (f"{run['seconds'] / best['seconds']:.3f}" if run["status"] == "ok" and best is not None
+                     else "")
+            name = best["contender"].removesuffix(" (combined)") if best is not None else ""
+            lines.append(f"| {network} | {model.upper()} | {format_bytes(size)} | ({run.get('split')}, "
+                         f"{run.get('inflight')}) | {shown[0]} | {shown[1]} | {g[0]} | {g[1]} | {name} | {b[0]} | "
+                         f"{b[1]} | {ratio} |")
+    lines += ["", "### Time follows T: the non-optimal tables pipelined (64 KiB)", "",
+              "Each valid table under the pipelined executor by its rule; T' / T is its width over the optimal "
+              "table's, time' / time its time over the optimal table's. Where the two agree, the executor turns "
+              "the table's width into time and the optimal table's T is what it is worth.", "",
+              "| network | model | table | T' / T | time' / time | (time' / time) / (T' / T) |", "|---|---|---|---|---|---|"]
+    for key, report in data.get("pipelined", {}).items():
+        network, model, size = key.split("|")
+        if size != "64K":
+            continue
+        steps = {s["contender"]: s.get("width") for s in report.get("schedules", []) if isinstance(s, dict)}
+        runs = _runs(report, 65536)
+        base = runs.get("table (pipelined)")
+        if base is None or base["status"] != "ok":
+            continue
+        for name in NON_OPTIMAL:
+            run = runs.get(f"{name} (pipelined)")
+            if run is None or run["status"] != "ok" or not steps.get(name):
+                continue
+            width = steps[name] / report["T"]
+            time_ratio = run["seconds"] / base["seconds"]
+            lines.append(f"| {network} | {model.upper()} | {name} | {width:.3f} | {time_ratio:.3f} | "
+                         f"{time_ratio / width:.3f} |")
+    lines += [""]
+    return lines
+
+
 def main() -> int:
     """Run the grid and the pieces (or rebuild the report from the JSON) and write the report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -114,10 +260,47 @@ def main() -> int:
     parser.add_argument("--json", default=str(ROOT / "results" / "executors.json"))
     parser.add_argument("--report", default=str(ROOT / "results" / "executors.md"))
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--pipelined-only", action="store_true", help="only the pipelined executor's runs")
+    parser.add_argument("--pipelined-networks", default=",".join(PIPELINED_NETWORKS))
+    parser.add_argument("--pipelined-sizes", default="64K,1M")
+    parser.add_argument("--pipelined-models", default=",".join(MODELS))
+    parser.add_argument("--no-pipelined-grid", action="store_true", help="skip the P x W grid")
+    parser.add_argument("--non-optimal-sizes", default="64K",
+                        help="sizes at which the non-optimal tables run pipelined too (the rest: the optimal table)")
+    parser.add_argument("--merge-from", nargs="*", default=[],
+                        help="JSON files of other runs of this benchmark whose pipelined runs are added")
     args = parser.parse_args()
     path = Path(args.json)
     data = json.loads(path.read_text()) if path.exists() else {"grid": {}, "pieces": {}}
+    data.setdefault("pipelined_grid", {})
+    data.setdefault("pipelined", {})
+    for other in args.merge_from:  # runs made in parallel into their own file
+        more = json.loads(Path(other).read_text())
+        for part in ("pipelined_grid", "pipelined"):  # what this file has already stays (it may hold more tables)
+            for key, report in more.get(part, {}).items():
+                data[part].setdefault(key, report)
+    if args.merge_from:
+        write_atomically(path, json.dumps(data, indent=1))
     if not args.report_only:
+        for model in MODELS if not args.no_pipelined_grid else ():
+            if model in data["pipelined_grid"]:
+                continue  # kept: rerun by deleting it from the JSON
+            started = time.monotonic()
+            data["pipelined_grid"][model] = pipelined_grid_run(model)
+            print(f"pipelined grid {model}: {time.monotonic() - started:.0f} s", flush=True)
+            write_atomically(path, json.dumps(data, indent=1))
+        for size in filter(None, args.pipelined_sizes.split(",")):
+            for network in filter(None, args.pipelined_networks.split(",")):
+                for model in filter(None, args.pipelined_models.split(",")):
+                    key = f"{network}|{model}|{size}"
+                    if key in data["pipelined"]:
+                        continue
+                    started = time.monotonic()
+                    data["pipelined"][key] = pipelined_network_run(network, model, size,
+                                                                   size in args.non_optimal_sizes.split(","))
+                    print(f"pipelined {key}: {time.monotonic() - started:.0f} s", flush=True)
+                    write_atomically(path, json.dumps(data, indent=1))
+    if not args.report_only and not args.pipelined_only:
         for network in filter(None, args.networks.split(",")):
             started = time.monotonic()
             data["grid"][network] = grid_run(network)
@@ -146,6 +329,10 @@ def main() -> int:
               "the bound holds.", ""]
     for network, reports in data["pieces"].items():
         lines += pieces_section(network, reports)
+    if data["pipelined_grid"]:
+        lines += pipelined_grid_section(data["pipelined_grid"])
+    if data["pipelined"]:
+        lines += pipelined_networks_section(data)
     write_atomically(Path(args.report), "\n".join(lines) + "\n")
     return 0
 

@@ -85,6 +85,12 @@ def run(code: Path, args: list[str], timeout: float) -> dict:
         return row
 
 
+def commit(checkout: Path) -> str:
+    """The commit a checkout is at (short), or 'unknown commit' outside git."""
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=checkout, capture_output=True, text=True)
+    return done.stdout.strip() or "unknown commit"
+
+
 def cell(row: dict | None) -> str:
     """A run for the table: seconds, then T and OPTIMAL or the gap, or no table."""
     if row is None:
@@ -111,8 +117,9 @@ def main() -> int:
     command = f"python -m benchmarks.front_door --before DIR --timeout {args.timeout:g}" + \
         (" --quick" if args.quick else "")
     out = Report(args.report, command)
-    out.line(f"`search NETWORK` before the front door (99aa099), after it, and the command a user had to know "
-             f"before it (`= before`: that was `search` itself); every run `-o FILE --timeout {args.timeout:g}`.")
+    out.line(f"`search NETWORK` before the front door (DIR at {commit(args.before)}), after it (this checkout, at "
+             f"{commit(ROOT)}), and the command a user had to know before it (`= before`: that was `search` itself); "
+             f"every run `-o FILE --timeout {args.timeout:g}`; load average {os.getloadavg()[0]:.0f} at the start.")
     out.line("")
     out.line("| family | network | before: `search` | after: `search` | route taken | expert command | expert |")
     out.line("|---|---|---|---|---|---|---|")

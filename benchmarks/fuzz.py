@@ -55,6 +55,18 @@ def count_for(command: str, per_command: int) -> int:
     return max(2, round(per_command * testing.SHARES.get(command, 1.0)))
 
 
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C to the main process (no traceback of its own) and stops on the pool's SIGTERM by an
+    exception, so that the case it runs and everything that case started are killed on the way out."""
+    import signal
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, stop)
+
+
 def _run_one(job: tuple[int, testing.Case, str, str | None]) -> testing.CaseResult:
     index, case, scratch, keep = job
     case_dir = Path(scratch) / f"c{index}"
@@ -112,7 +124,7 @@ def main() -> int:
     wrong: list[testing.CaseResult] = []
     with tempfile.TemporaryDirectory(prefix="tfz-") as scratch:
         context = multiprocessing.get_context("fork")
-        with context.Pool(args.jobs, maxtasksperchild=100) as pool:
+        with context.Pool(args.jobs, initializer=_worker_signals, maxtasksperchild=100) as pool:
             done = 0
             for outcome in pool.imap_unordered(_run_one, [(i, case, scratch, args.keep) for i, case in jobs]):
                 command = outcome.case.command if outcome.case.command in tallies else jobs[0][1].command

@@ -7,7 +7,7 @@ samples the resident memory of its whole process tree (the command and its worke
     python -m benchmarks.limits            # the default rows (star-8, star-9, pancake-7, hypercube-20)
     python -m benchmarks.limits --quick    # small rows only (seconds)
 
-Prints a markdown table (results/README.md quotes a run).
+Prints a markdown table (results/suite.md quotes a run).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ REDRAW = """() => { const v = window.tesearchView, times = [];
 
 
 def screenshot(chrome, page_path: Path, out: Path) -> None:
-    """star-5's page as the README shows it: the core and the first blocks, one word selected, a tooltip."""
+    """star-5's page as docs/view.md shows it: the core and the first blocks, one word selected, a tooltip."""
     page = chrome.new_page(viewport={"width": 1360, "height": 640}, device_scale_factor=1)
     page.goto(page_path.as_uri())
     page.wait_for_function("window.tesearchView && window.tesearchView.ready")

@@ -442,11 +442,47 @@ def write_report() -> None:
             lines.append(f"| {t['network']} | {t['exchange']} | {outcome}; the search row above is superseded | "
                          f"{t['T']} | {best} | {t['search']['seconds']:.1f} | {strategy or t['search']['method']} | "
                          f"`{command}` |")
-    lines += ["", *word_choice_section(), "", *campaign_section(), "", *notes()]
+    lines += ["", *word_choice_section(), "", *fulltable_section(), "", *campaign_section(), "", *notes()]
     (ROOT / "results" / "frontier.md").write_text("\n".join(lines) + "\n")
 
 
 WORD_CHOICE = ROOT / "results" / "frontier" / "word-choice.json"
+FULLTABLE = ROOT / "results" / "fulltable"
+
+
+def fulltable_section() -> list[str]:
+    """The whole-table SAT campaigns (issue 47; benchmarks/fulltable.py), from their state files: every width decided
+    with its table or CNF and proof, every attempt that ran out of time, every run's wall clock."""
+    lines = [
+        "## Whole-table SAT campaigns (issue 47)",
+        "",
+        "`python -m benchmarks.fulltable NETWORK`: the CNF of docs/notes/full-table-cnf.md (every shortest word of",
+        "every target, every first column, no letter twice in a column; reversal and letter automorphisms broken) solved",
+        "width by width from the committed table down by CaDiCaL 1.9.5 with a DRAT proof. A sat width gives a table",
+        "(kernel Theorem 1 and replay run on it); an unsat width a CNF the kernel rebuilds byte for byte and its proof.",
+        "*unknown* = the run stopped or ran out of time: never unsat. Wall clock follows the load (2 shared cores, load",
+        "average about 30 during these runs); CPU seconds are the solver's own. The growth near known optima:",
+        "results/fulltable/calibration.md.",
+        "",
+        "| target | width | result | wall (s) | CPU (s) | variables | clauses | table or CNF | when |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for path in sorted(FULLTABLE.glob("*.state.json")):
+        state = json.loads(path.read_text())
+        rows = [(w, r, "decided") for w, r in ((int(k), v) for k, v in state["widths"].items())]
+        rows += [(a["width"], a, "attempt") for a in state["attempts"]]
+        for width, r, kind in sorted(rows, key=lambda x: (-x[0], x[1].get("decided", ""))):
+            what = r.get("table") or r.get("encoding") or "-"
+            if r.get("table"):
+                what += f" (Theorem 1 {r.get('theorem1')}, replay {r.get('replay')})"
+            result = r["result"] if kind == "decided" else f"unknown ({r.get('reason', 'stopped')})"
+            lines.append(f"| {state['network']} | {width} | {result} | {r['seconds']} | {r.get('cpu_seconds') or 'not measured'} | "
+                         f"{r['variables']} | {r['clauses']} | {what} | {r.get('decided', '-')} |")
+        total = sum(run.get("wall_seconds", 0) for run in state["runs"])
+        lines += ["", f"{state['network']}: {len(state['runs'])} run(s), {total:.0f} s of wall clock in all; widths "
+                      f"decided: {', '.join(sorted(state['widths'], key=int, reverse=True)) or 'none'}. State: "
+                      f"{path.relative_to(ROOT)} (the campaign resumes from it)."]
+    return lines
 
 #: the core campaigns (issue 47, item 3): (record, what one run asks)
 CAMPAIGNS = (("results/frontier/star9-core.json", "star-9's 383 core elements (3504 letters) in 438 columns, each "

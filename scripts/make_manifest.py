@@ -158,13 +158,13 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                                   "progression words, and how the committed optimal tables stagger them"),
     "results/view.md": (["python -m benchmarks.view --report results/view.md"], [],
                         "tesearch view pages (star-5, star-7, star-8, hypercube-16): build seconds, bytes, gzipped bytes, "
-                        "time to interactive and redraw time measured in headless Chromium (quoted in README.md)"),
+                        "time to interactive and redraw time measured in headless Chromium (quoted in docs/view.md)"),
     "results/front-door.md": (
         ["python -m benchmarks.front_door --before DIR --timeout 60 --report results/front-door.md"], [],
         "`search NETWORK` to an optimal or best table for every family at three sizes: before the front door (DIR: a "
         "checkout of 99aa099), after it with the route it took, and the command a user had to know before it"),
     "results/limits.md": (["python -m benchmarks.limits --report results/limits.md"], [],
-                          "from --timeout to exit and peak memory per run (quoted in results/README.md)"),
+                          "from --timeout to exit and peak memory per run (quoted in results/suite.md)"),
     "results/twisted/runs.json": (["python -m scripts.twisted_runs SPEC --timeout S [--command search|stratify]"], [],
                                   "one row per step (search, verify, replay, certify, check-proof) of every twisted run, "
                                   "in the order run; each row holds its own tesearch command"),
@@ -200,10 +200,16 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                               "every contender of tesearch/schedules/contenders/ on the simulate study's nine networks: S, B, "
                               "the floors D, P and F, the largest bundle, the held-blocks peaks, build seconds and "
                               "the standing in the superstep model (docs/simulate.md, 'The superstep model')"),
-    "results/executors.json": (["python -m benchmarks.executors --networks hypercube-7,torus-4x4x8"], [],
+    "results/executors.json": (["python -m benchmarks.executors --networks hypercube-7,torus-4x4x8",
+                                "python -m benchmarks.executors --pipelined-only (stopped after hypercube-7 SMPI)",
+                                "python -m benchmarks.executors --pipelined-only --no-pipelined-grid --json FILE "
+                                "--pipelined-sizes 64K --non-optimal-sizes none",
+                                "python -m benchmarks.executors --report-only --merge-from FILE"], [],
                                "the executors benchmark's tesearch simulate reports: the dataflow executor's K x W "
-                               "grid at 64 KiB (SMPI) on hypercube-7 and torus-4x4x8, and bundles whole or as 8 KiB "
-                               "and 64 KiB pieces under SMPI and CM02 on hypercube-3, hypercube-5 and torus-4x4"),
+                               "grid at 64 KiB (SMPI) on hypercube-7 and torus-4x4x8, bundles whole or as 8 KiB "
+                               "and 64 KiB pieces under SMPI and CM02 on hypercube-3, hypercube-5 and torus-4x4, the "
+                               "pipelined executor's P x W grid on torus-8x8 (SMPI, CM02, 64 KiB) and its rule on the "
+                               "five networks of the study at 64 KiB (the non-optimal tables on torus-8x8)"),
     "results/executors.md": (["python -m benchmarks.executors --report-only"], ["results/executors.json"],
                              "the executors benchmark's report: times over the link-time bound and blocks held"),
     "results/simulate.json": (["python -m benchmarks.simulate"], ["results/simulate-mpi.jsonl"],
@@ -223,9 +229,14 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
         [],
         "every base-suite search (about 73 runs, roughly 20 CPU minutes on this machine; each run writes its "
         "table with --out under the keep-better rule). One run: `python -m scripts.results_suite --only NAME`."),
-    "results/README.md": (["python -m scripts.results_suite --report"],
-                          ["results/suite.json", "results/fuzz.md", "results/limits.md"],
-                          "generated from results/suite.json and the tables' metadata"),
+    "results/suite.md": (["python -m scripts.results_suite --report"],
+                         ["results/suite.json", "results/fuzz.md", "results/limits.md"],
+                         "generated from results/suite.json and the tables' metadata (results/README.md until issue 48)"),
+    "results/README.md": (
+        [""],
+        [],
+        "hand-written, not a run output: the findings (time on a network, the frontier, the papers' errata), each "
+        "with the command that reproduces it; every figure comes from a result file this manifest lists"),
     "results/frontier/runs.json": (
         ["python -m scripts.frontier", "python -m scripts.frontier --symmetry-targets"],
         [],
@@ -290,8 +301,8 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
     "results/frontier.md": (
         ["python -m scripts.frontier --report"],
         ["results/frontier/runs.json", "results/frontier/lifts.json", "results/frontier/lift-cores.json",
-         "results/frontier/word-choice.json", "results/frontier/star9-core.json", "results/twisted/core-exact.json",
-         "docs/notes/frontier.md"],
+         "results/frontier/word-choice.json", "results/fulltable/bubblesort-5.state.json",
+         "results/frontier/star9-core.json", "results/twisted/core-exact.json", "docs/notes/frontier.md"],
         "generated from the run records, the frontier tables' metadata and the notes in docs/notes/frontier.md"),
     "results/regress.md": (
         ["python -m scripts.regress_report"],
@@ -473,6 +484,49 @@ def table_entry(rel: str, data: dict, suite: dict, runs: dict, lifts: dict) -> t
     raise SystemExit(f"{rel}: no rule (add one to scripts/make_manifest.py)")
 
 
+#: the whole-table SAT campaign's command per network (benchmarks/fulltable.py; --stop-at as the run used)
+FULLTABLE_CAMPAIGNS = {"bubblesort-5": "python -m benchmarks.fulltable bubblesort-5 --stop-at 01:43"}
+FULLTABLE_CALIBRATIONS = {
+    "results/fulltable/calibration.md": "python -m benchmarks.fulltable --calibrate bubblesort-4 pancake-4 pancake-5 "
+                                        "star-5 --per-width 120 --report results/fulltable/calibration.md",
+    "results/fulltable/calibration-star-4.md": "python -m benchmarks.fulltable --calibrate star-4 --per-width 300 "
+                                               "--report results/fulltable/calibration-star-4.md",
+}
+
+
+def fulltable_file(rel: str) -> bool:
+    """Whether a file is the full-table campaign's: its state, tables, report, or a CNF and DRAT proof of it."""
+    return rel.startswith("results/fulltable/") or rel.endswith(".cnf") or \
+        (rel.endswith(".drat") and "-fulltable-T" in rel)
+
+
+def fulltable_entry(rel: str) -> dict:
+    """The manifest entry of a full-table campaign file (benchmarks/fulltable.py writes every one of them)."""
+    name = Path(rel).name
+    if rel in FULLTABLE_CALIBRATIONS:
+        return {"name": f"report:fulltable-{Path(rel).stem}", "path": rel, "kind": "report",
+                "command": FULLTABLE_CALIBRATIONS[rel],
+                "depends_on": [], "note": "solve time of the full-table SAT model around the known optima"}
+    spec = re.split(r"(?:\.state\.json|-T\d+\.json|_total-fulltable-T\d+\.(?:cnf|drat))$", name)[0]
+    if spec not in FULLTABLE_CAMPAIGNS:
+        raise SystemExit(f"{rel}: no full-table campaign command for {spec} (add it to FULLTABLE_CAMPAIGNS)")
+    command = FULLTABLE_CAMPAIGNS[spec]
+    if name.endswith(".state.json"):
+        return {"name": f"record:fulltable-{spec}", "path": rel, "kind": "record", "command": command,
+                "depends_on": [], "note": "the campaign's checkpoint: every width decided (tables, CNFs, proofs), "
+                                          "every attempt that ran out of time, every run's wall clock"}
+    if name.endswith(".json"):
+        data = json.loads((ROOT / rel).read_text())
+        return {"name": f"table:fulltable-{Path(rel).stem}", "path": rel, "kind": "table", "command": command,
+                "depends_on": [], "network": data["network"], "exchange": data["exchange"], "T": data["T"],
+                "note": "a width the full-table SAT campaign found satisfiable (the table from its model)"}
+    kind = "encoding" if name.endswith(".cnf") else "proof"
+    return {"name": f"{kind}:{Path(rel).stem}", "path": rel, "kind": kind, "command": command,
+            "depends_on": [] if kind == "encoding" else [rel.removesuffix(".drat") + ".cnf"],
+            "note": "an unsat width of the full-table SAT campaign: the CNF (the kernel rebuilds it byte for byte) "
+                    "and CaDiCaL's DRAT proof"}
+
+
 def main() -> None:
     suite = json.loads((ROOT / "results" / "suite.json").read_text())
     runs = json.loads((ROOT / "results" / "frontier" / "runs.json").read_text())
@@ -532,6 +586,8 @@ def main() -> None:
                             + ("-plot" if rel.endswith(".png") else ""),
                             "path": rel, "kind": kind, "command": commands[0] if len(commands) == 1 else commands,
                             "depends_on": depends, "note": note})
+        elif fulltable_file(rel):
+            entries.append(fulltable_entry(rel))
         elif rel.endswith(".smt2"):
             if rel not in enc_commands:
                 raise SystemExit(f"{rel}: no search record keeps this encoding")

@@ -44,6 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "results" / "manifest.toml"
 BIN = Path(sys.executable).parent
+#: --check says where it is at least this often (seconds): a line per entry that takes longer, one while it runs
+PROGRESS_S = 5.0
 
 
 def load_manifest(path: Path = MANIFEST) -> list[dict]:
@@ -107,35 +109,94 @@ def run_cli(args: list[str], timeout: float | None = None) -> tuple[int, str]:
     return proc.returncode, (tail[-1] if tail else "")
 
 
+class Progress:
+    """Lines on stderr while --check works: after an entry that took PROGRESS_S or more, after every PROGRESS_S of
+    quicker ones, and from a background thread while one entry runs long ("still checking ..."), so the check is
+    silent for more than PROGRESS_S only while one C call holds the interpreter (43 s inside hypercube-20 at a load
+    of 36; issue 46: it printed nothing for 300 s at a load of 15)."""
+
+    def __init__(self, total: int):
+        import threading
+
+        self.total, self.started, self.last = total, time.monotonic(), time.monotonic()
+        self.current: tuple[int, str, float] | None = None
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._beat, daemon=True)
+        self.thread.start()
+
+    def say(self, text: str) -> None:
+        with self.lock:
+            print(f"[{time.monotonic() - self.started:5.0f} s] {text}", file=sys.stderr, flush=True)
+            self.last = time.monotonic()
+
+    def begin(self, i: int, path: str) -> None:
+        self.current = (i, path, time.monotonic())
+
+    def end(self, i: int, path: str) -> None:
+        _, _, began = self.current
+        self.current = None
+        took = time.monotonic() - began
+        if took >= PROGRESS_S:
+            self.say(f"[{i}/{self.total}] {path}: {took:.1f} s")
+        elif time.monotonic() - self.last >= PROGRESS_S or i == self.total:
+            self.say(f"[{i}/{self.total}] checked")
+
+    def _beat(self) -> None:
+        while not self.stop.wait(1.0):
+            current = self.current
+            if current is not None and time.monotonic() - self.last >= PROGRESS_S:
+                i, path, began = current
+                self.say(f"[{i}/{self.total}] still checking {path} ({time.monotonic() - began:.0f} s)")
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
 def check(entries: list[dict], deep: bool) -> int:
     rows: list[tuple[str, str, str]] = []
     total = len(entries)
-    for i, entry in enumerate(entries, 1):
-        if not deep and i % 50 == 0:
-            print(f"[{i}/{total}] checked", file=sys.stderr, flush=True)
-        path = ROOT / entry["path"]
-        problem = None
-        started = time.monotonic()
-        if not path.is_file():
-            problem = "missing"
-        elif sha256(path) != entry["sha256"]:
-            problem = "sha256 differs from the manifest (regenerated? rerun scripts/make_manifest.py)"
-        else:
-            try:
-                if entry["kind"] == "table":
-                    problem = check_table(path, entry)
-                elif entry["kind"] == "certificate":
-                    problem = check_certificate_file(path, entry)
-            except Exception as exc:  # a malformed file is a failed check, reported by name
-                problem = f"{type(exc).__name__}: {exc}"
-            if problem is None and deep and entry["kind"] in ("table", "certificate"):
-                print(f"[{i}/{total}] {entry['kind']} {entry['path']} ...", end=" ", flush=True, file=sys.stderr)
-                code, last = run_cli(["replay", entry["path"], "--quiet"] if entry["kind"] == "table"
-                                     else ["check-proof", entry["path"], "--quiet"])
-                print(f"exit {code} ({time.monotonic() - started:.1f} s)", flush=True, file=sys.stderr)
-                if code != 0:
-                    problem = f"{'replay' if entry['kind'] == 'table' else 'check-proof'} exit {code}: {last}"
-        rows.append((entry["name"], entry["kind"], problem or "ok"))
+    progress = Progress(total)
+    try:
+        for i, entry in enumerate(entries, 1):
+            progress.begin(i, entry["path"])
+            rows.append((entry["name"], entry["kind"], check_entry(entry, deep, i, total) or "ok"))
+            progress.end(i, entry["path"])
+    finally:
+        progress.close()
+    return summary(rows, deep)
+
+
+def check_entry(entry: dict, deep: bool, i: int, total: int) -> str | None:
+    """None when the entry's file holds (module doc), else what is wrong."""
+    path = ROOT / entry["path"]
+    problem = None
+    started = time.monotonic()
+    if not path.is_file():
+        problem = "missing"
+    elif sha256(path) != entry["sha256"]:
+        problem = "sha256 differs from the manifest (regenerated? rerun scripts/make_manifest.py)"
+    else:
+        try:
+            if entry["kind"] == "table":
+                problem = check_table(path, entry)
+            elif entry["kind"] == "certificate":
+                problem = check_certificate_file(path, entry)
+        except Exception as exc:  # a malformed file is a failed check, reported by name
+            problem = f"{type(exc).__name__}: {exc}"
+        if problem is None and deep and entry["kind"] in ("table", "certificate"):
+            code, last = run_cli(["replay", entry["path"], "--quiet"] if entry["kind"] == "table"
+                                 else ["check-proof", entry["path"], "--quiet"])
+            print(f"[{i}/{total}] {entry['kind']} {entry['path']}: exit {code} ({time.monotonic() - started:.1f} s)",
+                  flush=True, file=sys.stderr)
+            if code != 0:
+                problem = f"{'replay' if entry['kind'] == 'table' else 'check-proof'} exit {code}: {last}"
+    return problem
+
+
+def summary(rows: list[tuple[str, str, str]], deep: bool) -> int:
+    """The table per kind and every failure on stdout; the exit code."""
     failed = [r for r in rows if r[2] != "ok"]
     by_kind: dict[str, list[int]] = {}
     for _, kind, status in rows:

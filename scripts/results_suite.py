@@ -1,4 +1,4 @@
-"""Run the issue-4 result suite through the CLI and write results/README.md.
+"""Run the issue-4 result suite through the CLI and write results/suite.md.
 
 Every row of the summary is one `tesearch search` run made by this script;
 the command column is what reproduces it.  Usage:
@@ -68,7 +68,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default=None)
     ap.add_argument("--timeout", type=float, default=300.0)
-    ap.add_argument("--report", action="store_true", help="only rewrite results/README.md from results/suite.json")
+    ap.add_argument("--report", action="store_true", help="only rewrite results/suite.md from results/suite.json")
     ap.add_argument("--sweep", action="store_true", help="run the targets through `tesearch sweep` (Ray)")
     ap.add_argument("--address", default=None, help="with --sweep: the Ray cluster to use (default: local)")
     args = ap.parse_args()
@@ -176,7 +176,7 @@ def write_readme(results: dict) -> None:
         quoted = ROOT / "results" / name
         if quoted.is_file():  # the benchmarks' own reports, quoted whole
             lines += ["", f"## {title}", "", quoted.read_text().rstrip()]
-    (ROOT / "results" / "README.md").write_text("\n".join(lines) + "\n")
+    (ROOT / "results" / "suite.md").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ of the package is in that table), a docstring on every public definition, no sta
 that must not load z3 do not."""
 
 import ast
+import functools
 import io
 import re
 import subprocess
@@ -21,6 +22,12 @@ ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
 LAYER_EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once per run: six rules below walk every module, and only read the trees."""
+    return ast.parse(path.read_text())
+
+
 def modules() -> dict[str, Path]:
     out = {}
     for path in PACKAGE.rglob("*.py"):
@@ -32,7 +39,7 @@ def modules() -> dict[str, Path]:
 
 def imported(name: str, path: Path, known: set[str]) -> set[str]:
     """Every tesearch module ``name`` imports, at any depth of its code (functions too)."""
-    tree = ast.parse(path.read_text())
+    tree = parsed(path)
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     out = set()
     for node in ast.walk(tree):
@@ -175,7 +182,7 @@ def test_no_import_circle():
 def test_every_public_definition_has_a_docstring():
     missing = []
     for name, path in modules().items():
-        tree = ast.parse(path.read_text())
+        tree = parsed(path)
         if not ast.get_docstring(tree):
             missing.append(f"{name} (module)")
         for node in tree.body:
@@ -205,7 +212,7 @@ def long_functions() -> dict[str, tuple[int, bool]]:
     "path::name" -> (lines, whether its docstring says why it is long)."""
     out = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 lines = node.end_lineno - node.lineno + 1
                 if lines > MAX_FUNCTION_LINES:
@@ -264,7 +271,7 @@ def module_state_writes(tree: ast.Module) -> list[str]:
 def test_no_command_leaves_state_for_another_in_its_module():
     """A command's functions hand what they share as arguments and results, never through a dict of the module
     (cli/searching.py kept the --out checks in one between two functions; issue 39)."""
-    found = {path.name: module_state_writes(ast.parse(path.read_text()))
+    found = {path.name: module_state_writes(parsed(path))
              for path in sorted((PACKAGE / "cli").glob("*.py"))}
     assert {name: writes for name, writes in found.items() if writes} == {}
 
@@ -299,7 +306,7 @@ def private_names_taken(tree: ast.Module) -> list[str]:
 def test_no_private_name_is_shared_across_modules():
     """A name other modules use is public (with a docstring); a leading underscore means one module's own
     (cpsat._cp_model, replay's _Violations and its step helpers were shared; issue 39)."""
-    found = {name: private_names_taken(ast.parse(path.read_text())) for name, path in sorted(modules().items())}
+    found = {name: private_names_taken(parsed(path)) for name, path in sorted(modules().items())}
     assert {name: taken for name, taken in found.items() if taken} == {}
 
 

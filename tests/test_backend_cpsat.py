@@ -26,11 +26,16 @@ def full_problem(cg, spec, width):
     return TableProblem(spec, cg.degree, width, items)
 
 
+#: a solver's time in these tests is a safety net, not a speed claim (speed: benchmarks/): at load 30 on 2 cores
+#: CP-SAT took more than 10 s to find torus-4x8's width-32 table and said unknown (issue 46)
+SAFETY_NET_S = 300
+
 @pytest.mark.parametrize("spec,T", [("star-4", 21), ("pancake-4", 20), ("torus-3x3x3", 9)])
 def test_cpsat_meets_the_bound_and_verifies(spec, T):
     """A full search with the cpsat backend from the bound finds a table of width T (below the
     greedy width, so CP-SAT decided it) that verifies."""
-    outcome = search(instance(spec), SearchParams(Strategy.FULL, backend=Backend.CPSAT), budget=Budget.seconds(30))
+    outcome = search(instance(spec), SearchParams(Strategy.FULL, backend=Backend.CPSAT),
+                     budget=Budget.seconds(SAFETY_NET_S))
     assert outcome.status is Status.FOUND and outcome.optimal and outcome.T == T
     assert outcome.attempts and all("cpsat" in a.detail for a in outcome.attempts)
     assert outcome.table.extra["search"]["solver"].startswith("cpsat")
@@ -40,11 +45,11 @@ def test_cpsat_meets_the_bound_and_verifies(spec, T):
 @pytest.mark.parametrize("spec,T", [("ring-4:cyclic", 2), ("ring-6:cyclic", 5), ("ring-8:cyclic", 9),
                                     ("ring-10:cyclic", 14)])
 def test_cpsat_refutes_what_z3_refutes(graph, spec, T):
-    """Widths below an optimum that Z3 refutes (results/README.md, encodings/): CP-SAT says unsat too."""
+    """Widths below an optimum that Z3 refutes (results/suite.md, encodings/): CP-SAT says unsat too."""
     cg = graph(spec)
     below = full_problem(cg, spec, T)
     assert solve(encode(below))[0] is SolveResult.UNSAT
-    assert cpsat.solve(below, timeout_s=10)[0] is SolveResult.UNSAT
+    assert cpsat.solve(below, timeout_s=SAFETY_NET_S)[0] is SolveResult.UNSAT
 
 
 def test_cpsat_placement_is_column_valid(graph):
@@ -52,7 +57,7 @@ def test_cpsat_placement_is_column_valid(graph):
     problem = full_problem(cg, "ring-8:cyclic", 10)
     built = cpsat.build(problem)
     assert set(built.sections) == set(encode(problem).sections)
-    result, chosen = cpsat.solve_model(built, timeout_s=10)
+    result, chosen = cpsat.solve_model(built, timeout_s=SAFETY_NET_S)
     assert result is SolveResult.SAT and len(chosen) == len(problem.items)
     assert sorted({i for i, _, _ in chosen}) == list(range(len(problem.items)))
     placed = [(problem.items[i].element, c, problem.items[i].words[w]) for i, w, c in chosen]
@@ -67,7 +72,7 @@ def test_counting_refutation_matches_encode(graph, spec, T, why):
     assert why in cpsat.counting_refutation(problem)
     assert cpsat.counting_refutation(problem) == encode(problem).trivially_unsat
     assert cpsat.solve(problem)[0] is SolveResult.UNSAT
-    assert cpsat.solve(full_problem(cg, spec, T + 1), timeout_s=10)[0] is SolveResult.SAT
+    assert cpsat.solve(full_problem(cg, spec, T + 1), timeout_s=SAFETY_NET_S)[0] is SolveResult.SAT
 
 
 def test_timeout_is_unknown_not_unsat(graph):

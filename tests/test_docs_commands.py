@@ -22,8 +22,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ray_could_not_start
+
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [ROOT / "README.md", ROOT / "results" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: the first word of a fenced line that makes it a command
 PROGRAMS = ("tesearch", ".venv/bin/tesearch", ".venv/bin/python", "python", "python3", "pip", "apt-get", "mkdir")
 #: a word of a synopsis, not of a command: a placeholder (NETWORK, FILE.json, A:B), a choice, an optional part
@@ -45,6 +47,8 @@ SKIPPED = {
     "tesearch run results/star-5.json --mpi --executor all": "120 MPI ranks (tests/test_mpi.py runs it, slow)",
     "tesearch simulate results/hypercube-7.json --bytes 8,64K,1M": "SimGrid runs of 128 ranks at three sizes "
                                                                    "under every MPI algorithm (minutes)",
+    "tesearch simulate results/torus-8x8.json --bytes 64K": "SimGrid runs of 64 ranks under every MPI algorithm "
+                                                           "(minutes)",
     "tesearch simulate torus-4x4x8:twisted --model cm02 --mpi-algorithms pair,bruck,ompi --json":
         "SimGrid runs of 128 ranks (minutes)",
     ".venv/bin/python -m scripts.reproduce --check": "about a minute of CPU (the docs say so)",
@@ -61,6 +65,16 @@ SLOW = {
     "tesearch replay results/frontier/star-7.json": "3.7 s: 5040 nodes",
     "tesearch view results/frontier/star-8.json -o star-8.html": "2 to 3 s: star-8's 40135 columns",
     "tesearch export results/torus-4x4x8.json --format chrome-trace -o torus-4x4x8.trace.json": "3.4 s",
+    # measured by CPU time in the everyday run (docs/notes/test-timings.md, 2026-12-05); each has an everyday twin
+    "tesearch simulate results/ring-6.json --bytes 64K --mpi-algorithms none --trace ring-6.trace.json":
+        "3.9 s of CPU: compiles the executor with smpicc and runs SimGrid (twin: test_simulate.py's "
+        "test_trace_holds_every_hop_once_in_time_order)",
+    "mkdir -p traces && tesearch export results/torus-4x4x8.json --format chakra -o traces/torus-4x4x8 --bytes 1M":
+        "1.7 s of CPU: 128 Chakra traces (twin: test_traces.py's test_chakra_traces_round_trip_and_match_the_programs)",
+    "tesearch export results/frontier/star-7.json --format chrome-trace --tracks letters -o star-7.trace.json":
+        "1.3 s of CPU: star-7's 4938 columns (twin: test_traces.py's test_letter_tracks_show_the_table)",
+    "tesearch bound pancake-6": "1.3 s of CPU in a fresh interpreter (twin: test_word_choice.py's "
+                                "test_pancake6_parity_lifts_the_bound_to_660, in process)",
 }
 #: a command that needs more than the test extra: the programs or modules it needs (missing: skipped, but
 #: under CI=true, where .ci/run installs them, a failure)
@@ -164,5 +178,7 @@ def test_a_documented_command_runs_as_written(command, where, tmp_path):
             pytest.fail(f"CI=true: {where}: `{command}` needs {', '.join(missing)}")
         pytest.skip(f"needs {', '.join(missing)}")
     done = _run(command, tmp_path, timeout=600)
+    if command.split(" && ")[-1].startswith("tesearch sweep") and ray_could_not_start(done.returncode, done.stderr):
+        return  # a machine too busy for Ray to start: exit 4 with its line is the sweep's right outcome (issue 46)
     assert done.returncode == 0, f"{where}: `{command}` exits {done.returncode}: {done.stderr.strip()[-600:]}"
     assert "Traceback" not in done.stderr

@@ -233,3 +233,62 @@ def test_judge_excuses_only_an_interrupt_before_any_tesearch_code(tmp_path):
     assert _judged(case, Run(1, "", site, 0.2, signal_sent=0.05), tmp_path=tmp_path) == []
     ours = site.replace("<frozen site>", str(testing.ROOT / "tesearch" / "entry.py"))
     assert any("traceback" in w for w in _judged(case, Run(1, "", ours, 0.2, signal_sent=0.05), tmp_path=tmp_path))
+
+
+# ------------------------------------------------------------------ Ctrl-C on the fuzzer itself (issue 46)
+
+def _processes_in(directory: str) -> dict[int, str]:
+    """Processes whose working directory lies under ``directory`` (the fuzzer's cases run in sandboxes there)."""
+    import os
+    from pathlib import Path
+
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.readlink(entry / "cwd").startswith(directory):
+                    found[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()[:100]
+            except OSError:
+                pass
+    return found
+
+
+@pytest.mark.slow  # draws cases (a few seconds), then runs some before the Ctrl-C
+def test_ctrl_c_stops_the_fuzzer_promptly_in_one_line_and_stops_every_case(tmp_path):
+    """benchmarks.fuzz took 4.0 s to stop on Ctrl-C (the interpreter's teardown), its workers printed
+    KeyboardInterrupt tracebacks, and the cases they ran went on in their own sessions."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from conftest import ROOT
+    from test_signals import SIGNAL_SLACK_S, STOP_S
+
+    out, err = tmp_path / "stdout", tmp_path / "stderr"
+    with open(out, "w") as stdout, open(err, "w") as stderr:
+        proc = subprocess.Popen([sys.executable, "-m", "benchmarks.fuzz", "--per-command", "10", "--only",
+                                 "verify,search,info", "--jobs", "2"], cwd=ROOT, stdout=stdout, stderr=stderr,
+                                start_new_session=True, env={**os.environ, "TMPDIR": str(tmp_path)})
+    deadline = time.monotonic() + 120
+    while "cases drawn" not in out.read_text() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+    cases = {}
+    while not cases and time.monotonic() < deadline and proc.poll() is None:  # a case is running
+        cases = _processes_in(str(tmp_path / "tfz-"))
+        time.sleep(0.05)
+    assert cases and proc.poll() is None, out.read_text() + err.read_text()
+    time.sleep(1.0)
+    cases.update(_processes_in(str(tmp_path / "tfz-")))
+    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole foreground process group
+    t0 = time.monotonic()
+    proc.wait(timeout=60)
+    stopped = time.monotonic() - t0
+    assert proc.returncode == 130, err.read_text()
+    assert err.read_text() == "fuzz.py: interrupted (SIGINT)\n"  # one line: no worker's traceback
+    assert stopped < STOP_S + SIGNAL_SLACK_S, stopped
+    time.sleep(0.5)
+    alive = {pid: name for pid, name in cases.items() if os.path.exists(f"/proc/{pid}")
+             and not open(f"/proc/{pid}/stat").read().split(")")[-1].split()[0] == "Z"}
+    assert alive == {}, alive
+    assert not list(tmp_path.glob("tfz-*"))

@@ -21,7 +21,8 @@ import pytest
 from conftest import ROOT, run_cli
 from tesearch.running.errors import SolverUnavailable
 from tesearch.schedules.execute.build import Flavour, cache_directory, compiler
-from tesearch.schedules.library import DEFAULT_RULES, SizeRule, read_rank_map, rules_from_report
+from tesearch.schedules.library import (DEFAULT_RULES, LibraryPlan, SizeRule, embedded_source, read_rank_map,
+                                       rules_from_report)
 from tesearch.schedules.execute.mpi import find_mpiexec, mpi_environment
 from tesearch.running.processes import run_captured
 from tesearch.networks.families import network_from_spec
@@ -33,7 +34,8 @@ CHECK_SOURCE = ROOT / "tests" / "c" / "alltoall_check.c"
 ON_SCHEDULE = 8  # 2 MPI_INT sent and one contiguous pair received: provably the same bytes, on the schedule
 FALLBACKS = {"another communicator size": 1, "MPI_IN_PLACE": 1, "a zero count": 1, "datatypes or counts": 2}
 _STATS = re.compile(r"tesearch_alltoall: rank (\d+): (\d+) MPI_Alltoall calls, (\d+) on the schedule \(step (\d+), "
-                    r"dataflow (\d+), combined (\d+)\), (\d+) to PMPI_Alltoall(?: \(([^)]*)\))?; (.*)$")
+                    r"dataflow (\d+), combined (\d+), pipelined (\d+)\), (\d+) to PMPI_Alltoall(?: \(([^)]*)\))?; "
+                    r"(.*)$")
 
 
 def _mpi_or_skip() -> tuple[str, Path]:
@@ -86,9 +88,9 @@ def run_check(mpiexec: Path, ranks: int, program: Path, *, preload: Path | None,
     stats = {}
     for line in done.stderr.splitlines():
         if match := _STATS.match(line):
-            rank, calls, on, step, dataflow, combined, fell, reasons, neighbours = match.groups()
+            rank, calls, on, step, dataflow, combined, pipelined, fell, reasons, neighbours = match.groups()
             stats[int(rank)] = {"calls": int(calls), "on": int(on), "step": int(step), "dataflow": int(dataflow),
-                                "combined": int(combined), "fell": int(fell),
+                                "combined": int(combined), "pipelined": int(pipelined), "fell": int(fell),
                                 "reasons": {k: int(v) for k, v in (r.rsplit(" ", 1) for r in (reasons or "").split(", ")
                                                                   if r)}, "neighbours": neighbours}
     return done.stdout, stats
@@ -107,7 +109,9 @@ def assert_agrees_and_used(stdout: str, stats: dict, ranks: int, executor: str) 
     ("hypercube-3.json", 8, "combined"),  # the default rules: combined at every size
     ("hypercube-3.json", 8, "step"),
     ("hypercube-3.json", 8, "dataflow"),
-    ("star-4.json", 24, "combined"),
+    ("hypercube-3.json", 8, "pipelined"),  # forced: the default rule names combined, so one piece, one in flight
+    # 7.4 s of CPU (24 processes on 2 cores): the everyday twin is hypercube-3's 8 ranks above, the same 13 cases
+    pytest.param("star-4.json", 24, "combined", marks=pytest.mark.slow),
     # 30-50 s each on the 2-core machine (120 or 128 processes); the other executors at this scale: run --mpi
     # (results/mpi.md), and these with TESEARCH_ALLTOALL_EXECUTOR by hand (step 51-56 s, dataflow 2:3 108 s)
     pytest.param("star-5.json", 120, "combined", marks=pytest.mark.slow),
@@ -226,6 +230,25 @@ def test_rules_follow_the_measured_crossover():
     assert rules == (SizeRule(0, "pmpi"), SizeRule(4096, "combined"), SizeRule(65536, "dataflow", 64, 64))
     assert "8 B: PMPI_Alltoall" in said and "r.json" in said
     assert DEFAULT_RULES == (SizeRule(0, "combined"),)
+
+
+def test_a_pipelined_run_by_rule_gives_its_sizes_own_pieces_and_window():
+    """The pipelined executor by rule has no pieces or window of its own (0, 0): each size's rule takes the ones its
+    run had, and two sizes with different pieces are two rules."""
+    report = _report({4096: {"table (step)": 5.0, "alltoall:pair": 4.5},
+                      65536: {"table: balanced supersteps (combined)": 9.5, "alltoall:pair": 20.0},
+                      1 << 20: {"table: balanced supersteps (combined)": 95.0, "alltoall:pair": 200.0}})
+    report["contenders"].append({"name": "table (pipelined)", "family": "table", "schedule": "table",
+                                 "executor": {"kind": "pipelined", "lookahead": 1, "inflight": 0, "pieces": 0,
+                                              "split": 0}})
+    for size, split, inflight, seconds in ((65536, 8, 5, 8.0), (1 << 20, 16, 5, 90.0)):
+        runs = next(s for s in report["sizes"] if s["bytes"] == size)["runs"]
+        runs.append({"contender": "table (pipelined)", "family": "table", "status": "ok", "seconds": seconds,
+                     "split": split, "inflight": inflight})
+    rules, said = rules_from_report(report, network="hypercube-3", ranks=8, where="r.json")
+    assert rules == (SizeRule(0, "pmpi"), SizeRule(65536, "pipelined", 1, 5, 8), SizeRule(1 << 20, "pipelined", 1, 5, 16))
+    assert "64 KiB: pipelined P=8 W=5" in said
+    assert "{65536ull, 4, 1, 5, 8}" in embedded_source(LibraryPlan("hypercube-3", 8, 4, b"", b"", rules, "r", None))
 
 
 @pytest.mark.parametrize("change,fragment", [

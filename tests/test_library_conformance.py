@@ -109,6 +109,45 @@ def test_errors_are_reported_as_pmpi_reports_them(mpi, library, program):
     assert len(stats) == 8 and {int(m.group(3)) for m in stats} == {1}  # only the correct call
 
 
+def test_the_librarys_communicator_copies_no_attributes_and_types_must_be_committed(mpi, library, program):
+    """The library's private communicator is made with PMPI_Comm_create, not PMPI_Comm_dup: a program's attribute
+    whose copy callback counts is never called by MPI_Alltoall (the old library called it at the first call), and
+    one whose copy callback refuses (returns MPI_ERR_OTHER, as MPI allows) no longer makes the first call abort in
+    PMPI_Comm_dup ("user copy function returned error code 15"): both run on the schedule with PMPI's data.  An
+    uncommitted derived type is MPI_ERR_TYPE with the library as without it (the old library ran the schedule and
+    returned MPI_SUCCESS)."""
+    done, cases, schedules, _ = run_preloaded(mpi, 8, program("alltoall_attributes"), library, timeout=60)
+    assert_all_same(done, cases, 6)
+    assert "CLASSES uncommitted type: library 3, PMPI 3" in done.stdout
+    assert schedules == {"user copy callback": 8, "copy callback that refuses": 8,
+                         "correct after the uncommitted type": 8}
+
+
+_HOSTILE_ON_SCHEDULE = {
+    "send 4 INT recv 1 contig4", "send 1 contig4 recv 4 INT", "vector(2,2,2) vs 4 INT", "hvector(3,1,4B) contiguous",
+    "indexed ascending (contig)", "nested hvector(contig(indexed))", "Type_dup(INT) vs INT",
+    "freed and remade 0 (contig)", "freed and remade 2 (contig)", "MPI_BYTE 13", "MPI_2INT", "MPI_LONG_DOUBLE",
+    "MPI_C_BOOL", "even contig4 odd 4INT", "loop 0", "loop 2", "loop 3", "loop 5", "split shuffled keys",
+    "create_group permuted", "dup freed remade 0", "dup freed remade 1", "dup freed remade 2",
+    "comm with user attribute", "comm whose attribute refuses copy (fatal handler)", "counting errhandler legal call",
+    "with user ANY_SOURCE/ANY_TAG irecvs pending", "with user irecvs pending (big)"}
+
+
+@pytest.mark.slow  # 18 s at a load of 30: 55 cases, each through both calls
+@pytest.mark.parametrize("executor", ["combined", "step", "dataflow"])
+def test_a_hostile_testers_legal_calls_get_pmpis_data(mpi, library, program, executor):
+    """tests/c/alltoall_hostile.c (55 cases: layouts that match by signature only, resized, vector, indexed, nested,
+    dup'd and freed types, predefined pair types, communicators split, made from groups, freed and made again, the
+    program's attributes, error handler and pending MPI_ANY_TAG receives): every case agrees with PMPI_Alltoall, and
+    exactly the provably contiguous ones run on the schedule.  Before the private communicator was made with
+    PMPI_Comm_create, "user copy_fn called" differed and the refusing copy callback aborted the program."""
+    done, cases, schedules, _ = run_preloaded(mpi, 8, program("alltoall_hostile"), library, timeout=300,
+                                              env={"TESEARCH_ALLTOALL_EXECUTOR": executor})
+    assert_all_same(done, cases, 55)
+    assert {name for name, on in schedules.items() if on} == _HOSTILE_ON_SCHEDULE
+    assert all(on in (0, 8) for on in schedules.values()), schedules
+
+
 # ------------------------------------------------------------------ threads
 
 THREAD_RUNS = 3
@@ -135,15 +174,18 @@ def test_threads_make_their_first_calls_at_once_many_times(mpi, library, program
     _concurrent_first_calls(mpi, library, program, 15)
 
 
-def test_a_thread_communicator_goes_to_pmpi(mpi, library, program):
-    """MPICH's MPIX_Threadcomm: 2 processes x 4 threads make a communicator of 8 ranks (hypercube-3's size) whose
-    handle each process's threads share; the old library cached one rank's state on it for all four threads and
-    hung.  Every call now goes to PMPI_Alltoall ("a thread communicator") and agrees with it."""
-    done, cases, _, stats = run_preloaded(mpi, 2, program("alltoall_threads"), library, "threadcomm", 4, timeout=60)
+@pytest.mark.parametrize("processes,threads", [(2, 4), (1, 8)])
+def test_a_thread_communicator_goes_to_pmpi(mpi, library, program, processes, threads):
+    """MPICH's MPIX_Threadcomm: 2 processes x 4 threads (or 1 x 8) make a communicator of 8 ranks (hypercube-3's
+    size) whose handle each process's threads share; the old library cached one rank's state on it for all the
+    process's threads and hung.  Every call now goes to PMPI_Alltoall ("a thread communicator") and agrees."""
+    done, cases, _, stats = run_preloaded(mpi, processes, program("alltoall_threads"), library, "threadcomm", threads,
+                                          timeout=60)
     if "SKIP" in done.stdout:
         pytest.skip(done.stdout.strip())
     assert_all_same(done, cases, 1)
-    assert len(stats) == 2 and all("a thread communicator 16" in m.group(8) for m in stats)
+    calls = threads * 4  # ROUNDS calls per thread
+    assert len(stats) == processes and all(f"a thread communicator {calls}" in m.group(9) for m in stats)
 
 
 # ------------------------------------------------------------------ large counts and bundles above one message
@@ -172,7 +214,7 @@ def test_bundles_above_the_message_limit_go_in_pieces(mpi, small_message_library
     assert_all_same(done, cases, 8)
     for name, on in schedules.items():
         assert on == (0 if name.startswith("4104 ") else 8), (name, on)
-    assert all("more than the executors hold 2" in m.group(8) for m in stats)
+    assert all("more than the executors hold 2" in m.group(9) for m in stats)
 
 
 def test_the_memory_an_executor_holds_is_bounded(mpi, library, program):

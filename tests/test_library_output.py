@@ -297,3 +297,21 @@ def test_a_directory_as_the_schedule_is_named_and_every_call_goes_to_pmpi(tmp_pa
                            {"TESEARCH_SCHEDULE": str(tmp_path)})
     assert f"TESEARCH_SCHEDULE={tmp_path} cannot be used (a directory, not a file)" in stderr, stderr
     assert stderr.count("0 on the schedule") == 8, stderr
+
+
+@pytest.mark.slow  # a time limit of 5 s or more in a fresh process
+def test_the_time_limit_of_run_mpi_names_mpiexec(tmp_path):
+    """The phase of ``run --mpi``'s mpiexec run, held there by the fault-injection variable (the run itself would
+    end too soon); a machine too loaded to reach it in time is given a longer limit."""
+    from tesearch.running.limits import STALL_PHASE_VARIABLE
+
+    pytest.importorskip("mpi4py")
+    for seconds in (5, 20, 60):
+        done = subprocess.run([sys.executable, "-m", "tesearch.entry", "run", str(TABLE), "--mpi", "--timeout",
+                               str(seconds), "--quiet"], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=seconds + 120, env=dict(os.environ, PYTHONPATH=str(ROOT),
+                                                              **{STALL_PHASE_VARIABLE: "run on 8 ranks"}))
+        assert done.returncode == 4, done.stderr
+        if "run on 8 ranks" in done.stderr:
+            break
+    assert "(in phase: run on 8 ranks with mpiexec)" in done.stderr, done.stderr

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import run_cli
+from conftest import run_cli, stop_in_phase
 from tesearch.running.limits import STALL_PHASE_VARIABLE, Limits, budget, phase, time_left
 from tesearch.running.supervise import supervise
 
@@ -44,12 +44,10 @@ PHASES = [
 #: the everyday run interrupts this one here and "solve full" in the greedy-table test below
 #: (pancake-4 stalled there, with every assertion of this test); the slow run all of them
 EVERYDAY = {("search", "candidate words")}
-#: the time limit of an interrupted run: the everyday phases are reached in under half a second
+#: the first time limit of an interrupted run: the everyday phases are reached in under half a second
 #: (star-4 and pancake-4, at a load average of 5 on 2 cores), the others may take longer
 EVERYDAY_SECONDS = 3
 SLOW_SECONDS = 3  # every phase listed is reached within a second on a quiet machine (ring-6, star-4/5, torus-4x8)
-
-
 @pytest.mark.parametrize("args,stalled,seconds", [
     pytest.param(a, p, EVERYDAY_SECONDS, id=f"{a[0]}-{p}") if (a[0], p) in EVERYDAY else
     pytest.param(a, p, SLOW_SECONDS, marks=pytest.mark.slow, id=f"{a[0]}-{p}") for a, p in PHASES])
@@ -58,16 +56,9 @@ def test_timeout_stops_every_phase_and_names_it(args, stalled, seconds, tmp_path
     from tesearch.networks import groups
     monkeypatch.setattr(groups, "_CACHE", {})  # the forked worker must build its group itself
     args = [a.replace("RESULTS", str(ROOT / "results")) for a in args]
-    out = [] if args[0] in ("info", "verify") else ["--out", tmp_path / "t.json"]
-    started = time.monotonic()
-    result = run_cli(*args, *out, "--timeout", seconds, "--quiet", env={STALL_PHASE_VARIABLE: stalled})
-    took = time.monotonic() - started
-    assert result.exit_code == 4, result.output
+    out = None if args[0] in ("info", "verify") else tmp_path / "t.json"
+    result, seconds, took = stop_in_phase(args, stalled, seconds, out)
     assert f"time limit of {seconds} s reached (in phase: {stalled}" in result.stderr
-    assert took < seconds + 4, took  # stopped within a few seconds of the limit
-    if (tmp_path / "t.json").exists():  # only the verified best table offered before the limit
-        assert "best verified table before the limit" in result.stderr
-        assert run_cli("verify", tmp_path / "t.json").exit_code == 0
 
 
 @pytest.mark.parametrize("spec,seconds,greedy", [("pancake-4", EVERYDAY_SECONDS, 23)])  # pancake-5 (T = 118,
@@ -76,13 +67,8 @@ def test_at_the_limit_the_verified_greedy_table_is_written(tmp_path, spec, secon
     """The full search offers its verified greedy table (pancake-4: T = 23) before
     the solver runs; stalled in "solve full", the limit names that phase and the table is written."""
     out = tmp_path / "t.json"
-    started = time.monotonic()
-    result = run_cli("search", spec, "--out", out, "--timeout", seconds, "--quiet",
-                     env={STALL_PHASE_VARIABLE: "solve full"})
-    took = time.monotonic() - started
-    assert result.exit_code == 4
+    result, seconds, took = stop_in_phase(["search", spec], "solve full", seconds, out)
     assert f"time limit of {seconds} s reached (in phase: solve full" in result.stderr
-    assert took < seconds + 4, took  # stopped within a few seconds of the limit
     assert f"best verified table before the limit: T = {greedy}" in result.stderr and "written to" in result.stderr
     table = json.loads(out.read_text())
     assert table["T"] == greedy and run_cli("verify", out).exit_code == 0

@@ -84,7 +84,10 @@ def test_commands_use_existing_subcommands_and_options(entries, monkeypatch):
                 assert words[1] in COMMANDS, f"{e['name']}: no subcommand {words[1]!r}"
                 sub = cli.get_command(None, words[1])
                 try:
-                    sub.make_context(words[1], words[2:])
+                    # under the group's context, as `tesearch` parses it: a bare context would make click cache this
+                    # command's help option without -h (docs/cli.md and `tesearch CMD -h` then differ in-process)
+                    parent = click.Context(cli, info_name="tesearch", **cli.context_settings)
+                    sub.make_context(words[1], words[2:], parent=parent)
                 except click.ClickException as exc:
                     pytest.fail(f"{e['name']}: {command}: {exc.format_message()}")
                 if e["kind"] == "table" and words[1] in ("search", "stratify", "lift", "repack", "construct"):
@@ -137,6 +140,23 @@ def test_reproduce_lists_and_checks_one_entry():
     proc = reproduce("--check", "table:ring-6", "certificate:ring-6-cyclic", "encoding:ring-6_cyclic-total-full-T5")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "all              3       0" in proc.stdout
+
+
+def test_reproduce_check_is_never_silent_while_an_entry_runs_long(monkeypatch, capsys):
+    """Issue 46: `--check` printed nothing for 300 s at a load of 15.  An entry that runs long now gets 'still
+    checking' lines meanwhile and its time afterwards; quick entries a line every PROGRESS_S."""
+    import time as clock
+
+    from scripts import reproduce as module
+
+    monkeypatch.setattr(module, "PROGRESS_S", 0.5)
+    monkeypatch.setattr(module, "check_table", lambda path, entry: clock.sleep(2.2))
+    entries = [e for e in module.load_manifest() if e["name"] in ("table:ring-6", "table:ring-3")]
+    assert len(entries) == 2
+    assert module.check(entries, deep=False) == 0
+    err = capsys.readouterr().err
+    assert err.count("still checking results/ring-") >= 4, err  # one about every PROGRESS_S while each runs
+    assert "[1/2] results/ring-" in err and ": 2.2 s" in err and "[2/2]" in err
 
 
 def readme_rows(folder: str) -> dict[str, set[str]]:

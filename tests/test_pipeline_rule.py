@@ -16,7 +16,8 @@ def test_the_piece_is_the_bandwidth_delay_product_rounded_down_to_a_power_of_two
 @pytest.mark.parametrize("link,size,expected", [
     (SMPI_LINK, 64 << 10, Pipeline(8, 5)),  # 8 KiB pieces: 2.19 us of latency, 0.75 us on the wire
     (DEFAULT_LINK, 64 << 10, Pipeline(8, 5)),  # 1 us of latency, 0.82 us on the wire: 4, made odd
-    (SMPI_LINK, 1 << 20, Pipeline(128, 5)),
+    (SMPI_LINK, 1 << 20, Pipeline(16, 5)),  # at most 16 pieces: 64 KiB, 11.6 us of latency, 7.0 us on the wire
+    (DEFAULT_LINK, 1 << 20, Pipeline(16, 3)),
     (DEFAULT_LINK, 8, Pipeline(1, 2)),  # a block smaller than a piece: one piece, two in flight
     (SMPI_LINK, 4096, Pipeline(1, 2)),
 ])

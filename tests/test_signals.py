@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, ray_could_not_start, run_cli
 from tesearch.running.errors import LimitReached
 from tesearch.running.limits import Limits, time_left
 from tesearch.running.processes import ProcessGroupChild, start_process_group
@@ -421,12 +421,21 @@ def test_a_signal_while_ray_starts_or_runs_stops_it_all(tmp_path, signum, code, 
     lines = []
     if moment == "Ray started":
         while "Ray started" not in (line := proc.stderr.readline()):
-            assert line, f"the sweep ended before Ray started (exit {proc.wait()}): {''.join(lines)}{proc.stdout.read()}"
+            if not line:  # the sweep ended before Ray started: right only as a busy machine's outcome (exit 4)
+                assert ray_could_not_start(proc.wait(), "".join(lines)), \
+                    f"the sweep ended before Ray started (exit {proc.returncode}): {''.join(lines)}{proc.stdout.read()}"
+                assert family.left_after(STOP_S) == [] and _ray_dirs() <= dirs_before
+                return
             lines.append(line)
     else:
         _wait_until(lambda: any(moment in c for c in family.commands.values()) or proc.poll() is not None, 600,
                     f"{moment} starts")
-        assert proc.poll() is None, f"the sweep ended before {moment} started (exit {proc.returncode})"
+        if proc.poll() is not None:  # ended before the gcs_server ran: right only as a busy machine's outcome
+            err = proc.stderr.read()
+            assert ray_could_not_start(proc.returncode, err), \
+                f"the sweep ended before {moment} started (exit {proc.returncode}): {err}"
+            assert family.left_after(STOP_S) == [] and _ray_dirs() <= dirs_before
+            return
     returncode, seconds, err = _signal_and_measure(proc, family, signum)
     assert returncode == code, "".join(lines) + err
     assert seconds < STOP_S + SIGNAL_SLACK_S, seconds
@@ -537,8 +546,8 @@ def _sentences_on_ctrl_c(text: str) -> list[str]:
 
 
 def test_no_doc_says_ctrl_c_writes_or_keeps_a_table():
-    """Issue 41: README's "How it works" said the greedy-core table is written on "a timeout or Ctrl-C"; Ctrl-C
-    writes nothing ("Safe to use", and the test below). Every sentence of the docs that names Ctrl-C and writing
+    """Issue 41: README's "How it works" (docs/how-it-works.md now) said the greedy-core table is written on "a
+    timeout or Ctrl-C"; Ctrl-C writes nothing (docs/safety.md, and the test below). Every sentence of the docs that names Ctrl-C and writing
     or keeping says that nothing is written; the greedy-core sentence says a limit writes the table."""
     claims = re.compile(r"\b(writes it|keeps it|keep the best|keeps the best|still writes|still keeps)\b")
     wrong = []
@@ -546,8 +555,8 @@ def test_no_doc_says_ctrl_c_writes_or_keeps_a_table():
         wrong += [f"{document.name}: {s}" for s in _sentences_on_ctrl_c(document.read_text())
                   if claims.search(s) and "nothing" not in s]
     assert wrong == []
-    readme = " ".join((ROOT / "README.md").read_text().split())
-    greedy = next(s for s in re.split(r"(?<=\.)\s+", readme) if "packed by greedy first fit" in s)
+    how = " ".join((ROOT / "docs" / "how-it-works.md").read_text().split())  # README's "How it works" until issue 48
+    greedy = next(s for s in re.split(r"(?<=\.)\s+", how) if "packed by greedy first fit" in s)
     assert "at a time or memory limit it is written" in greedy and "Ctrl-C writes nothing" in greedy
 
 

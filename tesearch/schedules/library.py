@@ -35,7 +35,7 @@ README_NAME = "README.md"
 LIBRARY_SOURCES = ("te_pmpi.c", "te_layout.c", "te_schedule.c", "te_run.c", "te_check.c")
 EMBEDDED_SOURCE = "te_embedded.c"
 #: te.h's te_executor_kind codes, and 0 for PMPI_Alltoall
-EXECUTOR_CODES = {"pmpi": 0, "step": 1, "dataflow": 2, "combined": 3}
+EXECUTOR_CODES = {"pmpi": 0, "step": 1, "dataflow": 2, "combined": 3, "pipelined": 4}
 #: the names of the schedules a simulate report runs that the library can run (with its executor kind)
 TABLE_SCHEDULE = "table"
 BALANCED_SCHEDULE = "table: balanced supersteps"
@@ -49,18 +49,21 @@ class SizeRule:
     executor: str
     lookahead: int = 1
     inflight: int = 1
+    split: int = 1  # pipelined: pieces per hop
 
     @property
     def name(self) -> str:
-        """'PMPI_Alltoall', 'step', 'dataflow K=2 W=2', 'combined'."""
+        """'PMPI_Alltoall', 'step', 'dataflow K=2 W=2', 'combined', 'pipelined P=8 W=5'."""
         if self.executor == "pmpi":
             return "PMPI_Alltoall"
+        if self.executor == "pipelined":
+            return f"pipelined P={self.split} W={self.inflight}"
         return f"dataflow K={self.lookahead} W={self.inflight}" if self.executor == "dataflow" else self.executor
 
     def to_json(self) -> dict:
         """The rule as JSON."""
         return {"min_bytes": self.min_bytes, "executor": self.executor, "lookahead": self.lookahead,
-                "inflight": self.inflight}
+                "inflight": self.inflight, "split": self.split}
 
 
 #: without a simulate report: the combined executor on the balanced superstep map at every size
@@ -165,15 +168,49 @@ def _library_executor(contender: dict, place: str, where: str) -> SizeRule | Non
         return SizeRule(0, kind, lookahead, inflight)
     if schedule == BALANCED_SCHEDULE and kind == "combined":
         return SizeRule(0, "combined")
+    if schedule == TABLE_SCHEDULE and kind == "pipelined":  # 0, 0: by rule, each size's run says what it had
+        split = _field(executor, "split", (int,), f"{place}.executor", where, optional=True) or 0
+        inflight = _field(executor, "inflight", (int,), f"{place}.executor", where, optional=True) or 0
+        if split < 0 or inflight < 0:
+            raise FormatError(f"{place}.executor: split {split} and inflight {inflight} are not a pipelined executor",
+                              where=where)
+        return SizeRule(0, "pipelined", 1, inflight, split)
     return None
+
+
+def _timed_runs(runs: list, place: str, where: str) -> list[dict]:
+    """A size's runs with a time: contender, family, seconds (and a pipelined run's pieces and window), each field
+    checked; FormatError naming the run and the field."""
+    checked = []
+    for index, run in enumerate(runs):
+        at = f"{place}.runs[{index}]"
+        if not isinstance(run, dict):
+            raise FormatError(f"{at}: {_shown(run)} is not an object", where=where)
+        status = _field(run, "status", (str,), at, where)
+        contender = _field(run, "contender", (str,), at, where, optional=True)
+        family = _field(run, "family", (str,), at, where, optional=True)
+        seconds = _field(run, "seconds", (int, float), at, where, optional=True)
+        if status == "ok" and seconds is not None:
+            if not seconds > 0 or seconds != seconds or seconds == float("inf"):
+                raise FormatError(f"{at}.seconds: {_shown(seconds)} is not a time in seconds", where=where)
+            entry = {"contender": contender, "family": family, "seconds": float(seconds)}
+            for key in ("split", "inflight"):  # a pipelined run by rule: the pieces and window it had
+                value = _field(run, key, (int,), at, where, optional=True)
+                if value is not None:
+                    if value < 1:
+                        raise FormatError(f"{at}.{key}: {value} is not at least 1", where=where)
+                    entry[key] = value
+            checked.append(entry)
+    return checked
 
 
 def rules_from_report(report: object, *, network: str, ranks: int, where: str) -> tuple[tuple[SizeRule, ...], str]:
     """The size rules of a ``tesearch simulate --json`` report of the same network, and a sentence on how they were
     chosen; FormatError (exit 2, one line naming ``where`` and the field) for anything else.
 
-    At each measured size the library's candidates are the report's runs of the table's own timing under step and
-    dataflow and of its balanced supersteps under combined; the fastest of them wins the size when it beats the
+    At each measured size the library's candidates are the report's runs of the table's own timing under step,
+    dataflow and pipelined (with the pieces per hop and the window that run had) and of its balanced supersteps under
+    combined; the fastest of them wins the size when it beats the
     fastest MPI_Alltoall contender there, else PMPI_Alltoall does.  The rule of a size holds from that size up to
     the next measured one, and the smallest measured size's rule from 0."""
     if not isinstance(report, dict) or not isinstance(report.get("sizes"), list) or \
@@ -193,8 +230,8 @@ def rules_from_report(report: object, *, network: str, ranks: int, where: str) -
         if (rule := _library_executor(contender, place, where)) is not None:
             candidates[name] = rule
     if not candidates:
-        raise FormatError("the report times none of the executors the library runs (the table under step or "
-                          "dataflow, its balanced supersteps under combined)", where=where)
+        raise FormatError("the report times none of the executors the library runs (the table under step, "
+                          "dataflow or pipelined, its balanced supersteps under combined)", where=where)
     measured = []
     for number, size in enumerate(report["sizes"]):
         place = f"sizes[{number}]"
@@ -204,19 +241,7 @@ def rules_from_report(report: object, *, network: str, ranks: int, where: str) -
         if bytes_ < 1:
             raise FormatError(f"{place}.bytes: {bytes_} is not a block size (at least 1 byte)", where=where)
         runs = _field(size, "runs", (list,), place, where)
-        checked = []
-        for index, run in enumerate(runs):
-            at = f"{place}.runs[{index}]"
-            if not isinstance(run, dict):
-                raise FormatError(f"{at}: {_shown(run)} is not an object", where=where)
-            status = _field(run, "status", (str,), at, where)
-            contender = _field(run, "contender", (str,), at, where, optional=True)
-            family = _field(run, "family", (str,), at, where, optional=True)
-            seconds = _field(run, "seconds", (int, float), at, where, optional=True)
-            if status == "ok" and seconds is not None:
-                if not seconds > 0 or seconds != seconds or seconds == float("inf"):
-                    raise FormatError(f"{at}.seconds: {_shown(seconds)} is not a time in seconds", where=where)
-                checked.append({"contender": contender, "family": family, "seconds": float(seconds)})
+        checked = _timed_runs(runs, place, where)
         measured.append((bytes_, checked))
     rules, said = [], []
     for bytes_, runs in sorted(measured, key=lambda item: item[0]):
@@ -228,17 +253,20 @@ def rules_from_report(report: object, *, network: str, ranks: int, where: str) -
         rival = min(mpi, key=lambda r: r["seconds"], default=None)
         if best is not None and (rival is None or best["seconds"] < rival["seconds"]):
             rule = candidates[best["contender"]]
-            rules.append(SizeRule(bytes_, rule.executor, rule.lookahead, rule.inflight))
+            if rule.executor == "pipelined":
+                rule = SizeRule(0, "pipelined", 1, best.get("inflight") or rule.inflight or 1,
+                                best.get("split") or rule.split or 1)
+            rules.append(SizeRule(bytes_, rule.executor, rule.lookahead, rule.inflight, rule.split))
         else:
             rules.append(SizeRule(bytes_, "pmpi"))
         said.append(f"{format_bytes(bytes_)}: {rules[-1].name}")
     if not rules:
         raise FormatError("the report has no size with a timed run", where=where)
-    rules[0] = SizeRule(0, rules[0].executor, rules[0].lookahead, rules[0].inflight)
+    rules[0] = SizeRule(0, rules[0].executor, rules[0].lookahead, rules[0].inflight, rules[0].split)
     merged = [rules[0]]
     for rule in rules[1:]:
-        if (rule.executor, rule.lookahead, rule.inflight) != (merged[-1].executor, merged[-1].lookahead,
-                                                              merged[-1].inflight):
+        if (rule.executor, rule.lookahead, rule.inflight, rule.split) != \
+                (merged[-1].executor, merged[-1].lookahead, merged[-1].inflight, merged[-1].split):
             merged.append(rule)
     return tuple(merged), f"from {Path(where).name}, measured at {', '.join(said)}"
 
@@ -343,11 +371,11 @@ def _c_string(text: str) -> str:
 
 def embedded_source(plan: LibraryPlan) -> str:
     """``te_embedded.c``: the plan's schedules, size rules and description as C constants (te_pmpi.c reads them)."""
-    rules = ",\n  ".join(f"{{{r.min_bytes}ull, {EXECUTOR_CODES[r.executor]}, {r.lookahead}, {r.inflight}}}"
+    rules = ",\n  ".join(f"{{{r.min_bytes}ull, {EXECUTOR_CODES[r.executor]}, {r.lookahead}, {r.inflight}, {r.split}}}"
                          for r in plan.rules)
     return "\n".join([
         f"/* te_embedded.c: written by tesearch library for {plan.network}; do not edit. */",
-        "typedef struct { unsigned long long min_bytes; int executor, lookahead, inflight; } te_size_rule;",
+        "typedef struct { unsigned long long min_bytes; int executor, lookahead, inflight, split; } te_size_rule;",
         _c_bytes("te_embedded_table", plan.table),
         _c_bytes("te_embedded_supersteps", plan.supersteps),
         f"const te_size_rule te_embedded_rules[] = {{\n  {rules}\n}};",
@@ -503,13 +531,13 @@ communicator, as MPI requires.
 
 ({plan.rules_source}.)  Executors: step (one message per hop, step by step), dataflow (out of order within K
 positions, W messages in flight per link), combined (the table's balanced superstep map, one message per link per
-superstep).
+superstep), pipelined (the table's order on every link, every hop in P pieces, W pieces in flight per link).
 
 ## Environment (give every rank the same values)
 
 | variable | effect |
 |---|---|
-| `TESEARCH_ALLTOALL_EXECUTOR=pmpi\\|step\\|dataflow\\|combined` | that executor at every size, instead of the rules |
+| `TESEARCH_ALLTOALL_EXECUTOR=pmpi\\|step\\|dataflow\\|combined\\|pipelined` | that executor at every size, instead of the rules (pipelined: the rule's pieces and window, else one and one) |
 | `TESEARCH_ALLTOALL_MIN_BYTES=N` | blocks below N bytes go to PMPI_Alltoall, the others to the schedule |
 | `TESEARCH_ALLTOALL_DATAFLOW=K:W` | the dataflow executor's lookahead and messages in flight |
 | `TESEARCH_SCHEDULE=FILE` | a tesearch-hops file run by every executor instead of the embedded schedules |

@@ -57,12 +57,16 @@ ROUTES = ("construct", "lift", "rotation", "stratify", "split", "full", "repack"
 #: the share of the time left that each route may spend (the last route that applies gets all of it)
 ROUTE_SHARES = {"construct": 1.0, "lift": 0.25, "rotation": 0.5, "stratify": 0.4, "split": 0.4, "full": 0.6,
                 "repack": 1.0}
+#: seconds the routes leave before the command's deadline to return the outcome (at most a tenth of the time)
+RETURN_MARGIN_S = 5.0
+#: why a route was passed when the command's time was spent before it could start
+TIME_SPENT = "not tried: the time was spent"
 #: how each route is named for people
 ROUTE_NAMES = {"construct": "a construction", "lift": "the ring lift", "rotation": "the rotation search",
                "stratify": "the symmetry stratification", "split": "the split search", "full": "the full search",
                "repack": "the CP-SAT repack"}
 #: the advice a construction's refusal ends with ("; use tesearch search or narrow"): the front door goes on by itself
-OTHER_COMMAND = re.compile(r"; use tesearch [a-z ]+$")
+OTHER_COMMAND = re.compile(r"; use tesearch .*$")
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,9 @@ class Routes:
     def __init__(self, door, facts: Instance, budget: Budget):
         self.door = door
         self.facts = facts
-        self.budget = budget
+        # the routes end a little before the command's deadline, so that the front door returns its outcome (the
+        # table, its route and the routes passed, exit 0) instead of being stopped with its best table at the limit
+        self.budget = budget.reserving(RETURN_MARGIN_S, fraction=0.1)
         self.params = door.params
         self.routes = ROUTES if door.routes is None else tuple(r for r in ROUTES if r in door.routes)
         self.progress: Progress = door.progress
@@ -246,7 +252,7 @@ class Routes:
                     self.progress(f"route {route}: does not apply: {why}")
                     continue
                 if budget.spent:
-                    self.passed.append(Passed(route, "not tried: the time was spent"))
+                    self.passed.append(Passed(route, TIME_SPENT))
                     continue
                 share = budget if self.last(position) else budget.part(fraction=ROUTE_SHARES[route])
                 self.route = route
@@ -287,7 +293,10 @@ def _seconds(budget: Budget) -> str:
 def _last_stop(passed: list[Passed]) -> str | None:
     """Why the last route that ran stopped, for an outcome without a table."""
     ran = [p for p in passed if not p.why.startswith(("does not apply", "not tried"))]
-    return ran[-1].why if ran else None
+    if ran:
+        return ran[-1].why
+    late = [p for p in passed if p.why == TIME_SPENT]  # the instance's setup took all the time (a busy machine)
+    return f"the time limit was reached before route {late[0].route} could start" if late else None
 
 
 def existing_table(network: Network) -> Table | None:

@@ -162,48 +162,52 @@ def run_process(args: list[str], work: Path, case_dir: Path, *, exec_mode: bool,
             os._exit(code)
         proc = None
     watch = Watch(pid)
-    code: int | None = None
-    sent: float | None = None
-    deadline = started + seconds
-    next_poll = 0.0
-    while True:
-        now = time.monotonic()
-        if proc is not None:
-            status = proc.poll()
-            done = status is not None
-            if done:
-                code = status if status >= 0 else 128 - status  # killed by a signal: 128 + n, as a shell says
-        else:
-            done_pid, status = os.waitpid(pid, os.WNOHANG)
-            done = done_pid != 0
-            if done:
-                code = os.waitstatus_to_exitcode(status)
-                code = code if code >= 0 else 128 - code
-        if done:
-            break
-        if sig is not None and sent is None and now - started >= sig[1]:
-            try:
-                (os.killpg if sig[2] else os.kill)(pid, sig[0])
-            except OSError:
-                pass
-            sent = now - started
-        if now >= deadline:
-            watch.poll()
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except OSError:
-                pass
-            watch.kill_all()
+    try:
+        code: int | None = None
+        sent: float | None = None
+        deadline = started + seconds
+        next_poll = 0.0
+        while True:
+            now = time.monotonic()
             if proc is not None:
-                proc.wait()
+                status = proc.poll()
+                done = status is not None
+                if done:
+                    code = status if status >= 0 else 128 - status  # killed by a signal: 128 + n, as a shell says
             else:
-                os.waitpid(pid, 0)
-            code = None
-            break
-        if now >= next_poll:
-            watch.poll()
-            next_poll = now + 0.2
-        time.sleep(0.01)
+                done_pid, status = os.waitpid(pid, os.WNOHANG)
+                done = done_pid != 0
+                if done:
+                    code = os.waitstatus_to_exitcode(status)
+                    code = code if code >= 0 else 128 - code
+            if done:
+                break
+            if sig is not None and sent is None and now - started >= sig[1]:
+                try:
+                    (os.killpg if sig[2] else os.kill)(pid, sig[0])
+                except OSError:
+                    pass
+                sent = now - started
+            if now >= deadline:
+                watch.poll()
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                watch.kill_all()
+                if proc is not None:
+                    proc.wait()
+                else:
+                    os.waitpid(pid, 0)
+                code = None
+                break
+            if now >= next_poll:
+                watch.poll()
+                next_poll = now + 0.2
+            time.sleep(0.01)
+    except BaseException:  # Ctrl-C or the harness stopped (a worker's SIGTERM): the case and all it started go too
+        _stop_case(pid, proc, watch)
+        raise
     elapsed = time.monotonic() - started
     leftovers: dict[int, str] = {}
     if code is not None:
@@ -216,6 +220,22 @@ def run_process(args: list[str], work: Path, case_dir: Path, *, exec_mode: bool,
         watch.kill_all()
     text = [p.read_text(errors="replace") if p.exists() else "" for p in (out_path, err_path)]
     return Run(code, text[0], text[1], elapsed, sent, [f"{name} (pid {pid})" for pid, name in sorted(leftovers.items())])
+
+
+def _stop_case(pid: int, proc: subprocess.Popen | None, watch: Watch) -> None:
+    """Kill a case's session and every process it started, and reap it (the harness is stopping)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    watch.kill_all()
+    try:
+        if proc is not None:
+            proc.wait(timeout=5)
+        else:
+            os.waitpid(pid, 0)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
 
 
 # ------------------------------------------------------------------ the sandbox

@@ -22,9 +22,10 @@ import numpy as np
 
 from tesearch.checking import proof as proof_tools
 from tesearch.checking.certificate.choice import check_word_choice, cited_choice
-from tesearch.checking.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, REPLAY_MODEL, Kind, Method,
-                                         header_problems, load_certificate, optimality, read_encoding_header,
-                                         repository_root, table_sha256)
+from tesearch.checking.certificate.cnfclaim import check_cnf_claim
+from tesearch.checking.certificate.format import (CNF_ENCODING_FORMAT, CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S,
+                                         REPLAY_MODEL, Kind, Method, header_problems, load_certificate, optimality,
+                                         read_encoding_header, repository_root, table_sha256)
 from tesearch.running.errors import FormatError, GeneratorsError, TesearchError
 from tesearch.running.files import confined_path, read_bytes, read_text_file
 from tesearch.checking.kernel import (MAX_CHECK_NODES, InputFormat, KernelBounds, LoadedInput, build_network, check_theorem1,
@@ -459,6 +460,9 @@ def check_impossibility(claim: dict, *, inp: LoadedInput, net, is_target: np.nda
     if enc.get("bytes") is not None and enc.get("bytes") != len(raw):
         refutations.append(f"{enc['path']}: {len(raw)} bytes, the certificate records {enc.get('bytes')!r}")
     text = raw.decode("utf-8", errors="replace")
+    if enc.get("format") == CNF_ENCODING_FORMAT:
+        return ClaimVerdict(*check_cnf_claim(claim, text, inp=inp, net=net, is_target=is_target, root=root,
+                                             statement=statement, refutations=refutations, where=where))
     # the header is a comment and never evidence; one that names something else is still refuted
     header = read_encoding_header(text)
     header_refutations = [f"its header comment names another problem: {p}" for p in
@@ -567,3 +571,4 @@ def _check_drat_entry(entry: dict, text: str, root: Path, confirmed: list[str], 
         confirmed.append(Method.DRAT.value)
     else:
         refutations.append(f"the DRAT proof does not check: {check.reason}")
+

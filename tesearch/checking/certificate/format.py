@@ -113,6 +113,36 @@ def read_encoding_header(text: str) -> EncodingHeader | None:
 
 
 
+#: the ``encoding.format`` of a claim whose file is a full-table CNF (DIMACS; tesearch.checking.kernel.fullcnf)
+CNF_ENCODING_FORMAT = "full-table-cnf"
+#: a full-table CNF proves its claim with one checked DRAT proof of the kernel's own formula (no solver's word)
+CNF_CONFIRMATIONS_NEEDED = 1
+_CNF_HEADER = re.compile(r"^c network (?P<spec>\S+) exchange (?P<exchange>\S+) width (?P<width>\d+) "
+                         r"symmetry (?P<symmetry>on|off)$", re.MULTILINE)
+
+
+def is_cnf_path(path) -> bool:
+    """Whether an encoding file is a full-table CNF (by its extension ``.cnf``)."""
+    return str(path).endswith(".cnf")
+
+
+def read_cnf_header(text: str) -> EncodingHeader | None:
+    """The comment a full-table CNF writes about itself, as an EncodingHeader (a record, never evidence)."""
+    match = _CNF_HEADER.search(text[:4096])
+    if match is None:
+        return None
+    return EncodingHeader(f"{match['spec']} {match['exchange']}", int(match["width"]), 0,
+                          f"full-table cnf, symmetry {match['symmetry']}", True)
+
+
+def confirmations_needed(claim: dict) -> int:
+    """How many independent methods must establish a claim: one checked DRAT proof for a full-table CNF."""
+    encoding = claim.get("encoding") if isinstance(claim, dict) else None
+    if isinstance(encoding, dict) and encoding.get("format") == CNF_ENCODING_FORMAT:
+        return CNF_CONFIRMATIONS_NEEDED
+    return CONFIRMATIONS_NEEDED
+
+
 def header_problems(header: EncodingHeader | None, *, network: str, exchange: str, width: int | None) -> list[str]:
     """What an encoding's header says that does not fit the claim (another network, exchange or width)."""
     if header is None:

@@ -18,7 +18,9 @@ from typing import Iterable
 
 from tesearch.checking import proof as proof_tools
 from tesearch.checking.certificate.check import check_certificate_data, kernel_comparison, run_replay
-from tesearch.checking.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, CERTIFICATE_FORMAT, CERTIFICATE_FORMAT_VERSION,
+from tesearch.checking.certificate.cnfclaim import kernel_cnf_match, refute_cnf
+from tesearch.checking.certificate.format import (CONFIRMATIONS_NEEDED, DEFAULT_TIMEOUT_S, confirmations_needed,
+                                         is_cnf_path, read_cnf_header, CERTIFICATE_FORMAT, CERTIFICATE_FORMAT_VERSION,
                                          REPLAY_MODEL, EncodingHeader, Method, relative_path, file_sha256,
                                          header_problems, optimality, read_encoding_header, repository_root,
                                          table_sha256, tool_version, validate_certificate)
@@ -142,8 +144,11 @@ def read_refutation(request: RefutationRequest, *, network: str, exchange: str, 
     except ValueError:
         raise OptionError(f"the encoding is outside the repository tree {root}; certificates record paths "
                           f"relative to it", where=where) from None
-    header = read_encoding_header(text)
+    cnf = is_cnf_path(path)
+    header = read_cnf_header(text) if cnf else read_encoding_header(text)
     width = request.width if request.width is not None else header.width if header else None
+    if cnf and (request.scope or "full") != "full":
+        raise OptionError("a full-table CNF is a full claim (every shortest word of every target)", where=where)
     problems = header_problems(header, network=network, exchange=exchange, width=request.width)
     if problems:
         raise OptionError("; ".join(problems), where=where)
@@ -157,6 +162,11 @@ def read_refutation(request: RefutationRequest, *, network: str, exchange: str, 
         net = build_network(inp.letters, inp.generators, max_nodes=MAX_CHECK_NODES, where=where,
                             purpose="the kernel's encoding")
         what = f"{network} {exchange}"
+        if cnf:
+            equal, how = kernel_cnf_match(text, inp, net, target_mask(net, inp.exchange), width)
+            if not equal:
+                raise OptionError(f"not the kernel's full-table CNF of width {width} for {what}: {how}", where=where)
+            return path, text, header
         kernel, comparison = kernel_comparison(text, net, target_mask(net, inp.exchange), width, what)
         if kernel is None:
             raise OptionError(f"a full claim needs the kernel's own encoding: {comparison}", where=where)
@@ -172,6 +182,8 @@ def refute(request: RefutationRequest, *, network: str, exchange: str, root: Pat
     path, text, header = read_refutation(request, network=network, exchange=exchange, root=root,
                                          table_json=table_json)
     claim, width, scope, restriction = _describe(request, header, network, exchange)
+    if is_cnf_path(path):
+        return refute_cnf(path, text, claim=claim, width=width, root=root)
     primary = proof_tools.run_z3(text, timeout_s)
     if primary.result is not SolveResult.UNSAT:
         raise TesearchError(f"{path}: z3 says {primary.result.value if primary.result else 'nothing'} "
@@ -287,7 +299,7 @@ def make_certificate(table: Table, *, name: str, refutations: list[RefutationReq
     bounds = verification.bounds
     claims = [refute(r, network=table.network, exchange=table.exchange, root=root,
                      timeout_s=timeout_s, table_json=table_json) for r in (refutations or [])]
-    at_creation = [Verdict.CONFIRMED if len(c["confirmed_by"]) >= CONFIRMATIONS_NEEDED else Verdict.UNCHECKED
+    at_creation = [Verdict.CONFIRMED if len(c["confirmed_by"]) >= confirmations_needed(c) else Verdict.UNCHECKED
                    for c in claims]
     shown = optimality(table.T, bounds.best, claims, {table.T - 1: at_creation})
     certificate = {

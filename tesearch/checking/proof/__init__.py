@@ -16,7 +16,7 @@ Constructs outside the Boolean + PB fragment raise :class:`Unsupported`, and the
 the confirmation as unchecked, never as passed.  Importing this package imports no solver.
 """
 
-from tesearch.checking.proof.cnf import MAX_CNF_CLAUSES, Cnf, to_cnf
+from tesearch.checking.proof.cnf import MAX_CNF_CLAUSES, Cnf, parse_dimacs, to_cnf
 from tesearch.checking.proof.drat import ProofCheck, check_drat
 from tesearch.checking.proof.rewrite import to_standard_smtlib2
 from tesearch.checking.proof.sexpr import SExpr, Unsupported, format_sexpr, parse_sexprs, sha256_bytes, sha256_text
@@ -24,7 +24,7 @@ from tesearch.checking.proof.solvers import (SAT_SOLVER, SolverRun, cvc5_version
                                     run_z3, z3_version)
 
 __all__ = [
-    "Cnf", "MAX_CNF_CLAUSES", "ProofCheck", "SAT_SOLVER", "SExpr", "SolverRun", "Unsupported", "check_drat",
+    "Cnf", "MAX_CNF_CLAUSES", "parse_dimacs", "ProofCheck", "SAT_SOLVER", "SExpr", "SolverRun", "Unsupported", "check_drat",
     "cvc5_version", "format_sexpr", "parse_sexprs", "pysat_version", "run_cvc5", "run_sat_with_proof", "run_z3",
     "sha256_bytes", "sha256_text", "to_cnf", "to_standard_smtlib2", "z3_version",
 ]

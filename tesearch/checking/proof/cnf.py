@@ -221,3 +221,35 @@ def to_cnf(text: str) -> Cnf:
     if check_sats != 1:
         raise Unsupported(f"the script has {check_sats} (check-sat) commands, expected one")
     return Cnf(builder.variables, builder.clauses, builder.names)
+
+
+def parse_dimacs(text: str, where: str = "DIMACS") -> Cnf:
+    """A DIMACS file (comment lines, one ``p cnf V C`` line, clauses ending in 0) as a Cnf; Unsupported if malformed."""
+    variables, declared, clauses, current = None, None, [], []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("c"):
+            continue
+        if line.startswith("p"):
+            parts = line.split()
+            if variables is not None or len(parts) != 4 or parts[1] != "cnf" or not all(p.isdigit() for p in parts[2:]):
+                raise Unsupported(f"{where}: line {number}: not one 'p cnf V C' line")
+            variables, declared = int(parts[2]), int(parts[3])
+            continue
+        if variables is None:
+            raise Unsupported(f"{where}: line {number}: a clause before the 'p cnf' line")
+        for token in line.split():
+            try:
+                lit = int(token)
+            except ValueError:
+                raise Unsupported(f"{where}: line {number}: {token!r} is not a literal") from None
+            if abs(lit) > variables:
+                raise Unsupported(f"{where}: line {number}: literal {lit} beyond {variables} variables")
+            if lit == 0:
+                clauses.append(current)
+                current = []
+            else:
+                current.append(lit)
+    if variables is None or current or len(clauses) != declared:
+        raise Unsupported(f"{where}: {len(clauses)} whole clauses, the 'p cnf' line declares {declared}")
+    return Cnf(variables, clauses)

@@ -3,17 +3,17 @@
 The rule (docs/simulate.md, "The pipelined executor's rule"; measured in results/executors.md):
 
 * **piece**: the link's bandwidth-delay product ``latency x bandwidth``, rounded down to a power of two (1 us at
-  10 GB/s: 10^4 bytes, so 8 KiB), and never more than the block: ``P = ceil(B / piece)`` pieces per hop.  A piece
-  that takes about one latency to cross is small enough that the pipeline fills in a few latencies and large
-  enough that a handful in flight hide the latency;
+  10 GB/s: 10^4 bytes, so 8 KiB), and never more than the block: ``P = ceil(B / piece)`` pieces per hop, at most
+  :data:`MOST_PIECES` (16).  A piece that takes about one latency to cross is small enough that the pipeline fills
+  in a few latencies and large enough that a handful in flight hide the latency; past 16 pieces a hop's pipeline
+  fill is a sixteenth of a block per hop, and every further piece is one more message to simulate;
 * **window**: ``W = 2 + ceil(latency / piece time)`` pieces in flight per link, rounded up to an odd number, where
   the latency and the piece time are the message's own under the model (SimGrid's SMPI multiplies a message's
   latency and bandwidth by factors that depend on its size: :data:`SMPI_FACTORS`): enough that the next pieces'
   latency is spent while one crosses, one more so that the window is never the only thing between two pieces; odd,
   because the executor's pieces alternate between two lengths (te_run.c) and an even window holds whole long-short
-  pairs, which SimGrid's fair sharing finishes together (torus-8x8, 64 KiB, CM02, 8 pieces: 4 in flight 1.33x the
-  bound, 5 in flight 1.03x; 6: 1.23x, 7: 1.04x); at most ``max(2, P)``, so that a link's posted receives never hold
-  more than one block.
+  pairs, which SimGrid's fair sharing finishes together (docs/simulate.md measures it); at most ``max(2, P)``, so
+  that a link's posted receives never hold more than one block.
 
 A study runs the rule per block size (:meth:`tesearch.schedules.simulate.study.Workspace.resolved`), ``tesearch run
 --mpi`` for its one size on :data:`DEFAULT_LINK`; a fixed ``P:W`` replaces it (``--pipelined 8:5``).
@@ -47,6 +47,9 @@ class Link:
         return self.latency_s * latency, nbytes / (self.bandwidth_bps * bandwidth)
 
 
+#: the most pieces a hop is cut into by the rule
+MOST_PIECES = 16
+
 #: the study's link (docs/simulate.md: 1 us, 10 GB/s) without SimGrid's factors: ``tesearch run --mpi``'s rule
 DEFAULT_LINK = Link(1e-6, 1e10)
 
@@ -69,7 +72,7 @@ def pipeline_for(block_bytes: int, *, link: Link = DEFAULT_LINK) -> Pipeline:
     """The rule's pieces per hop and window for blocks of ``block_bytes`` on ``link``."""
     if block_bytes < 1:
         raise ValueError("a block holds at least one byte")
-    split = max(1, math.ceil(block_bytes / piece_target(link)))
+    split = min(MOST_PIECES, max(1, math.ceil(block_bytes / piece_target(link))))
     latency, wire = link.message(math.ceil(block_bytes / split))
     window = 2 + math.ceil(latency / wire)
     window += 1 - window % 2  # odd

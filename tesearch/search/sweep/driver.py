@@ -54,10 +54,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, TypeVar
 
-from tesearch.running.errors import FormatError, OptionError, SolverUnavailable, TesearchError
+from tesearch.running.errors import FormatError, OptionError, ResourceUnavailable, SolverUnavailable, TesearchError
 from tesearch.running.files import read_json_file, write_atomically
 from tesearch.facts.instance import Instance, instance
-from tesearch.running.limits import Budget
+from tesearch.running.limits import Budget, phase
 from tesearch.tables.outputs import Saved, save_table
 from tesearch.running.supervise import Signalled, interruption, supervise
 from tesearch.search.sweep.portfolio import CANCELLED, ERROR, REJECTED, Entry, Prepared, prepare, run_entry  # noqa: F401
@@ -83,6 +83,13 @@ PROBE_S = 5.0
 #: seconds a stopped sweep gets to cancel its tasks before its process group is killed (2 s in all)
 STOP_GRACE_S = 0.5
 T = TypeVar("T")
+#: the phase while Ray starts or is joined: a time limit reached there names it
+STARTING_RAY = "starting Ray"
+#: the start of the one line (exit 4) when a local Ray cannot start: tests accept exactly this outcome on a busy machine
+LOCAL_RAY_FAILED = "cannot start a local Ray"
+#: what that line goes on to say
+LOCAL_RAY_FAILED_HINT = ("the machine is too busy or short of memory for Ray to start now; nothing was written: "
+                         "try again when it is quieter, or join a running Ray with --address")
 #: Ray object store of a local sweep: records are small (a table is a few MB at most)
 LOCAL_OBJECT_STORE_BYTES = 256 << 20
 
@@ -328,12 +335,14 @@ def _init_ray(ray, address: str | None, num_cpus: int | None, temp_dir: str | No
                      log_to_driver=False, logging_level=logging.ERROR, ignore_reinit_error=True,
                      object_store_memory=LOCAL_OBJECT_STORE_BYTES,
                      **({} if temp_dir is None else {"_temp_dir": temp_dir}))
-    except Exception as exc:  # Ray's errors name the problem; one line of it, exit 2
+    except Exception as exc:  # Ray's errors name the problem; one line of it
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
-        if address is not None:
+        if address is not None:  # nothing of ours there: bad input, exit 2
             raise OptionError(f"--address {address}: cannot join a Ray cluster there ({first}); "
                               f"docs/sweep.md says how to start one") from None
-        raise SolverUnavailable(f"cannot start a local Ray ({first})") from None
+        # a local start that fails is the machine's trouble, not the input's (at a load of 15 to 25 Ray's raylet
+        # or GCS does not come up in time): exit 4 with the reason
+        raise ResourceUnavailable(f"{LOCAL_RAY_FAILED} ({first}); {LOCAL_RAY_FAILED_HINT}") from None
     return True
 
 
@@ -371,7 +380,8 @@ def run_sweep(prepared: list[Prepared], *, budget: Budget, out_dir: Path | None,
     board = None
     flag = _SignalFlag()
     try:
-        owned = _init_ray(ray, address, num_cpus, ray_temp_dir)
+        with phase(STARTING_RAY):  # a limit that strikes while Ray starts says so (a busy machine, exit 4)
+            owned = _init_ray(ray, address, num_cpus, ray_temp_dir)
         for sig in handlers:  # ray.init sets its own SIGTERM handler: ours decides
             signal.signal(sig, flag)
         if owned:  # leave time to shut Ray down before the command's deadline

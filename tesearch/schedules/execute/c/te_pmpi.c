@@ -20,9 +20,9 @@
  * TESEARCH_SCHEDULE is checked in lockstep frames (te_check) on each communicator before its first use, and is not
  * used when any rank finds a fault.
  *
- * Per communicator the library keeps, as an attribute, a private duplicate (it never sends on the user's
- * communicator) and this rank's programs; the first call on a communicator makes them (a collective
- * PMPI_Comm_dup), later calls only look them up; they are freed with the communicator, or at MPI_Finalize.
+ * Per communicator the library keeps, as an attribute, a private communicator of the same group (it never sends
+ * on the user's communicator) and this rank's programs; the first call on a communicator makes them (a collective
+ * PMPI_Comm_create, which copies none of the user's attributes), later calls only look them up; they are freed with the communicator, or at MPI_Finalize.
  * Threads (MPI_THREAD_MULTIPLE): the process-wide set-up runs once (pthread_once, no communication in it); the
  * state of a communicator belongs to it alone, made by the one thread that calls its collective (MPI forbids two
  * at once on one communicator); the list of states and the counts are guarded by a mutex or atomics, never held
@@ -30,7 +30,8 @@
  * them.
  *
  * Environment (read at the first call; give every rank the same values): TESEARCH_ALLTOALL_EXECUTOR=pmpi|step|
- * dataflow|combined (that executor at every size, instead of the size rules), TESEARCH_ALLTOALL_MIN_BYTES=N (blocks
+ * dataflow|combined|pipelined (that executor at every size, instead of the size rules; pipelined with the size rule's
+ * pieces and window, one piece and one in flight where the rule names another executor), TESEARCH_ALLTOALL_MIN_BYTES=N (blocks
  * below N bytes go to PMPI_Alltoall, blocks from N on to the rules' schedule executor, or the one named),
  * TESEARCH_ALLTOALL_DATAFLOW=K:W, TESEARCH_SCHEDULE=FILE (a tesearch-hops file run by every executor instead of
  * the embedded schedules), TESEARCH_ALLTOALL_MAX_HELD=N (most bytes an executor may hold beyond the user's buffers;
@@ -59,7 +60,7 @@ static void record_finalize(void);
 /* a size rule: from `min_bytes` per block on (until the next rule), this executor (TE_PMPI: PMPI_Alltoall) */
 typedef struct {
   unsigned long long min_bytes;
-  int executor, lookahead, inflight;
+  int executor, lookahead, inflight, split; /* split: TE_PIPELINED's pieces per hop */
 } te_size_rule;
 #define TE_PMPI 0
 
@@ -89,7 +90,7 @@ typedef struct comm_state {
   int usable;
   te_program table, supersteps;
   int have_supersteps;
-  unsigned long long held_blocks[4]; /* per executor: most blocks it may allocate beyond the user's buffers */
+  unsigned long long held_blocks[TE_PIPELINED + 1]; /* per executor: most blocks it may allocate beyond the user's buffers */
   struct comm_state *next;
 } comm_state;
 
@@ -102,7 +103,7 @@ static struct {
   unsigned long long max_held;  /* bytes an executor may hold beyond the user's buffers */
   te_schedule *table, *supersteps;
   comm_state *states;
-  long calls, scheduled[4], fallbacks[WHY_KINDS];
+  long calls, scheduled[TE_PIPELINED + 1], fallbacks[WHY_KINDS];
   char neighbours[256];
 } g = {MPI_KEYVAL_INVALID, 0, 0, 0, 0, 0, -1, 0, 0, -1, DEFAULT_MAX_HELD, NULL, NULL, NULL, 0, {0}, {0}, ""};
 static pthread_once_t settled = PTHREAD_ONCE_INIT;
@@ -124,6 +125,7 @@ static int executor_named(const char *name) {
   if (!strcmp(name, "step")) return TE_STEP;
   if (!strcmp(name, "dataflow")) return TE_DATAFLOW;
   if (!strcmp(name, "combined")) return TE_COMBINED;
+  if (!strcmp(name, "pipelined")) return TE_PIPELINED;
   return -1;
 }
 
@@ -181,7 +183,7 @@ static void settle(void) { /* once per process (pthread_once): no communication 
   if ((value = getenv("TESEARCH_ALLTOALL_EXECUTOR")) && *value) {
     g.forced = executor_named(value);
     if (g.forced < 0) {
-      snprintf(text, sizeof text, "TESEARCH_ALLTOALL_EXECUTOR=%.80s is not pmpi, step, dataflow or combined; ignored",
+      snprintf(text, sizeof text, "TESEARCH_ALLTOALL_EXECUTOR=%.80s is not pmpi, step, dataflow, combined or pipelined; ignored",
                value);
       warn(text);
     }
@@ -224,13 +226,14 @@ static void settle(void) { /* once per process (pthread_once): no communication 
 
 /* the executor for blocks of `bytes` (TE_PMPI for PMPI_Alltoall) */
 static te_executor choose(unsigned long long bytes) {
-  te_executor e = {TE_STEP, 1, 1, 0};
+  te_executor e = {TE_STEP, 1, 1, 0, 1};
   const te_size_rule *rule = &te_embedded_rules[0];
   for (int i = 1; i < te_embedded_rule_count; i++)
     if (te_embedded_rules[i].min_bytes <= bytes) rule = &te_embedded_rules[i];
   e.kind = (te_executor_kind)rule->executor;
   e.lookahead = rule->lookahead;
   e.inflight = rule->inflight;
+  e.split = rule->split;
   if (g.forced >= 0) e.kind = (te_executor_kind)g.forced;
   if (g.min_bytes >= 0) {
     if (bytes < (unsigned long long)g.min_bytes) e.kind = (te_executor_kind)TE_PMPI;
@@ -242,6 +245,7 @@ static te_executor choose(unsigned long long bytes) {
           e.kind = (te_executor_kind)te_embedded_rules[i].executor;
           e.lookahead = te_embedded_rules[i].lookahead;
           e.inflight = te_embedded_rules[i].inflight;
+          e.split = te_embedded_rules[i].split;
           break;
         }
     }
@@ -255,6 +259,48 @@ static te_executor choose(unsigned long long bytes) {
 
 size_t te_largest_bundle(const te_program *p); /* te_run.c: the most blocks of one combined message */
 
+/* a private communicator with `comm`'s group and error handler (collective over `comm`).  Not PMPI_Comm_dup:
+ * that copies the user's attributes, calling their copy callbacks from inside MPI_Alltoall, and a callback that
+ * refuses the copy (returns an error, as MPI lets it) made MPI_Comm_dup fail and the program abort on a legal call.
+ * PMPI_Comm_create copies no attributes. */
+static int private_communicator(MPI_Comm comm, MPI_Comm *made) {
+  MPI_Group group;
+  MPI_Errhandler handler;
+  int code = PMPI_Comm_group(comm, &group);
+  if (code != MPI_SUCCESS) return code;
+  code = PMPI_Comm_create(comm, group, made);
+  PMPI_Group_free(&group);
+  if (code != MPI_SUCCESS || *made == MPI_COMM_NULL) return code != MPI_SUCCESS ? code : MPI_ERR_COMM;
+  if (PMPI_Comm_get_errhandler(comm, &handler) == MPI_SUCCESS) {
+    PMPI_Comm_set_errhandler(*made, handler);
+    PMPI_Errhandler_free(&handler);
+  }
+  return MPI_SUCCESS;
+}
+
+/* 1 when `type` is committed (or predefined): MPI_Alltoall on an uncommitted derived type is an error MPI reports
+ * (MPI_ERR_TYPE), which the schedule, moving bytes, would not.  Asked with PMPI_Pack_size, which reports an
+ * uncommitted type, on the library's own communicator with MPI_ERRORS_RETURN for the question (its error handler
+ * put back after; no other thread uses it now: it serves one collective on the user's communicator at a time). */
+static int committed(MPI_Datatype type, MPI_Comm own) {
+  int ni = 0, na = 0, nd = 0, combiner = 0, bytes = 0;
+#if MPI_VERSION >= 4
+  MPI_Count i = 0, a = 0, large = 0, d = 0;
+  if (PMPI_Type_get_envelope_c(type, &i, &a, &large, &d, &combiner) != MPI_SUCCESS) return 0;
+  (void)ni; (void)na; (void)nd;
+#else
+  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return 0;
+#endif
+  if (combiner == MPI_COMBINER_NAMED) return 1;
+  MPI_Errhandler handler;
+  if (PMPI_Comm_get_errhandler(own, &handler) != MPI_SUCCESS) return 0;
+  PMPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN);
+  int code = PMPI_Pack_size(1, type, own, &bytes);
+  PMPI_Comm_set_errhandler(own, handler);
+  PMPI_Errhandler_free(&handler);
+  return code == MPI_SUCCESS;
+}
+
 /* this communicator's state, made at its first call (collective: every rank of `comm` is here, in the same call;
  * MPI lets no other thread call a collective on `comm` meanwhile) */
 static comm_state *state_of(MPI_Comm comm) {
@@ -265,7 +311,7 @@ static comm_state *state_of(MPI_Comm comm) {
   if (!st) return NULL;
   st->user = comm;
   st->comm = MPI_COMM_NULL;
-  int me, dup = PMPI_Comm_dup(comm, &st->comm);
+  int me, dup = private_communicator(comm, &st->comm);
   char why[300];
   PMPI_Comm_rank(comm, &me);
   st->usable = dup == MPI_SUCCESS && te_program_of(g.table, me, &st->table, why, sizeof why) == 0;
@@ -294,6 +340,7 @@ static comm_state *state_of(MPI_Comm comm) {
     const te_program *combined = st->have_supersteps ? &st->supersteps : &st->table;
     unsigned long long pool = ((unsigned long long)st->table.nrecvs + 63) / 64 * 64; /* transit blocks, 64 a chunk */
     st->held_blocks[TE_STEP] = st->held_blocks[TE_DATAFLOW] = pool;
+    st->held_blocks[TE_PIPELINED] = pool + pool / 8 + 1; /* pieces of up to 9/8 of their mean length */
     st->held_blocks[TE_COMBINED] = 2ull * (unsigned long long)combined->letters * te_largest_bundle(combined) +
                                    ((unsigned long long)combined->nrecvs + 63) / 64 * 64;
   }
@@ -420,8 +467,10 @@ static int scheduled(const alltoall_call *c) {
   if (g.same_types && why != WHY_NONE) return fall_back(why);
   comm_state *st = state_of(c->comm);
   te_executor e = choose(block.bytes);
-  if (why == WHY_NONE && (!st || !st->usable)) why = WHY_UNAVAILABLE;
+  if (why == WHY_NONE && (!st || !st->usable || (int)e.kind > TE_PIPELINED)) why = WHY_UNAVAILABLE; /* the
+                                                                  library's executors: held_blocks, scheduled */
   if (why == WHY_NONE && (unsigned long long)st->held_blocks[e.kind] > g.max_held / block.bytes) why = WHY_TOO_LARGE;
+  if (why == WHY_NONE && (!committed(c->sendtype, st->comm) || !committed(c->recvtype, st->comm))) why = WHY_ERRONEOUS;
   if (!g.same_types)
     why = agreed_verdict(why, &block, st && st->comm != MPI_COMM_NULL ? st->comm : c->comm);
   if (why != WHY_NONE) return fall_back(why);
@@ -485,10 +534,12 @@ TE_EXPORT int MPI_Finalize(void) {
                          g.fallbacks[i]);
       }
       fprintf(stderr,
-              PREFIX "rank %d: %ld MPI_Alltoall calls, %ld on the schedule (step %ld, dataflow %ld, combined %ld), "
-                     "%ld to PMPI_Alltoall%s%s%s; %s\n",
-              me, g.calls, g.scheduled[TE_STEP] + g.scheduled[TE_DATAFLOW] + g.scheduled[TE_COMBINED],
-              g.scheduled[TE_STEP], g.scheduled[TE_DATAFLOW], g.scheduled[TE_COMBINED], fell, fell ? " (" : "",
+              PREFIX "rank %d: %ld MPI_Alltoall calls, %ld on the schedule (step %ld, dataflow %ld, combined %ld, "
+                     "pipelined %ld), %ld to PMPI_Alltoall%s%s%s; %s\n",
+              me, g.calls,
+              g.scheduled[TE_STEP] + g.scheduled[TE_DATAFLOW] + g.scheduled[TE_COMBINED] + g.scheduled[TE_PIPELINED],
+              g.scheduled[TE_STEP], g.scheduled[TE_DATAFLOW], g.scheduled[TE_COMBINED], g.scheduled[TE_PIPELINED],
+              fell, fell ? " (" : "",
               reasons, fell ? ")" : "", g.neighbours[0] ? g.neighbours : "no schedule made");
       fflush(stderr);
     }
@@ -509,7 +560,7 @@ TE_EXPORT void tesearch_alltoall_counts(long *calls, long *on_schedule, long *to
   if (calls) *calls = read_count(&g.calls);
   if (on_schedule)
     *on_schedule = read_count(&g.scheduled[TE_STEP]) + read_count(&g.scheduled[TE_DATAFLOW]) +
-                   read_count(&g.scheduled[TE_COMBINED]);
+                   read_count(&g.scheduled[TE_COMBINED]) + read_count(&g.scheduled[TE_PIPELINED]);
   if (to_pmpi) *to_pmpi = fell;
 }
 

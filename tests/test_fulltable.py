@@ -1,0 +1,159 @@
+"""The whole-table SAT model: thresholds pinned with checked proofs and verified tables, the kernel's own
+rebuild of the CNF (and its refusal of a tampered one), and the campaign's resume."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import fulltable as campaign
+from tesearch.checking import proof as proof_tools
+from tesearch.checking.certificate import RefutationRequest, Verdict, check_certificate, make_certificate, \
+    write_certificate
+from tesearch.checking.kernel.fullcnf import kernel_fulltable_cnf
+from tesearch.checking.kernel.graph import build_network
+from tesearch.checking.kernel.loader import input_from_json
+from tesearch.checking.kernel.theorem1 import check_theorem1, target_mask
+from tesearch.facts.instance import instance
+from tesearch.running.terms import Exchange, SolveResult
+from tesearch.search.fulltable import encode, solve_width
+from tesearch.solvers.fulltable import letter_automorphisms
+
+#: bubblesort-3 (6 nodes): its optimum is 5 (the counting bound)
+SMALL = "bubblesort-3"
+SMALL_OPTIMUM = 5
+
+
+def kernel_text(facts, width: int, symmetry: bool = True) -> str:
+    gens = [tuple(facts.network.generators[s]) for s in facts.network.letters]
+    net = build_network(facts.network.letters, gens)
+    return kernel_fulltable_cnf(net, gens, target_mask(net, Exchange.TOTAL), width, spec=facts.spec,
+                                exchange="total", symmetry=symmetry)
+
+
+@pytest.mark.parametrize("spec,width", [("bubblesort-3", 4), ("bubblesort-3", 7), ("pancake-4", 19)])
+@pytest.mark.parametrize("symmetry", [True, False])
+def test_prover_and_kernel_write_the_same_bytes(spec, width, symmetry):
+    facts = instance(spec)
+    assert encode(facts, width, symmetry=symmetry).dimacs() == kernel_text(facts, width, symmetry)
+
+
+def test_the_diagram_automorphism_of_bubblesort_is_found():
+    facts = instance("bubblesort-5")
+    gens = [tuple(facts.network.generators[s]) for s in facts.network.letters]
+    assert letter_automorphisms(gens) == [(0, 1, 2, 3), (3, 2, 1, 0)]  # s_i <-> s_{n-i}
+
+
+def test_the_threshold_is_pinned_unsat_with_a_checked_proof_below_sat_with_a_verified_table_at():
+    facts = instance(SMALL)
+    below = solve_width(facts, SMALL_OPTIMUM - 1)
+    assert below.result is SolveResult.UNSAT and below.proof
+    cnf = proof_tools.parse_dimacs(kernel_text(facts, SMALL_OPTIMUM - 1))
+    check = proof_tools.check_drat(cnf, "\n".join(below.proof) + "\n")
+    assert check.accepted, check.reason
+    at = solve_width(facts, SMALL_OPTIMUM)
+    assert at.result is SolveResult.SAT and at.table.T == SMALL_OPTIMUM
+    inp = input_from_json(at.table.to_json())
+    assert check_theorem1(inp, build_network(inp.letters, inp.generators)).ok
+
+
+def test_a_proof_of_another_formula_does_not_check():
+    facts = instance(SMALL)
+    below = solve_width(facts, SMALL_OPTIMUM - 1)
+    wider = proof_tools.parse_dimacs(kernel_text(facts, SMALL_OPTIMUM))  # satisfiable: no proof can refute it
+    assert not proof_tools.check_drat(wider, "\n".join(below.proof) + "\n").accepted
+
+
+def test_a_timeout_is_unknown_never_unsat():
+    facts = instance("bubblesort-4")
+    out = solve_width(facts, 23, timeout_s=0.01)  # below the counting bound 24: unsat, but not within 10 ms
+    assert out.result is SolveResult.UNKNOWN and out.proof is None and out.table is None
+
+
+@pytest.fixture
+def small_certificate(tmp_path):
+    """A certificate of bubblesort-3's table at 5 with the full-table CNF claim at 4, in a sandbox tree."""
+    (tmp_path / "pyproject.toml").write_text("")
+    facts = instance(SMALL)
+    below = solve_width(facts, SMALL_OPTIMUM - 1)
+    record = campaign.write_unsat(SMALL, below, tmp_path)
+    table = solve_width(facts, SMALL_OPTIMUM).table
+    cert = make_certificate(table, name="bs3", root=tmp_path, command="test",
+                            refutations=[RefutationRequest(tmp_path / record["encoding"])])
+    (tmp_path / "proofs").mkdir()
+    out = tmp_path / "proofs" / "bs3.json"
+    write_certificate(cert, out)
+    return out, tmp_path / record["encoding"]
+
+
+def claim_verdict(path):
+    report = check_certificate(path)
+    return next(v for v in report.verdicts if v.claim == "impossibility[0]")
+
+
+def test_the_cnf_claim_is_confirmed(small_certificate):
+    path, _ = small_certificate
+    verdict = claim_verdict(path)
+    assert verdict.verdict is Verdict.CONFIRMED, verdict.reason
+    assert "kernel's own full-table CNF" in verdict.reason
+
+
+def _retamper(path: Path, encoding: Path, text: str) -> None:
+    encoding.write_text(text)
+    data = json.loads(path.read_text())
+    enc = data["impossibility_claims"][0]["encoding"]
+    enc["sha256"], enc["bytes"] = proof_tools.sha256_bytes(encoding.read_bytes()), encoding.stat().st_size
+    path.write_text(json.dumps(data))
+
+
+def test_a_tampered_cnf_with_a_matching_hash_is_refuted_by_the_kernel(small_certificate):
+    path, encoding = small_certificate
+    lines = encoding.read_text().splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("p cnf"))
+    v, c = lines[head].split()[2:]
+    # drop the at-most-one clauses' last clause: a weaker formula, still with the proof's lemmas
+    del lines[-1]
+    lines[head] = f"p cnf {v} {int(c) - 1}"
+    _retamper(path, encoding, "\n".join(lines) + "\n")
+    verdict = claim_verdict(path)
+    assert verdict.verdict is Verdict.REFUTED and "not the kernel's full-table CNF" in verdict.reason
+
+
+def test_a_tampered_proof_is_refuted(small_certificate):
+    path, encoding = small_certificate
+    proof = encoding.with_suffix(".drat")
+    proof.write_text("1 0\n0\n")
+    data = json.loads(path.read_text())
+    data["impossibility_claims"][0]["confirmations"][0]["proof"]["sha256"] = proof_tools.sha256_text("1 0\n0\n")
+    path.write_text(json.dumps(data))
+    verdict = claim_verdict(path)
+    assert verdict.verdict is Verdict.REFUTED and "does not check" in verdict.reason
+
+
+def test_the_campaign_checkpoints_and_resumes(tmp_path, capsys):
+    state = tmp_path / "state.json"
+    args = ["--from", "6", "--down-to", "5", "--state", str(state), "--root", str(tmp_path)]
+    assert campaign.main([SMALL, *args]) == 0
+    first = json.loads(state.read_text())
+    assert sorted(first["widths"]) == ["5", "6"] and first["widths"]["5"]["result"] == "sat"
+    assert first["widths"]["5"]["theorem1"] == "ok" and first["widths"]["5"]["replay"] == "ok"
+    # an earlier attempt at width 4 ran out of time: the resumed run decides it and counts that time
+    first["attempts"].append({"width": 4, "result": "unknown", "seconds": 12.5, "reason": "timeout"})
+    state.write_text(json.dumps(first))
+    capsys.readouterr()
+    assert campaign.main([SMALL, "--from", "6", "--down-to", "3", "--state", str(state), "--root", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "T = 6: sat (decided before" in printed and "T = 5: sat (decided before" in printed
+    second = json.loads(state.read_text())
+    assert second["widths"]["4"]["result"] == "unsat" and second["widths"]["4"]["seconds_in_earlier_attempts"] == 12.5
+    assert "3" not in second["widths"]  # the campaign ends at the first unsat width
+    assert (tmp_path / second["widths"]["4"]["encoding"]).read_text() == kernel_text(instance(SMALL), 4)
+    assert len(second["runs"]) == 2
+
+
+def test_a_timeout_leaves_the_stopper_ready_for_the_next_width():
+    from tesearch.search.fulltable import Stopper
+
+    stopper = Stopper()
+    assert solve_width(instance("bubblesort-4"), 23, timeout_s=0.01, stopper=stopper).result is SolveResult.UNKNOWN
+    assert solve_width(instance(SMALL), SMALL_OPTIMUM, stopper=stopper).result is SolveResult.SAT
