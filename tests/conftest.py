@@ -31,7 +31,7 @@ def run_cli(*args, env=None):
 LIMIT_GROWTH = 2
 LIMIT_TRIES = 4
 #: how a stop at the limit names where the work was: in a phase, or between two
-STOPPED_IN = re.compile(r"time limit of (\d+) s reached \((in|after) phase: ([^)]*)\)")
+STOPPED_IN = re.compile(r"time limit of (\d+) s reached \((in|after) phase: ((?:[^()]|\([^()]*\))*)\)")  # a phase may hold one (...)
 #: the front door's stop when building the instance took all its time (tesearch.search.frontdoor: no route ran)
 BEFORE_ANY_ROUTE = re.compile(r"^tesearch: no table: the time limit was reached before route \w+ could start$", re.M)
 

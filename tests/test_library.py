@@ -346,9 +346,9 @@ def test_mpi4py_collective_tests_pass_with_the_library_preloaded(mpi, libraries,
         command += ["-i", test]
     done = run_captured(command, cwd=tests, env=environment, timeout_s=3600)
     assert done.status == 0, done.stderr[-3000:]
-    ran = re.findall(r"^Ran (\d+) tests? in", done.stderr, re.M)
+    ran = re.findall(r"Ran (\d+) tests? in", done.stderr)  # not at a line's start: 8 ranks' lines may interleave
     assert len(ran) == ranks and len(set(ran)) == 1 and int(ran[0]) > 100, ran
-    assert len(re.findall(r"^OK", done.stderr, re.M)) == ranks
+    assert len(re.findall(r"\bOK\b", done.stderr)) >= ranks and "FAILED (" not in done.stderr
     used = [int(m.group(3)) for m in map(_STATS.match, done.stderr.splitlines()) if m]
     assert len(used) == ranks and min(used) > 0, used
 
@@ -356,7 +356,8 @@ def test_mpi4py_collective_tests_pass_with_the_library_preloaded(mpi, libraries,
 @pytest.mark.slow  # a SimGrid study of hypercube-3 (about 6 s) and an 8-rank run
 def test_a_library_built_from_a_simulate_report_falls_back_below_its_crossover(mpi, tmp_path, check_program):
     """The rules come from the study's runs: on hypercube-3 under SMPI an MPI algorithm wins at 8 B and 4 KiB, the
-    combined executor at 64 KiB; so the 8-byte calls go to PMPI_Alltoall and the 65536-byte call to the schedule."""
+    pipelined executor at 64 KiB (issue 45: it beats combining there); so the 8-byte calls go to PMPI_Alltoall and
+    the 65536-byte call to the schedule."""
     if not shutil.which("smpirun"):
         pytest.skip("needs SimGrid (smpirun)")
     report = tmp_path / "simulate.json"
@@ -369,11 +370,11 @@ def test_a_library_built_from_a_simulate_report_falls_back_below_its_crossover(m
     out.mkdir()
     assert run_cli("library", RESULTS / "hypercube-3.json", "-o", out, "--crossover", report, "--quiet").exit_code == 0
     plan = json.loads((out / "tesearch_alltoall.json").read_text())
-    assert [(r["min_bytes"], r["executor"]) for r in plan["rules"]] == [(0, "pmpi"), (65536, "combined")], plan
+    assert [(r["min_bytes"], r["executor"]) for r in plan["rules"]] == [(0, "pmpi"), (65536, "pipelined")], plan
     stdout, stats = run_check(mpi[1], 8, check_program, preload=out / "libtesearch_alltoall.so")
     assert "CHECKED 13 cases, 0 differ" in stdout
     for numbers in stats.values():
-        assert numbers["on"] == numbers["combined"] == 1  # 65536 B: every other case is below 64 KiB
+        assert numbers["on"] == numbers["pipelined"] == 1  # 65536 B: every other case is below 64 KiB
         assert numbers["reasons"]["below the size rules"] == 9
 
 
