@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Mapping, Sequence
 
+from tesearch.networks.permutations import compose, inverse
+
 Perm = tuple[int, ...]
 
 #: the first line of every full-table CNF file (the format's name and version)
@@ -33,19 +35,6 @@ FORMAT_LINE = "c tesearch full-table cnf v1"
 LEX_PREFIX = 2000
 #: letter automorphisms are searched among the conjugations by all permutations of at most this many points
 MAX_CONJUGATION_POINTS = 8
-
-
-def compose(p: Perm, q: Perm) -> Perm:
-    """``p*q``: apply p, then q."""
-    return tuple(q[i] for i in p)
-
-
-def inverse(p: Perm) -> Perm:
-    """The inverse permutation."""
-    inv = [0] * len(p)
-    for i, image in enumerate(p):
-        inv[image] = i
-    return tuple(inv)
 
 
 def _key(dist: Mapping[Perm, int], p: Perm) -> tuple:
