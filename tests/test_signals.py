@@ -23,7 +23,7 @@ import pytest
 from conftest import ROOT, ray_could_not_start, run_cli
 from tesearch.running.errors import LimitReached
 from tesearch.running.limits import Limits, time_left
-from tesearch.running.processes import ProcessGroupChild, start_process_group
+from tesearch.running.processes import ProcessGroupChild, kill_family, process_family, start_process_group
 from tesearch.running.supervise import supervise
 
 RESULTS = ROOT / "results"
@@ -150,6 +150,26 @@ def test_a_process_group_child_dies_with_its_parent_even_by_sigkill(tmp_path):
     parent.kill()
     parent.wait()
     assert family.left_after(STOP_S) == []
+
+
+def test_a_session_leaders_family_is_found_and_stopped_after_the_leader_has_gone():
+    # a session leader that started a process and died (a raylet killed while it forked a worker): the orphan
+    # keeps the session, so it is family still; before the fix process_family returned nothing once the leader
+    # had gone, and the sweep's Ctrl-C left such a Ray worker running
+    leader = subprocess.Popen(["sh", "-c", "sleep 300 & echo $!"], stdout=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    orphan = int(leader.stdout.readline())
+    leader.wait()
+    family = Family(orphan)
+    try:
+        assert orphan in process_family(leader.pid)
+        kill_family(leader.pid, {})
+        assert family.left_after(STOP_S) == []
+    finally:
+        try:
+            os.kill(orphan, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def test_the_context_manager_stops_the_group_on_an_exception():

@@ -56,17 +56,16 @@ def process_family(root: int) -> dict[int, int]:
     MPICH's hydra gives each proxy and rank a session of its own, so parentage is needed too.
     """
     table = _process_table()
-    if root not in table:
-        return {}
-    group, session = table[root][1], table[root][2]
     children: dict[int, list[int]] = {}
     for pid, (parent, _, _, _) in table.items():
         children.setdefault(parent, []).append(pid)
     found: dict[int, int] = {}
-    # the group and session count only when ``root`` leads them (a child that has not yet called setsid
-    # still shares its parent's: those are not its family)
-    frontier = [root] + [pid for pid, (_, pgid, sid, _) in table.items()
-                         if (pgid == group == root) or (sid == session == root)]
+    # a process group or session whose id is ``root`` was made by ``root`` (setsid / setpgid: the id is the
+    # leader's pid, and Linux reuses no pid while a group or session holds it), so its members count even
+    # after ``root`` has gone (a Ray worker forked at the moment its raylet was killed); a child that has not
+    # yet called setsid still shares its parent's group and session: those are not its family
+    frontier = ([root] if root in table else []) + [pid for pid, (_, pgid, sid, _) in table.items()
+                                                    if pgid == root or sid == root]
     while frontier:
         pid = frontier.pop()
         if pid in table and pid not in found:
@@ -102,12 +101,27 @@ def stop_family(root: int, known: dict[int, int], *, grace_s: float = GROUP_GRAC
     signal_family(root, members, signal.SIGTERM)
     deadline = time.monotonic() + grace_s
     while alive(members) and time.monotonic() < deadline:
+        members.update(process_family(root))  # a process started while the family winds down is family too
         time.sleep(0.02)
-    if alive(members):
+    kill_family(root, members)
+
+
+def kill_family(root: int, members: dict[int, int], *, within_s: float = 0.5) -> None:
+    """SIGKILL ``root``'s group and every member, rescanning until none is left or ``within_s`` has passed.
+
+    ``members`` is updated in place.  Each pass scans the family again and kills what is new: a process
+    forked between the last scan and the kill (a worker its raylet was starting) is found by its group or
+    session on the next pass, even when its parent is gone.
+    """
+    deadline = time.monotonic() + within_s
+    while True:
+        members.update(process_family(root))
+        if not alive(members):
+            return
         signal_family(root, members, signal.SIGKILL)
-        deadline = time.monotonic() + 0.5
-        while alive(members) and time.monotonic() < deadline:
-            time.sleep(0.02)
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(0.02)
 
 
 def signal_family(root: int, members: dict[int, int], signum: int) -> None:

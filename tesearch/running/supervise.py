@@ -42,7 +42,7 @@ from typing import Callable, Iterator, TypeVar
 from tesearch.running import limits as _limits
 from tesearch.running.errors import Interrupted, LimitReached, TesearchError
 from tesearch.running.limits import Limits, format_bytes, peak_resident_bytes
-from tesearch.running.processes import CLEANUP_SIGNALS, STOP_SIGNALS, TRACK_S, alive, kill_with_parent, process_family, signal_family
+from tesearch.running.processes import CLEANUP_SIGNALS, STOP_SIGNALS, TRACK_S, alive, kill_family, kill_with_parent, process_family
 from tesearch.running.terms import ROOT_PHASE, ExitCode, phase_text, stop_text
 
 T = TypeVar("T")
@@ -250,15 +250,17 @@ def _stop(proc, known: dict[int, int] | None = None, grace_s: float = 0.0) -> No
                 os.kill(proc.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
-            proc.join(grace_s)
+            deadline = time.monotonic() + grace_s
+            while proc.is_alive() and time.monotonic() < deadline:  # what it starts while winding down is family
+                members.update(process_family(proc.pid))
+                proc.join(0.05)
         if proc.pid is not None:
-            signal_family(proc.pid, members, signal.SIGKILL)
+            kill_family(proc.pid, members, within_s=0.0)
         if proc.is_alive():
             proc.kill()
         proc.join(1)
-        deadline = time.monotonic() + 0.5
-        while alive(members) and time.monotonic() < deadline:
-            time.sleep(0.02)
+        if proc.pid is not None:  # again, until none is left: a process forked at the first kill is found now
+            kill_family(proc.pid, members)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
