@@ -19,6 +19,10 @@ Usage: nice .venv/bin/python -m benchmarks.executors [--networks hypercube-7,...
 * **Pipelined on every network** (SMPI and CM02, 64 KiB and 1 MiB): the optimal table under the pipelined executor
   by its rule and, at 64 KiB, the non-optimal tables too (time follows T?), beside the combined contenders of the
   study (results/simulate.json, read, not rerun: the same platform and models).
+* **One link** (``--one-link``, SMPI and CM02): what torus-8x8's busiest link carries at 1 MiB under the pipelined
+  executor, 64 blocks of 1 MiB in pieces sent in order with a window of W pieces in flight
+  (benchmarks/one_link.c, two ranks on one link of the study's platform), against the link-time bound: what
+  SimGrid's sharing of a link among concurrent messages costs before any network is involved.
 
 Each figure is a ``tesearch simulate --json`` run; the report gives times as multiples of the link-time bound and the
 peak bytes held per node.
@@ -91,11 +95,83 @@ def pipelined_grid_run(model: str) -> dict:
                     "pipelined", "--pipelined", pairs)
 
 
-def pipelined_network_run(network: str, model: str, size: str, non_optimal: bool) -> dict:
+def pipelined_network_run(network: str, model: str, size: str, non_optimal: bool,
+                          run_timeout: float | None = None) -> dict:
     """The optimal table under the pipelined executor by its rule on one network, model and size; with
-    ``non_optimal``, the study's non-optimal tables too."""
-    return simulate(PIPELINED_NETWORKS[network], "--bytes", size, "--model", model, "--executor", "pipelined",
+    ``non_optimal``, the study's non-optimal tables too; ``run_timeout``: wall-clock seconds per smpirun run (None:
+    simulate's default, grown with the square of the ranks)."""
+    more = ("--run-timeout", f"{run_timeout:g}") if run_timeout else ()
+    return simulate(PIPELINED_NETWORKS[network], "--bytes", size, "--model", model, "--executor", "pipelined", *more,
                     non_optimal=non_optimal)
+
+
+#: the one-link stream: torus-8x8's table at 1 MiB puts 64 blocks on every link
+ONE_LINK_BLOCKS = 64
+ONE_LINK_BLOCK = 1 << 20
+#: (piece bytes, windows): the rule's 64 KiB pieces (16 per block), 8 KiB pieces, and whole blocks
+ONE_LINK_PIECES = ((65536, (1, 2, 3, 5, 8, 16)), (8192, (1, 2, 3, 5, 8, 16)), (ONE_LINK_BLOCK, (1, 2, 3)))
+
+
+def one_link_runs(model: str) -> list[dict]:
+    """benchmarks/one_link.c on a two-host platform of the study's link, under ``model``: one run per piece size,
+    window and staggering (pieces of equal lengths, or alternating 9/8 and 7/8 as the executor's)."""
+    import tempfile
+
+    from tesearch.networks.families import network_from_spec
+    from tesearch.schedules.programs.ranks import rank_numbering
+    from tesearch.schedules.simulate import smpi
+    from tesearch.schedules.simulate.platform import hostfile, platform_xml
+
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="one-link-") as work:
+        where = Path(work)
+        (where / "platform.xml").write_text(platform_xml(rank_numbering(network_from_spec("hypercube-1")),
+                                                         bandwidth_bps=1e10, latency_s=1e-6))
+        (where / "hostfile").write_text(hostfile(2))
+        subprocess.run([smpi.find_tool("smpicc"), "-O2", "-o", str(where / "one_link"),
+                        str(ROOT / "benchmarks" / "one_link.c")], check=True, capture_output=True)
+        cfg = [*smpi.BASE_CONFIGURATION, f"network/model:{model.upper()}", "smpi/shared-malloc-blocksize:4194304"]
+        for piece, windows in ONE_LINK_PIECES:
+            count = ONE_LINK_BLOCKS * ONE_LINK_BLOCK // piece
+            for stagger in ((0, 1) if piece < ONE_LINK_BLOCK else (0,)):
+                for window in windows:
+                    command = [smpi.find_tool("smpirun"), "-no-privatize", "-platform", "platform.xml", "-hostfile",
+                               "hostfile", "-np", "2", *[f"--cfg={c}" for c in cfg], "./one_link", f"pieces={count}",
+                               f"bytes={piece}", f"window={window}", f"stagger={stagger}"]
+                    done = subprocess.run(command, cwd=where, capture_output=True, text=True)
+                    seconds = [float(line.split("=", 1)[1]) for line in done.stdout.splitlines()
+                               if line.startswith("seconds=")]
+                    if done.returncode != 0 or not seconds:
+                        raise SystemExit(f"one_link {piece} {window} {stagger}: {done.stderr.strip()[-300:]}")
+                    runs.append({"piece": piece, "pieces": count, "window": window, "stagger": stagger,
+                                 "seconds": seconds[0]})
+    return runs
+
+
+def one_link_section(data: dict[str, list[dict]]) -> list[str]:
+    """The one-link stream's time over its link-time bound, per model, piece, window and staggering."""
+    bound = ONE_LINK_BLOCKS * ONE_LINK_BLOCK / 1e10
+    lines = ["## One link: what SimGrid's sharing costs a stream of pieces", "",
+             f"What one link of torus-8x8 carries at 1 MiB under the pipelined executor ({ONE_LINK_BLOCKS} blocks of "
+             "1 MiB, in pieces sent in order, at most W in flight with MPI_Issend, the receiver keeping W receives "
+             "posted): benchmarks/one_link.c on two ranks joined by one link of the study's platform (10 GB/s, 1 us), "
+             "no other traffic. Time over the link-time bound "
+             f"({ONE_LINK_BLOCKS} MiB / 10 GB/s = {bound * 1e3:.3f} ms); pieces of one length, or alternating 9/8 and "
+             "7/8 of it (staggered, as the executor's). A link that served its pieces in order, one at a time at "
+             "its full bandwidth, the next one's latency spent while the one before crosses, would take the bound "
+             f"plus one latency: {(bound + 1e-6) / bound:.4f}x.", "",
+             "| model | piece | staggered | " + " | ".join(f"W = {w}" for w in (1, 2, 3, 5, 8, 16)) + " |",
+             "|---|---|---|" + "---|" * 6]
+    for model, runs in data.items():
+        rows: dict[tuple[int, int], dict[int, float]] = {}
+        for run in runs:
+            rows.setdefault((run["piece"], run["stagger"]), {})[run["window"]] = run["seconds"] / bound
+        for (piece, stagger), by_window in rows.items():
+            cells = [f"{by_window[w]:.3f}x" if w in by_window else "" for w in (1, 2, 3, 5, 8, 16)]
+            lines.append(f"| {model.upper()} | {format_bytes(piece)} | {'yes' if stagger else 'no'} | "
+                         + " | ".join(cells) + " |")
+    lines += ["", "Command: `python -m benchmarks.executors --one-link`", ""]
+    return lines
 
 
 def _runs(report: dict, size: int) -> dict[str, dict]:
@@ -267,6 +343,12 @@ def main() -> int:
     parser.add_argument("--no-pipelined-grid", action="store_true", help="skip the P x W grid")
     parser.add_argument("--non-optimal-sizes", default="64K",
                         help="sizes at which the non-optimal tables run pipelined too (the rest: the optimal table)")
+    parser.add_argument("--run-timeout", type=float, default=None,
+                        help="wall-clock seconds per pipelined run on a network (default: simulate's, 300 s at 128 ranks)")
+    parser.add_argument("--replace", action="store_true",
+                        help="run the selected pipelined grid models and network runs again even if the JSON has them")
+    parser.add_argument("--one-link", action="store_true",
+                        help="run the one-link stream (benchmarks/one_link.c) under both models, and nothing else")
     parser.add_argument("--merge-from", nargs="*", default=[],
                         help="JSON files of other runs of this benchmark whose pipelined runs are added")
     args = parser.parse_args()
@@ -281,10 +363,16 @@ def main() -> int:
                 data[part].setdefault(key, report)
     if args.merge_from:
         write_atomically(path, json.dumps(data, indent=1))
-    if not args.report_only:
+    if args.one_link:
+        for model in MODELS:
+            started = time.monotonic()
+            data.setdefault("one_link", {})[model] = one_link_runs(model)
+            print(f"one link {model}: {time.monotonic() - started:.0f} s", flush=True)
+            write_atomically(path, json.dumps(data, indent=1))
+    if not args.report_only and not args.one_link:
         for model in MODELS if not args.no_pipelined_grid else ():
-            if model in data["pipelined_grid"]:
-                continue  # kept: rerun by deleting it from the JSON
+            if model not in args.pipelined_models.split(",") or (model in data["pipelined_grid"] and not args.replace):
+                continue  # kept: rerun with --replace
             started = time.monotonic()
             data["pipelined_grid"][model] = pipelined_grid_run(model)
             print(f"pipelined grid {model}: {time.monotonic() - started:.0f} s", flush=True)
@@ -293,14 +381,15 @@ def main() -> int:
             for network in filter(None, args.pipelined_networks.split(",")):
                 for model in filter(None, args.pipelined_models.split(",")):
                     key = f"{network}|{model}|{size}"
-                    if key in data["pipelined"]:
+                    if key in data["pipelined"] and not args.replace:
                         continue
                     started = time.monotonic()
                     data["pipelined"][key] = pipelined_network_run(network, model, size,
-                                                                   size in args.non_optimal_sizes.split(","))
+                                                                   size in args.non_optimal_sizes.split(","),
+                                                                   args.run_timeout)
                     print(f"pipelined {key}: {time.monotonic() - started:.0f} s", flush=True)
                     write_atomically(path, json.dumps(data, indent=1))
-    if not args.report_only and not args.pipelined_only:
+    if not args.report_only and not args.pipelined_only and not args.one_link:
         for network in filter(None, args.networks.split(",")):
             started = time.monotonic()
             data["grid"][network] = grid_run(network)
@@ -333,6 +422,8 @@ def main() -> int:
         lines += pipelined_grid_section(data["pipelined_grid"])
     if data["pipelined"]:
         lines += pipelined_networks_section(data)
+    if data.get("one_link"):
+        lines += one_link_section(data["one_link"])
     write_atomically(Path(args.report), "\n".join(lines) + "\n")
     return 0
 

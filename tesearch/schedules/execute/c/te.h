@@ -14,7 +14,9 @@
  *   TE_PIPELINED the table's order kept on every link, every hop cut into `split` pieces, each piece forwarded as
  *                soon as it is here, at most `inflight` pieces in flight per link, each sent with MPI_Issend (it
  *                completes only once its piece has crossed, so the window paces the link: a plain MPI_Isend of a
- *                piece below the eager threshold completes at once).
+ *                piece below the eager threshold completes at once); a receive to forward is posted only within
+ *                two blocks of pieces of its outgoing link's first unsent piece, so a table's run holds at most two
+ *                blocks per link (te_run.c argues that it cannot deadlock).
  *
  * te_check runs a program in lockstep frames and names what is wrong with it (te_faults.def) without ever
  * hanging: the check every schedule passes before it is timed.

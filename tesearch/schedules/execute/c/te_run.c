@@ -510,13 +510,29 @@ done:
  * it is here (its own block, or that piece of the block it forwards has arrived), with at most `inflight` pieces in
  * flight.  A piece goes by MPI_Issend: a synchronous send completes only once its piece has been received, so the
  * window paces the link (under SMPI a plain MPI_Isend below the eager threshold, 64 KiB, completes at once and
- * would let every piece of the link loose together; MPI_Ssend would block the rank's other links).  Each incoming
- * link keeps receives posted for the `inflight` units from its first one not yet received (a tag per unit).
- * No deadlock: take a link's first unit its receiver lacks.  If it was sent, its receive is posted (it heads the
- * receiver's window) and the synchronous send completes.  If not, every earlier unit of the link was received, so
- * the sender's window is empty and it waits only for that piece to reach it, over a hop of an earlier step (a
- * route's steps increase): by induction on the step, it comes.
- * Memory: a piece's buffer is taken when its receive is posted and given back when its forward has completed. */
+ * would let every piece of the link loose together; MPI_Ssend would block the rank's other links).
+ *
+ * Receives.  Each incoming link posts its units' receives in the link's order (a tag per unit), at most `inflight`
+ * from its first one not yet received, and stops at a unit it may not post yet: a piece to forward takes a buffer,
+ * and it may be posted only while its forward lies among the first `cap` units of its outgoing link that have not
+ * completed (done: the link's units before it have all completed).  A piece's buffer is taken when its receive is
+ * posted and given back when its forward has completed, so the pieces an outgoing link's forwards hold are among
+ * `cap` consecutive units of that link; with cap = 2 x pieces that is two blocks (any 2P consecutive pieces of the
+ * link: a hop's pieces from q on, one whole hop, the next hop's pieces before q), so a rank holds at most two
+ * blocks per outgoing link, by construction.  The rank's own blocks leave from the send buffer and its blocks land
+ * in the receive buffer: they hold nothing.
+ *
+ * No deadlock.  Order all units of all links by (step, cell, piece): a link sends in that order (its hops are
+ * sorted by (step, cell)) and a piece is forwarded at a later step than it arrived.  Take the least unit u, over
+ * every link, not yet received, on a link from x to y.  (1) x has its piece: its own block, or a piece that came
+ * by a lesser unit, received.  (2) x sends it: every earlier unit of the link is lesser, received, so the window
+ * is empty.  (3) y posts its receive: every earlier unit of the link is received, so u is the first the link lacks,
+ * and if y forwards it as unit u' of its link n, the units of n before u' that have not completed are not less
+ * than u: those of n's hops whose (step, cell) lies between u's hop and u''s (H of them, H <= 1 for a table: one
+ * hop per link per step, forwarded the next step) and u''s own pieces before it, at most H x P + P - 1.  So with
+ * cap = (H + 1) x P, taking the largest H of the link's forwards (pipelined_caps: 2P for a table), u' lies within
+ * the cap and u is posted.  Both ends wait in MPI_Waitany, which returns at every completion and posts again.
+ * So u is received; by induction on the order, every unit is. */
 
 /* Pieces of alternating lengths, 9/8 and 7/8 of the mean (the last one takes what is left), where the mean is at
  * least STAGGER_FROM_BYTES: under SimGrid's fair sharing, pieces of one length started together on a link finish
@@ -534,8 +550,35 @@ typedef struct {
   long units; /* hops x pieces */
   long next;  /* out: next unit to send; in: first unit not received */
   long posted; /* in: receives posted up to this unit */
+  long done;  /* out: first unit whose send has not completed */
+  long cap;   /* out: its forwards' receives are posted only within `cap` units from `done` */
   int busy;   /* out: pieces in flight */
 } piece_lane;
+
+static int by_step_cell_of(const te_hop *a, int32_t step, int32_t cell) { /* a's (step, cell) against (step, cell) */
+  if (a->step != step) return a->step < step ? -1 : 1;
+  return a->cell < cell ? -1 : (a->cell > cell);
+}
+
+/* Each outgoing link's cap (the deadlock argument above): (H + 1) x pieces, H the most of the link's hops whose
+ * (step, cell) lies from a forwarded receive's to its forward's, at least 2 x pieces (two blocks). */
+static void pipelined_caps(const run *r, piece_lane *out, const int *send_pos, long pieces) {
+  const te_program *p = r->p;
+  for (int k = 0; k < p->letters; k++) out[k].cap = 2 * pieces;
+  for (int v = 0; v < p->nrecvs; v++) {
+    int s = r->forward[v];
+    if (s < 0) continue;
+    piece_lane *n = &out[p->sends[s].letter];
+    int lo = 0, hi = send_pos[s]; /* the first of n's hops not before the receive's (step, cell) */
+    while (lo < hi) {
+      int mid = lo + (hi - lo) / 2;
+      if (by_step_cell_of(&p->sends[n->hops[mid]], p->recvs[v].step, p->recvs[v].cell) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    long cap = ((long)(send_pos[s] - lo) + 1) * pieces;
+    if (cap > n->cap) n->cap = cap;
+  }
+}
 
 static int run_pipelined(run *r, int split, int inflight, char *why, size_t whylen) {
   const te_program *p = r->p;
@@ -561,9 +604,11 @@ static int run_pipelined(run *r, int split, int inflight, char *why, size_t whyl
   char *arrived = calloc((size_t)most, 1);
   int *piece_slot = malloc(sizeof(int) * (size_t)most); /* per (receive, piece): its transit buffer, -1 when none */
   int *received = calloc((size_t)p->nrecvs + 1, sizeof(int)); /* per receive: pieces arrived */
+  int *send_pos = malloc(sizeof(int) * ((size_t)p->nsends + 1)); /* per send: its place on its link */
+  char *sent_done = calloc((size_t)p->nsends * (size_t)pieces + 1, 1); /* per (send, piece): completed */
   int status = 0, active = 0;
   size_t held = 0, held_peak = 0; /* bytes of the pieces held (the pool's slots are as long as the longest piece) */
-  if (!out || !in || !requests || !slot_unit || !arrived || !piece_slot || !received) {
+  if (!out || !in || !requests || !slot_unit || !arrived || !piece_slot || !received || !send_pos || !sent_done) {
     status = fail(why, whylen, "out of memory in the pipelined executor");
     goto done;
   }
@@ -591,6 +636,9 @@ static int run_pipelined(run *r, int split, int inflight, char *why, size_t whyl
       goto done;
     }
   }
+  for (int k = 0; k < L; k++)
+    for (long j = 0; j < out[k].units / pieces; j++) send_pos[out[k].hops[j]] = (int)j;
+  pipelined_caps(r, out, send_pos, pieces);
   for (int i = 0; i < slots; i++) requests[i] = MPI_REQUEST_NULL;
   for (long i = 0; i < most; i++) piece_slot[i] = -1;
 #define PIECE_AT(q) piece_offset(r->bytes, pieces, (q), staggered)
@@ -603,6 +651,11 @@ static int run_pipelined(run *r, int split, int inflight, char *why, size_t whyl
       int v_ = l_->hops[u_ / pieces];                                                                      \
       long q_ = u_ % pieces;                                                                               \
       const te_hop *h_ = &p->recvs[v_];                                                                    \
+      int f_ = r->forward[v_];                                                                             \
+      if (f_ >= 0) { /* a piece to forward: only within its outgoing link's cap (see above) */            \
+        const piece_lane *n_ = &out[p->sends[f_].letter];                                                  \
+        if ((long)send_pos[f_] * pieces + q_ >= n_->done + n_->cap) break;                                 \
+      }                                                                                                    \
       unsigned char *into_;                                                                                \
       if (h_->destination == p->rank) {                                                                    \
         into_ = r->blocks.shared ? r->blocks.shared : r->recvbuf + (size_t)h_->origin * r->bytes + PIECE_AT(q_); \
@@ -666,12 +719,19 @@ static int run_pipelined(run *r, int split, int inflight, char *why, size_t whyl
       int k = at / inflight, s = out[k].hops[u / pieces], v = r->source[s];
       long q = u % pieces;
       out[k].busy--;
+      sent_done[(long)s * pieces + q] = 1;
+      long was_done = out[k].done;
+      while (out[k].done < out[k].units &&
+             sent_done[(long)out[k].hops[out[k].done / pieces] * pieces + out[k].done % pieces])
+        out[k].done++;
       if (v >= 0 && piece_slot[(long)v * pieces + q] >= 0) {
         pool_put(&r->blocks, piece_slot[(long)v * pieces + q]);
         piece_slot[(long)v * pieces + q] = -1;
         held -= (size_t)PIECE_LENGTH(q);
       }
       SEND_PIECES(k);
+      if (out[k].done > was_done) /* the link's cap moved on: receives waiting for it may be posted */
+        for (int m = 0; m < L; m++) POST_PIECES(m);
     } else {
       int k = (at - inflight * L) / inflight, v = in[k].hops[u / pieces];
       arrived[(long)v * pieces + u % pieces] = 1;
@@ -704,6 +764,8 @@ done:
   free(arrived);
   free(piece_slot);
   free(received);
+  free(send_pos);
+  free(sent_done);
   return status;
 }
 
