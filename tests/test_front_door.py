@@ -163,3 +163,35 @@ def test_a_seed_construction_s_table_records_its_bounds(tmp_path):
     assert result.exit_code == 0 and json.loads(result.stdout)["route"] == "construct", result.output
     written = json.loads(out.read_text())
     assert (written["lower_bound"], written["letter_bound"]) == (10, 10)
+
+
+def test_the_lns_route_narrows_the_table_an_earlier_route_made(monkeypatch):
+    """The last route starts from the narrowest table a route returned (here the lift's T = 20 on torus-4x6), not
+    from the greedy table: its strategy gets that table as its start."""
+    from tesearch.search.strategies import LargeNeighbourhood
+    from tesearch.tables.outcome import Outcome
+    from tesearch.running.terms import Status
+
+    starts = []
+
+    def record_start(self, facts, budget):
+        starts.append(self.start)
+        return Outcome("lns", Status.UNKNOWN, None, "stopped by the test", facts.bounds)
+
+    monkeypatch.setattr(LargeNeighbourhood, "run", record_start)
+    outcome = strategy("best", routes=("lift", "lns")).run(instance("torus-4x6"), Budget.seconds(60))
+    assert starts[0].T == 20 and outcome.table.T == 20 and outcome.facts["route"] == "lift"
+    assert outcome.facts["routes"] == [{"route": "lns", "why": "no table: stopped by the test", "T": None}]
+
+
+@pytest.mark.slow  # a CP-SAT round: 25 s at a load of 30
+def test_the_lns_route_meets_the_bound_the_lift_missed(tmp_path):
+    """torus-4x6: the lift gives T = 20 (gap 2); the large-neighbourhood search from it reaches T = 18 (the bound);
+    the table verifies and names the lns route, the lift passed with its width."""
+    outcome = strategy("best", routes=("lift", "lns")).run(instance("torus-4x6"), Budget.seconds(120))
+    assert outcome.table.T == 18 == outcome.bounds.best and outcome.facts["route"] == "lns"
+    assert outcome.facts["routes"][0]["route"] == "lift" and outcome.facts["routes"][0]["T"] == 20
+    out = tmp_path / "t.json"
+    from tesearch.tables.table import write_table
+    write_table(outcome.table, out)
+    assert run_cli("verify", out).exit_code == 0 and run_cli("replay", out).exit_code == 0

@@ -131,7 +131,8 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
               show_default=True,
               help="best: the best table tesearch knows how to make, route by route until one meets the bound: a "
                    "construction, a ring lift over a factor table that exists, then the rotation search, the "
-                   "stratification, the split and full searches and the CP-SAT repack, within --timeout; it says "
+                   "stratification, the split and full searches, the CP-SAT repack and the large-neighbourhood "
+                   "search from the narrowest table so far, within --timeout; it says "
                    "which route made the table and why the earlier ones did not. auto: rotation where it can meet "
                    "the bound, else full; rotation: core + blocks; split: several small sub-cores + blocks (for many "
                    "exceptional elements: star-9); full: every target searched.")

@@ -12,7 +12,7 @@ strategies:
 ``split``       rotation blocks around several sub-cores
 ``full``        every target searched, the width loop from the bound up
 ``best``        the front door (:mod:`tesearch.search.frontdoor`): construct, lift, rotation, stratify, split,
-                full, repack in turn until a table meets the bound (``tesearch search``'s default)
+                full, repack, lns in turn until a table meets the bound (``tesearch search``'s default)
 ``auto``        rotation where it can meet the bound, else full
 ``stratify``    symmetry stratification (:mod:`tesearch.search.stratify`)
 ``lift``        the ring lift for tori (:mod:`tesearch.search.lift`)
@@ -260,8 +260,10 @@ class FrontDoor(TableStrategy):
 
         return run_routes(self, facts, budget)
 
-    def route_strategy(self, route: str, factor: tuple[int, Table] | None = None) -> TableStrategy:
-        """The strategy of ``route`` with the command's options (``factor``: a lift's ring index and factor table)."""
+    def route_strategy(self, route: str, factor: tuple[int, Table] | None = None, *,
+                       start: Table | None = None) -> TableStrategy:
+        """The strategy of ``route`` with the command's options (``factor``: a lift's ring index and factor table;
+        ``start``: the table the large-neighbourhood search narrows, None for the greedy one)."""
         import dataclasses
 
         from tesearch.search.params import Strategy
@@ -279,6 +281,8 @@ class FrontDoor(TableStrategy):
             return RingLift(backend, ring_index, table, timeout_s=None, progress=self.progress)
         if route == "repack":
             return Repack(p.seed, word_cap=p.word_cap, progress=self.progress)
+        if route == "lns":
+            return LargeNeighbourhood(p.seed, word_cap=p.word_cap, start=start, progress=self.progress)
         if route == "construct":
             return Construction()
         raise ValueError(f"unknown route {route!r}")
