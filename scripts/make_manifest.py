@@ -196,6 +196,8 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                        "executor at 8 B and 64 KiB (hand-written around the run outputs)"),
     "results/mpi.json": (["python -m benchmarks.mpi --repeat 3 --max-memory 10G --executor all --json results/mpi.json"],
                          [], "the benchmark's records (every C executor: step, dataflow 1:1, combined)"),
+    "results/conformance.md": (["python -m benchmarks.conformance --ranks 8,16,24 --report results/conformance.md"], [],
+                               "mpi4py's collective tests with the library preloaded on 8, 16 and 24 ranks (issue 46)"),
     "results/contenders.md": (["python -m benchmarks.contenders --report results/contenders.md"], [],
                               "every contender of tesearch/schedules/contenders/ on the simulate study's nine networks: S, B, "
                               "the floors D, P and F, the largest bundle, the held-blocks peaks, build seconds and "
