@@ -243,6 +243,8 @@ def calls_cell(outcome: Outcome | None, ranks: int) -> str:
     """The library's counts, summed over the ranks."""
     if outcome is None:
         return "no table"
+    if outcome.ranks_counted == 0 and outcome.passed:
+        return "no counts: no MPI_Alltoall call (the library prints them once it has had one)"
     if outcome.ranks_counted < ranks:
         return f"counts from {outcome.ranks_counted} of {ranks} ranks"
     text = f"{outcome.calls} calls: {outcome.on_schedule} on the schedule, {outcome.to_pmpi} to PMPI"
@@ -278,8 +280,13 @@ def report(rows: list[Row], sources: Path, loads: tuple[float, float]) -> str:
                      f" | {row.test.testlist} | {row.table or '-'} | {row.without.verdict} | {with_text} | "
                      f"{calls_cell(row.with_library, row.ranks)} | {wall} |")
     worst = [r for r in rows if r.without.passed and r.with_library and not r.with_library.passed]
+    both = [r for r in rows if not r.without.passed and r.with_library and not r.with_library.passed]
     lines += ["", f"Tests that pass without the library and fail with it: {len(worst)}" +
-              (": " + ", ".join(f"{r.test.name} on {r.ranks}" for r in worst) if worst else "") + "."]
+              (": " + ", ".join(f"{r.test.name} on {r.ranks}" for r in worst) if worst else "") + ".",
+              f"Tests that fail without the library too (MPICH's verdict on MPICH alone): {len(both)}" +
+              (": " + ", ".join(f"{r.test.name} on {r.ranks}" +
+                                (" (the same reason both ways)" if r.without.why == r.with_library.why else "")
+                                for r in both) if both else "") + "."]
     return "\n".join(lines) + "\n"
 
 
