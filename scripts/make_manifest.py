@@ -196,6 +196,8 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                        "executor at 8 B and 64 KiB (hand-written around the run outputs)"),
     "results/mpi.json": (["python -m benchmarks.mpi --repeat 3 --max-memory 10G --executor all --json results/mpi.json"],
                          [], "the benchmark's records (every C executor: step, dataflow 1:1, combined)"),
+    "results/conformance.md": (["python -m benchmarks.conformance --ranks 8,16,24 --report results/conformance.md"], [],
+                               "mpi4py's collective tests with the library preloaded on 8, 16 and 24 ranks (issue 46)"),
     "results/contenders.md": (["python -m benchmarks.contenders --report results/contenders.md"], [],
                               "every contender of tesearch/schedules/contenders/ on the simulate study's nine networks: S, B, "
                               "the floors D, P and F, the largest bundle, the held-blocks peaks, build seconds and "
@@ -206,7 +208,7 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                                 "--pipelined-networks torus-8x8 --pipelined-sizes 64K --replace",
                                 "python -m benchmarks.executors --pipelined-only --no-pipelined-grid "
                                 "--pipelined-networks hypercube-7,star-5,torus-4x4x8:twisted,torus-4x4x8 "
-                                "--pipelined-sizes 64K --non-optimal-sizes none --run-timeout 2400 --replace",
+                                "--pipelined-sizes 64K --run-timeout 2400 --replace",
                                 "python -m benchmarks.executors --pipelined-only --no-pipelined-grid "
                                 "--pipelined-networks torus-8x8 --pipelined-sizes 1M --run-timeout 2400 --replace",
                                 "python -m benchmarks.executors --one-link"], [],
@@ -214,8 +216,8 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                                "grid at 64 KiB (SMPI) on hypercube-7 and torus-4x4x8, bundles whole or as 8 KiB "
                                "and 64 KiB pieces under SMPI and CM02 on hypercube-3, hypercube-5 and torus-4x4, the "
                                "pipelined executor's P x W grid on torus-8x8 (SMPI, CM02, 64 KiB), its rule on the "
-                               "five networks of the study at 64 KiB under both models (the non-optimal tables on "
-                               "torus-8x8) and on torus-8x8 at 1 MiB, and one link carrying torus-8x8's 1 MiB "
+                               "five networks of the study at 64 KiB under both models (with the non-optimal tables) "
+                               "and at 1 MiB, and one link carrying torus-8x8's 1 MiB "
                                "stream in pieces (benchmarks/one_link.c) under both models"),
     "results/executors.md": (["python -m benchmarks.executors --report-only"], ["results/executors.json"],
                              "the executors benchmark's report: times over the link-time bound and blocks held"),
