@@ -25,7 +25,10 @@ committed table whose node count is the size of the communicators the test's ``M
 ``TESEARCH_ALLTOALL_STATS=1`` (read only with the library).  A run passes as MPICH's ``runtests`` decides: exit
 status 0, a ``No Errors`` line, and no other output (the library's own ``tesearch_alltoall:`` lines aside).  The
 report lists per test: ranks, table, the verdict without and with the library, and the library's MPI_Alltoall calls
-summed over the ranks: on the schedule, and sent to ``PMPI_Alltoall`` with the reasons it counts.
+summed over the ranks: on the schedule, and sent to ``PMPI_Alltoall`` with the reasons it counts.  ``alltoall1``
+also runs in each environment MPICH's ``coll/testlist.collalgo`` gives it (every MPI_Alltoall algorithm of MPICH's
+``maint/coll_cvars.txt``: :func:`alltoall_algorithm_environments`), which picks the algorithm of the calls the
+library sends to ``PMPI_Alltoall``.
 """
 
 from __future__ import annotations
@@ -97,6 +100,44 @@ void __wrap_MTest_Finalize(int errs) { __real_MTest_Finalize(errs); MPI_Finalize
 NEWER_HEADERS = ("mpi.h", "stdio.h")
 
 
+#: MPI_Alltoall's algorithms in MPICH's maint/coll_cvars.txt (intra-blocking, then intra-nonblocking run through
+#: the blocking call's "nb" algorithm), each with its extra CVARs and their values
+#: the commit of pmodels/mpich whose maint/coll_cvars.txt they come from
+COLL_CVARS_COMMIT = "3f80d35a1d3f7ac9ca8a30add5a9cbfdc6f975dc"
+ALLTOALL_BLOCKING_ALGORITHMS = (("composition:1", ()), ("composition:2", ()), ("brucks", ()),
+                                ("k_brucks", (("MPIR_CVAR_ALLTOALL_BRUCKS_KVAL", "2,3,4"),)), ("pairwise", ()),
+                                ("pairwise_sendrecv_replace", ()), ("scattered", ()))
+ALLTOALL_NONBLOCKING_ALGORITHMS = (("sched_brucks", ()), ("sched_inplace", ()), ("sched_pairwise", ()),
+                                   ("sched_permuted_sendrecv", ()), ("tsp_ring", ()),
+                                   ("tsp_brucks", (("MPIR_CVAR_IALLTOALL_BRUCKS_KVAL", "2,3,4"),
+                                                   ("MPIR_CVAR_IALLTOALL_BRUCKS_BUFFER_PER_NBR", "0,1"))),
+                                   ("tsp_scattered", (("MPIR_CVAR_IALLTOALL_SCATTERED_BATCH_SIZE", "1,2,4"),
+                                                      ("MPIR_CVAR_IALLTOALL_SCATTERED_OUTSTANDING_TASKS", "4,8"))))
+
+
+def alltoall_algorithm_environments() -> tuple[tuple[str, ...], ...]:
+    """The environments MPICH's coll/testlist.collalgo gives its alltoall tests, one per algorithm and choice of its
+    extra CVARs, made as MPICH's maint/gen_coll_cvar.py makes them from maint/coll_cvars.txt."""
+    import itertools
+
+    def expanded(base: list[str], params: tuple[tuple[str, str], ...]) -> list[tuple[str, ...]]:
+        choices = [[f"{name}={value}" for value in values.split(",")] for name, values in params]
+        return [tuple(base) + combination for combination in itertools.product(*choices)]
+
+    out: list[tuple[str, ...]] = []
+    for algorithm, params in ALLTOALL_BLOCKING_ALGORITHMS:
+        if algorithm.startswith("composition:"):
+            base = [f"MPIR_CVAR_ALLTOALL_COMPOSITION={algorithm.split(':', 1)[1]}"]
+        else:
+            base = ["MPIR_CVAR_ALLTOALL_DEVICE_COLLECTIVE=0", f"MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM={algorithm}"]
+        out += expanded(base, params)
+    for algorithm, params in ALLTOALL_NONBLOCKING_ALGORITHMS:
+        base = ["MPIR_CVAR_ALLTOALL_DEVICE_COLLECTIVE=0", "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=nb",
+                "MPIR_CVAR_IALLTOALL_DEVICE_COLLECTIVE=0", f"MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM={algorithm}"]
+        out += expanded(base, params)
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class MpichTest:
     """One of MPICH's test programs: its source under test/mpi, the ranks of its testlist and how it is built."""
@@ -109,6 +150,7 @@ class MpichTest:
     includes: tuple[str, ...] = ()  # headers passed with -include
     newer_framework: bool = False  # written for the MTest_Finalize that finalizes MPI (FINALIZE_GLUE)
     threads_per_rank: int = 1  # ranks of the communicator its MPI_Alltoall runs on, per process
+    algorithm_runs: bool = False  # also run in each environment of MPICH's coll/testlist.collalgo for MPI_Alltoall
 
     def communicator_size(self, ranks: int) -> int:
         """The size of the communicators its MPI_Alltoall runs on (the table's node count)."""
@@ -117,7 +159,7 @@ class MpichTest:
 
 #: every MPICH test that calls MPI_Alltoall among those fetched (coll/, errors/coll/, the threadcomm tests)
 TESTS = (
-    MpichTest("alltoall1", "coll/alltoall1.c", (8,), "coll/testlist"),
+    MpichTest("alltoall1", "coll/alltoall1.c", (8,), "coll/testlist", algorithm_runs=True),
     MpichTest("coll13", "coll/coll13.c", (4,), "coll/testlist"),
     MpichTest("icalltoall", "coll/icalltoall.c", (5, 7), "coll/testlist"),
     MpichTest("noalias2", "errors/coll/noalias2.c", (4,), "errors/coll/testlist.in"),
@@ -202,12 +244,14 @@ def build_library(table: str, into: Path) -> Path:
     return into / "libtesearch_alltoall.so"
 
 
-def run(program: Path, ranks: int, library: Path | None, timeout_s: float) -> Outcome:
-    """``mpiexec -n RANKS PROGRAM``, with ``library`` preloaded into every rank when given."""
+def run(program: Path, ranks: int, library: Path | None, timeout_s: float, settings: tuple[str, ...] = ()) -> Outcome:
+    """``mpiexec -n RANKS PROGRAM``, with ``library`` preloaded into every rank when given, and the environment
+    ``settings`` (``NAME=VALUE``: MPICH's CVARs of an algorithm run)."""
     command = [str(find_mpiexec()), "-n", str(ranks)]
     if library is not None:
         command += ["-env", "LD_PRELOAD", str(library)]
-    environment = mpi_environment({"TESEARCH_ALLTOALL_STATS": "1"})
+    environment = mpi_environment({"TESEARCH_ALLTOALL_STATS": "1",
+                                   **dict(setting.split("=", 1) for setting in settings)})
     environment.pop("LD_PRELOAD", None)
     started = time.monotonic()
     done = run_captured(command + [str(program)], cwd=program.parent, env=environment, timeout_s=timeout_s)
@@ -220,6 +264,7 @@ class Row:
 
     test: MpichTest
     ranks: int
+    settings: tuple[str, ...]  # MPICH's CVARs of an algorithm run (empty: the testlist's run)
     table: str | None
     without: Outcome
     with_library: Outcome | None  # None: no committed table of that size
@@ -243,10 +288,19 @@ def calls_cell(outcome: Outcome | None, ranks: int) -> str:
     """The library's counts, summed over the ranks."""
     if outcome is None:
         return "no table"
+    if outcome.ranks_counted == 0 and outcome.passed:
+        return "no counts: no MPI_Alltoall call (the library prints them once it has had one)"
     if outcome.ranks_counted < ranks:
         return f"counts from {outcome.ranks_counted} of {ranks} ranks"
     text = f"{outcome.calls} calls: {outcome.on_schedule} on the schedule, {outcome.to_pmpi} to PMPI"
     return text + (f" (rank 0: {outcome.reasons})" if outcome.reasons else "")
+
+
+def algorithm_cell(row: Row) -> str:
+    """Where the run comes from: the testlist, or coll/testlist.collalgo with its CVARs (their MPIR_CVAR_ cut)."""
+    if not row.settings:
+        return row.test.testlist
+    return "coll/testlist.collalgo: " + ", ".join(s.removeprefix("MPIR_CVAR_") for s in row.settings)
 
 
 def report(rows: list[Row], sources: Path, loads: tuple[float, float]) -> str:
@@ -261,13 +315,20 @@ def report(rows: list[Row], sources: Path, loads: tuple[float, float]) -> str:
              "MPICH's newer MTest framework, that framework's `MTest_Finalize`-then-`MPI_Finalize`; the runner's "
              "docstring says how).", ""]
     lines += provenance(sources)
+    if any(row.settings for row in rows):
+        lines += ["", "The algorithm runs of `alltoall1` are MPICH's `coll/testlist.collalgo` for MPI_Alltoall: "
+                  f"{len(alltoall_algorithm_environments())} environments, one per algorithm of MPICH's "
+                  "`test/mpi/maint/coll_cvars.txt` (read at pmodels/mpich commit "
+                  f"`{COLL_CVARS_COMMIT}`) and choice of its extra CVARs, formed as its `maint/gen_coll_cvar.py` "
+                  "forms them (the runner lists the names; with the library they set the algorithm of the calls it "
+                  "sends to `PMPI_Alltoall`)."]
     lines += ["", f"`python -m benchmarks.mpich_tests --sources DIR` at commit {commit.strip() or '?'}, "
               f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, the mpi extra's MPICH (mpicc, mpiexec), load "
               f"average {loads[0]:.1f} before and {loads[1]:.1f} after. A run passes as MPICH's runtests decides "
               "(exit 0, a `No Errors` line, no other output but the library's own lines). With the library: "
               "`LD_PRELOAD` of `tesearch library results/TABLE.json`'s library, `TESEARCH_ALLTOALL_STATS=1`; the "
               "calls are the library's counts summed over the ranks.", "",
-              "| test | ranks | testlist | table | without the library | with the library | MPI_Alltoall calls with "
+              "| test | ranks | testlist (and MPICH's CVARs of an algorithm run) | table | without the library | with the library | MPI_Alltoall calls with "
               "the library | wall clock without, with |", "|---|---|---|---|---|---|---|---|"]
     for row in rows:
         with_text = row.with_library.verdict if row.with_library else "not run: no committed table of " \
@@ -275,11 +336,16 @@ def report(rows: list[Row], sources: Path, loads: tuple[float, float]) -> str:
         wall = f"{row.without.seconds:.1f} s, " + (f"{row.with_library.seconds:.1f} s" if row.with_library else "-")
         lines.append(f"| {row.test.name} | {row.ranks}" +
                      (f" x {row.test.threads_per_rank} threads" if row.test.threads_per_rank > 1 else "") +
-                     f" | {row.test.testlist} | {row.table or '-'} | {row.without.verdict} | {with_text} | "
+                     f" | {algorithm_cell(row)} | {row.table or '-'} | {row.without.verdict} | {with_text} | "
                      f"{calls_cell(row.with_library, row.ranks)} | {wall} |")
     worst = [r for r in rows if r.without.passed and r.with_library and not r.with_library.passed]
+    both = [r for r in rows if not r.without.passed and r.with_library and not r.with_library.passed]
     lines += ["", f"Tests that pass without the library and fail with it: {len(worst)}" +
-              (": " + ", ".join(f"{r.test.name} on {r.ranks}" for r in worst) if worst else "") + "."]
+              (": " + ", ".join(f"{r.test.name} on {r.ranks}" for r in worst) if worst else "") + ".",
+              f"Tests that fail without the library too (MPICH's verdict on MPICH alone): {len(both)}" +
+              (": " + ", ".join(f"{r.test.name} on {r.ranks}" +
+                                (" (the same reason both ways)" if r.without.why == r.with_library.why else "")
+                                for r in both) if both else "") + "."]
     return "\n".join(lines) + "\n"
 
 
@@ -311,18 +377,22 @@ def main(argv: list[str] | None = None) -> int:
             into.mkdir()
             (into / "mpitestconf.h").write_text(CONFIGURATION_HEADER)
             program = build(test, sources, into)
-            for ranks in test.ranks:
+            runs = [(ranks, ()) for ranks in test.ranks]
+            if test.algorithm_runs:
+                runs += [(ranks, settings) for ranks in test.ranks for settings in alltoall_algorithm_environments()]
+            for ranks, settings in runs:
                 table = TABLES.get(test.communicator_size(ranks))
-                print(f"{test.name} on {ranks}: without the library ...", file=sys.stderr, flush=True)
-                without = run(program, ranks, None, args.timeout)
+                label = f"{test.name} on {ranks}" + (f" ({' '.join(settings)})" if settings else "")
+                print(f"{label}: without the library ...", file=sys.stderr, flush=True)
+                without = run(program, ranks, None, args.timeout, settings)
                 with_library = None
                 if table:
                     if table not in libraries:
                         libraries[table] = build_library(table, work / f"lib-{table}")
-                    print(f"{test.name} on {ranks}: with {table}'s library ...", file=sys.stderr, flush=True)
-                    with_library = run(program, ranks, libraries[table], args.timeout)
-                rows.append(Row(test, ranks, table, without, with_library))
-                print(f"{test.name} on {ranks}: without {without.verdict}; with "
+                    print(f"{label}: with {table}'s library ...", file=sys.stderr, flush=True)
+                    with_library = run(program, ranks, libraries[table], args.timeout, settings)
+                rows.append(Row(test, ranks, settings, table, without, with_library))
+                print(f"{label}: without {without.verdict}; with "
                       f"{with_library.verdict if with_library else '(no table)'}", file=sys.stderr, flush=True)
     text = report(rows, sources, (before, os.getloadavg()[0]))
     if args.report:

@@ -163,6 +163,11 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
         ["python -m benchmarks.front_door --before DIR --timeout 60 --report results/front-door.md"], [],
         "`search NETWORK` to an optimal or best table for every family at three sizes: before the front door (DIR: a "
         "checkout of 99aa099), after it with the route it took, and the command a user had to know before it"),
+    "results/mpich-tests.md": (
+        ["python -m benchmarks.mpich_tests --sources DIR --report results/mpich-tests.md"], [],
+        "MPICH's own alltoall, error and threadcomm tests without and with the library preloaded (DIR: MPICH's test "
+        "files fetched file by file from pmodels/mpich, outside the repository, with their SOURCES.txt of commits; "
+        "the report lists them)"),
     "results/limits.md": (["python -m benchmarks.limits --report results/limits.md"], [],
                           "from --timeout to exit and peak memory per run (quoted in results/suite.md)"),
     "results/twisted/runs.json": (["python -m scripts.twisted_runs SPEC --timeout S [--command search|stratify]"], [],

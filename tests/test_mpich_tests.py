@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.mpich_tests import TABLES, TESTS, judge
+from benchmarks.mpich_tests import TABLES, TESTS, alltoall_algorithm_environments, judge
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,3 +50,14 @@ def test_a_source_directory_without_mpichs_tests_is_refused_in_one_line(tmp_path
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "test/mpi" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_algorithm_runs_are_mpichs_collalgo_environments_for_alltoall():
+    environments = alltoall_algorithm_environments()
+    assert len(environments) == len(set(environments)) == 26  # 9 blocking (k_brucks x 3), 17 through nb
+    assert ("MPIR_CVAR_ALLTOALL_COMPOSITION=1",) in environments
+    assert ("MPIR_CVAR_ALLTOALL_DEVICE_COLLECTIVE=0", "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=k_brucks",
+            "MPIR_CVAR_ALLTOALL_BRUCKS_KVAL=4") in environments
+    nonblocking = [e for e in environments if "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=nb" in e]
+    assert len(nonblocking) == 17 and all(any(s.startswith("MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM=") for s in e)
+                                          for e in nonblocking)
