@@ -57,7 +57,8 @@ PIPELINED_GRID_NETWORK = "torus-8x8"
 PIPELINED_NETWORKS = {"torus-8x8": "results/torus-8x8.json", "hypercube-7": "results/hypercube-7.json",
                       "torus-4x4x8": "results/torus-4x4x8.json",
                       "torus-4x4x8:twisted": "results/twisted/torus-4x4x8-twisted.json",
-                      "star-5": "results/star-5.json"}
+                      "star-5": "results/star-5.json", "torus-4x8x8": "results/frontier/torus-4x8x8.json",
+                      "torus-4x8x8:twisted": "results/twisted/torus-4x8x8-twisted.json"}
 MODELS = ("smpi", "cm02")
 #: the non-optimal tables of the study (lineup.py's registry names)
 NON_OPTIMAL = ("first-shortest-word table", "dimension-ordered table", "table widened x2")
