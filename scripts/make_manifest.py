@@ -219,13 +219,16 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                                 "python -m benchmarks.executors --pipelined-only --no-pipelined-grid "
                                 "--pipelined-networks hypercube-7,star-5,torus-4x4x8:twisted,torus-4x4x8 "
                                 "--pipelined-sizes 1M --non-optimal-sizes none --run-timeout 2400 --replace",
+                                "python -m benchmarks.executors --pipelined-only --no-pipelined-grid "
+                                "--pipelined-networks torus-4x8x8:twisted,torus-4x8x8 --pipelined-models smpi "
+                                "--pipelined-sizes 64K --non-optimal-sizes none --run-timeout 1800 --replace",
                                 "python -m benchmarks.executors --one-link"], [],
                                "the executors benchmark's tesearch simulate reports: the dataflow executor's K x W "
                                "grid at 64 KiB (SMPI) on hypercube-7 and torus-4x4x8, bundles whole or as 8 KiB "
                                "and 64 KiB pieces under SMPI and CM02 on hypercube-3, hypercube-5 and torus-4x4, the "
                                "pipelined executor's P x W grid on torus-8x8 (SMPI, CM02, 64 KiB), its rule on the "
                                "five networks of the study at 64 KiB under both models (with the non-optimal tables) "
-                               "and at 1 MiB, and one link carrying torus-8x8's 1 MiB "
+                               "and at 1 MiB, the 256-rank tori at 64 KiB under SMPI, and one link carrying torus-8x8's 1 MiB "
                                "stream in pieces (benchmarks/one_link.c) under both models"),
     "results/executors.md": (["python -m benchmarks.executors --report-only"], ["results/executors.json"],
                              "the executors benchmark's report: times over the link-time bound and blocks held"),
