@@ -216,6 +216,9 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                                 "--pipelined-sizes 64K --run-timeout 2400 --replace",
                                 "python -m benchmarks.executors --pipelined-only --no-pipelined-grid "
                                 "--pipelined-networks torus-8x8 --pipelined-sizes 1M --run-timeout 2400 --replace",
+                                "python -m benchmarks.executors --pipelined-only --no-pipelined-grid "
+                                "--pipelined-networks hypercube-7,star-5,torus-4x4x8:twisted,torus-4x4x8 "
+                                "--pipelined-sizes 1M --non-optimal-sizes none --run-timeout 2400 --replace",
                                 "python -m benchmarks.executors --one-link"], [],
                                "the executors benchmark's tesearch simulate reports: the dataflow executor's K x W "
                                "grid at 64 KiB (SMPI) on hypercube-7 and torus-4x4x8, bundles whole or as 8 KiB "

@@ -292,3 +292,12 @@ def test_ctrl_c_stops_the_fuzzer_promptly_in_one_line_and_stops_every_case(tmp_p
              and not open(f"/proc/{pid}/stat").read().split(")")[-1].split()[0] == "Z"}
     assert alive == {}, alive
     assert not list(tmp_path.glob("tfz-*"))
+
+
+def test_the_stop_graces_stretch_only_on_a_busy_machine():
+    """Up to 4 runnable processes per core the graces hold as they are; beyond, in proportion to the load (a load
+    of 25 on 2 cores: 12.5 per core, 3.125 times)."""
+    from tesearch.testing.cases import QUIET_LOAD_PER_CORE, TIMEOUT_GRACE, busy_grace
+
+    assert busy_grace(TIMEOUT_GRACE, 0.5) == busy_grace(TIMEOUT_GRACE, QUIET_LOAD_PER_CORE) == TIMEOUT_GRACE
+    assert busy_grace(2.0, 12.5) == pytest.approx(6.25)

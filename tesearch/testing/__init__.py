@@ -12,7 +12,8 @@ command starts, and :func:`judge` lists what was wrong:
 * exit 70 or any exit outside 0, 1, 2, 3, 4, 130, 143; a traceback or an internal error anywhere;
 * an error of more than one line (exit 2);
 * no exit within the case's time, or more than :data:`TIMEOUT_GRACE` s past its own ``--timeout``,
-  or more than :data:`STOP_SECONDS` s after a SIGINT/SIGTERM;
+  or more than :data:`STOP_SECONDS` s after a SIGINT/SIGTERM (both stretched on a busy machine: beyond 4 runnable
+  processes per core, in proportion to the load; :func:`~tesearch.testing.cases.busy_grace`);
 * a file that was there before changed (an input, a committed file behind a symlink, a FIFO, a
   device node); an output the command was given may change only on exit 0 or 4, and over a file
   of another kind (or a committed table) only with ``--force``;

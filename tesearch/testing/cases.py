@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import os
 import shlex
 import signal
 from dataclasses import dataclass, field
@@ -23,6 +24,19 @@ STOP_SECONDS = 3.0
 #: seconds a command may run past its own --timeout (the issue asks for 1 s and one polling interval; the judge's
 #: clock also counts the interpreter's start, which --timeout counts too, and the exit)
 TIMEOUT_GRACE = 2.0
+#: runnable processes per core up to which the machine counts as not busy: the graces above hold as they are there
+QUIET_LOAD_PER_CORE = 4.0
+
+
+def busy_grace(seconds: float, load_per_core: float | None = None) -> float:
+    """``seconds`` (a grace above) on a machine that is not busy, stretched in proportion to the load beyond
+    :data:`QUIET_LOAD_PER_CORE` runnable processes per core: the stop's own work (the interpreter's start, a
+    signal handler, killing a process group, the exit) is a fixed amount of CPU, which a process given a tenth of
+    a core (a load of 25 on 2 cores, as under CI beside other work) takes several times as long to get.  The load
+    is the one-minute average per core now (``os.getloadavg``), unless given."""
+    if load_per_core is None:
+        load_per_core = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return seconds * max(1.0, load_per_core / QUIET_LOAD_PER_CORE)
 #: seconds after the command ends by which every process it started must be gone
 LEFTOVER_GRACE = 3.0
 #: the table commands that must refuse a table verify refuses (issue 28, item 3: one checked loader)
