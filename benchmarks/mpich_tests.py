@@ -102,6 +102,12 @@ NEWER_HEADERS = ("mpi.h", "stdio.h")
 
 #: MPI_Alltoall's algorithms in MPICH's maint/coll_cvars.txt (intra-blocking, then intra-nonblocking run through
 #: the blocking call's "nb" algorithm), each with its extra CVARs and their values
+#: the testlists the rank counts were read from, at the pmodels/mpich commits read (file by file, as the sources)
+TESTLIST_COMMITS = {"coll/testlist": "04060d1d639e74db1719873c7e0ed1998dd6c972",
+                    "coll/testlist.in": "011038e11648991f1956982cb54ca6b29f367c58",
+                    "errors/coll/testlist.in": "3563541aa403a00127e4b4d1aabe8761b287df34",
+                    "impls/mpich/threads/threadcomm/testlist": "b169849dae30c268a96dde0267652bc0a818c8ce",
+                    "maint/gen_coll_cvar.py": "b5f5d01d9399de60254028fda0a61a6c6d409b7d"}
 #: the commit of pmodels/mpich whose maint/coll_cvars.txt they come from
 COLL_CVARS_COMMIT = "3f80d35a1d3f7ac9ca8a30add5a9cbfdc6f975dc"
 ALLTOALL_BLOCKING_ALGORITHMS = (("composition:1", ()), ("composition:2", ()), ("brucks", ()),
@@ -315,6 +321,9 @@ def report(rows: list[Row], sources: Path, loads: tuple[float, float]) -> str:
              "MPICH's newer MTest framework, that framework's `MTest_Finalize`-then-`MPI_Finalize`; the runner's "
              "docstring says how).", ""]
     lines += provenance(sources)
+    lines += ["", "Rank counts and algorithm environments were read from MPICH's " +
+              ", ".join(f"`test/mpi/{name}` (`{commit[:12]}`)" for name, commit in TESTLIST_COMMITS.items()) +
+              " and `maint/coll_cvars.txt` (below)."]
     if any(row.settings for row in rows):
         lines += ["", "The algorithm runs of `alltoall1` are MPICH's `coll/testlist.collalgo` for MPI_Alltoall: "
                   f"{len(alltoall_algorithm_environments())} environments, one per algorithm of MPICH's "
