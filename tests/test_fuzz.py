@@ -301,3 +301,12 @@ def test_the_stop_graces_stretch_only_on_a_busy_machine():
 
     assert busy_grace(TIMEOUT_GRACE, 0.5) == busy_grace(TIMEOUT_GRACE, QUIET_LOAD_PER_CORE) == TIMEOUT_GRACE
     assert busy_grace(2.0, 12.5) == pytest.approx(6.25)
+
+
+def test_the_judge_stretches_a_grace_by_the_runs_own_load_not_the_machines_now(tmp_path):
+    """A stop 8 s after SIGTERM is too slow on a quiet machine and within the grace at 20 runnable processes per
+    core (3 x 5); a run made up without a load is judged as on a quiet machine, whatever the load at judging."""
+    case = Case(["sweep", "ring-4"], signal=(int(signal.SIGTERM), 1.0, False))
+    assert any("to stop after SIGTERM" in w for w in _judged(case, Run(143, "", "", 9.0, signal_sent=1.0),
+                                                           tmp_path=tmp_path))
+    assert _judged(case, Run(143, "", "", 9.0, signal_sent=1.0, load_per_core=20.0), tmp_path=tmp_path) == []

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import importlib
 import json
-import os
 import shlex
 import signal
 from dataclasses import dataclass, field
@@ -28,14 +27,13 @@ TIMEOUT_GRACE = 2.0
 QUIET_LOAD_PER_CORE = 4.0
 
 
-def busy_grace(seconds: float, load_per_core: float | None = None) -> float:
+def busy_grace(seconds: float, load_per_core: float) -> float:
     """``seconds`` (a grace above) on a machine that is not busy, stretched in proportion to the load beyond
     :data:`QUIET_LOAD_PER_CORE` runnable processes per core: the stop's own work (the interpreter's start, a
     signal handler, killing a process group, the exit) is a fixed amount of CPU, which a process given a tenth of
     a core (a load of 25 on 2 cores, as under CI beside other work) takes several times as long to get.  The load
-    is the one-minute average per core now (``os.getloadavg``), unless given."""
-    if load_per_core is None:
-        load_per_core = os.getloadavg()[0] / (os.cpu_count() or 1)
+    is the run's own (:attr:`Run.load_per_core`, measured as it ended), so that a judgement depends on the run,
+    not on the machine at the time it is judged."""
     return seconds * max(1.0, load_per_core / QUIET_LOAD_PER_CORE)
 #: seconds after the command ends by which every process it started must be gone
 LEFTOVER_GRACE = 3.0
@@ -167,6 +165,9 @@ class Run:
     seconds: float
     signal_sent: float | None = None  # seconds after start
     leftovers: list[str] = field(default_factory=list)
+    #: the machine's load while it ran (the one-minute average per core at its end: :func:`busy_grace`); 0 when
+    #: not measured (a run made up by a test: the graces hold as they are)
+    load_per_core: float = 0.0
 
 
 @dataclass

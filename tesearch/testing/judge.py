@@ -197,13 +197,13 @@ def judge(case: Case, run: Run, before: dict[str, tuple], after: dict[str, tuple
         limit = float(timeout) if timeout is not None else None
     except ValueError:
         limit = None
-    if code is not None and limit is not None and 0 < limit < 1e6 and run.seconds > limit + busy_grace(TIMEOUT_GRACE):
+    if code is not None and limit is not None and 0 < limit < 1e6 and run.seconds > limit + busy_grace(TIMEOUT_GRACE, run.load_per_core):
         wrong.append(f"ran {run.seconds:.1f} s with --timeout {timeout}")
     if run.signal_sent is not None and code is not None:
         expected = 130 if case.signal and case.signal[0] == signal.SIGINT else 143
         if code not in (expected, 0, 2, 3, 4):
             wrong.append(f"exit {code} after {signal.Signals(case.signal[0]).name} (expected {expected})")
-        if run.seconds - run.signal_sent > busy_grace(STOP_SECONDS):
+        if run.seconds - run.signal_sent > busy_grace(STOP_SECONDS, run.load_per_core):
             name = signal.Signals(case.signal[0]).name
             if code in (0, 3, 4):
                 wrong.append(f"ignored {name} (sent at {run.signal_sent:.2f} s): ran {run.seconds:.1f} s and exited {code}")

@@ -219,7 +219,8 @@ def run_process(args: list[str], work: Path, case_dir: Path, *, exec_mode: bool,
             time.sleep(0.1)
         watch.kill_all()
     text = [p.read_text(errors="replace") if p.exists() else "" for p in (out_path, err_path)]
-    return Run(code, text[0], text[1], elapsed, sent, [f"{name} (pid {pid})" for pid, name in sorted(leftovers.items())])
+    return Run(code, text[0], text[1], elapsed, sent, [f"{name} (pid {pid})" for pid, name in sorted(leftovers.items())],
+               os.getloadavg()[0] / (os.cpu_count() or 1))
 
 
 def _stop_case(pid: int, proc: subprocess.Popen | None, watch: Watch) -> None:
