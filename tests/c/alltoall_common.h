@@ -38,9 +38,10 @@ static void *filled(size_t bytes, int salt) {
   return b;
 }
 
-/* one case: `library` and `reference` received by MPI_Alltoall and PMPI_Alltoall; compared over `world` */
-static void verdict_on(MPI_Comm world, const char *name, const void *library, const void *reference, size_t bytes) {
-  int mine = memcmp(library, reference, bytes) != 0, count = 0, rank;
+/* one case over `world`: it differs on this rank when `mine` is nonzero; rank 0 says on how many ranks */
+static void tally(MPI_Comm world, const char *name, int mine) {
+  int count = 0, rank;
+  mine = mine != 0;
   PMPI_Allreduce(&mine, &count, 1, MPI_INT, MPI_SUM, world);
   PMPI_Comm_rank(world, &rank);
   cases++;
@@ -50,6 +51,11 @@ static void verdict_on(MPI_Comm world, const char *name, const void *library, co
     else printf("CASE %s same\n", name);
     fflush(stdout);
   }
+}
+
+/* one case: `library` and `reference` received by MPI_Alltoall and PMPI_Alltoall; compared over `world` */
+static void verdict_on(MPI_Comm world, const char *name, const void *library, const void *reference, size_t bytes) {
+  tally(world, name, memcmp(library, reference, bytes) != 0);
 }
 
 static void verdict(const char *name, const void *library, const void *reference, size_t bytes) {

@@ -164,10 +164,7 @@ int main(int argc, char **argv) {
     MPI_Comm_set_attr(c, key, &key);
     copies = deletes = 0;
     dcase("comm with user attribute", c, MPI_INT, 3, MPI_INT, 3);
-    int cp = copies, all = 0;
-    PMPI_Allreduce(&cp, &all, 1, MPI_INT, MPI_SUM, w8);
-    if (me == 0) { printf("CASE user copy_fn called by MPI_Alltoall %s\n", all ? "DIFFERS on 8 ranks" : "same"); fflush(stdout); }
-    cases++; if (all) differ++;
+    tally(w8, "user copy_fn called by MPI_Alltoall", copies);
     MPI_Comm_free(&c);
     MPI_Comm_free_keyval(&key);
     MPI_Comm_create_keyval(refuse_copy, MPI_COMM_NULL_DELETE_FN, &key, NULL);
@@ -186,10 +183,7 @@ int main(int argc, char **argv) {
     MPI_Comm_set_errhandler(c, eh);
     errcalls = 0;
     dcase("counting errhandler legal call", c, MPI_INT, 3, MPI_INT, 3);
-    int e = errcalls, all = 0;
-    PMPI_Allreduce(&e, &all, 1, MPI_INT, MPI_SUM, w8);
-    if (me == 0) { printf("CASE errhandler not called %s\n", all ? "DIFFERS" : "same"); fflush(stdout); }
-    cases++; if (all) differ++;
+    tally(w8, "errhandler not called", errcalls);
     MPI_Comm_free(&c);
     MPI_Errhandler_free(&eh);
   }
