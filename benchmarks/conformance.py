@@ -1,7 +1,9 @@
-"""mpi4py's own collective tests with the tesearch library preloaded, on 8, 16 and 24 ranks (issue 46).
+"""mpi4py's own collective tests with the tesearch library preloaded, on 8, 16 and 24 ranks (issue 46); with
+``--check``, tests/c/alltoall_check.c on the libraries of the 128-rank tables.
 
     python -m benchmarks.conformance                       # 8, 16 and 24 ranks; prints the report
     python -m benchmarks.conformance --ranks 16,24 --report results/conformance.md
+    python -m benchmarks.conformance --check torus-4x4x8,hypercube-7 --report results/conformance-check.md
 
 mpi4py's test directory comes from its source distribution (the installed version), downloaded once with
 ``pip download mpi4py --no-binary mpi4py --no-deps`` into tesearch's cache.  For each row a library is made by
@@ -13,6 +15,15 @@ every rank of ``mpiexec -n RANKS python runtests.py -i test_cco_buf -i test_cco_
 The 8-rank row is also a (slow) test, tests/test_library.py; the 16- and 24-rank rows take 3 to 16 minutes each on
 the 2-core machine and live here, outside the test suite (its whole run is kept well under ten minutes).  The
 report gives each row's verdict, tests per rank, calls on the schedule, wall clock and the load average.
+
+``--check TABLES`` runs instead tests/c/alltoall_check.c (13 cases through MPI_Alltoall and PMPI_Alltoall on the same
+buffers: block sizes, MPI_INT, repeated calls, a duplicate communicator, and the fall-backs), compiled with the mpi
+extra's mpicc, on one rank per node of each committed table with that table's library preloaded, as
+tests/test_library.py's test_preloaded_library_gives_what_pmpi_alltoall_gives does on hypercube-3, star-4 and star-5
+(120 ranks, the suite's largest).  A row passes when mpiexec exits 0, the program says all 13 cases are the same,
+and every rank's library line says 13 calls, 8 on the schedule (all 8 by the combined executor, the default rule)
+and the others sent to PMPI_Alltoall for the expected reasons.  The 128-rank rows (torus-4x4x8, hypercube-7: about
+50 s each on the 2-core machine, most of the whole suite's tail) live here, outside the suite.
 """
 
 from __future__ import annotations
@@ -42,6 +53,14 @@ TABLES = {8: "hypercube-3.json", 16: "hypercube-4.json", 24: "star-4.json"}
 STATS = re.compile(r"tesearch_alltoall: rank (\d+): (\d+) MPI_Alltoall calls, (\d+) on the schedule")
 #: mpi4py's unittest summary line; not only at a line's start: several ranks' lines may interleave
 RAN = re.compile(r"Ran (\d+) tests? in")
+#: --check: the program, its cases, and what each rank's library line must say (as tests/test_library.py)
+CHECK_SOURCE = ROOT / "tests" / "c" / "alltoall_check.c"
+CHECK_CASES = 13
+CHECK_ON_SCHEDULE = 8  # 2 MPI_INT sent and one contiguous pair received: provably the same bytes, on the schedule
+CHECK_FALLBACKS = {"another communicator size": 1, "MPI_IN_PLACE": 1, "a zero count": 1, "datatypes or counts": 2}
+CHECK_TABLES = ("torus-4x4x8", "hypercube-7")
+CHECK_STATS = re.compile(r"tesearch_alltoall: rank (\d+): (\d+) MPI_Alltoall calls, (\d+) on the schedule \(step \d+, "
+                         r"dataflow \d+, combined (\d+), pipelined \d+\), \d+ to PMPI_Alltoall(?: \(([^)]*)\))?;")
 
 
 class Unavailable(Exception):
@@ -128,6 +147,123 @@ def run_mpi4py(library: Path, ranks: int, *, mpiexec: Path | None = None, timeou
                      tuple(int(m.group(2)) for m in stats), seconds, err[-3000:])
 
 
+@dataclass(frozen=True)
+class CheckRun:
+    """One run of alltoall_check.c under mpiexec with a table's library preloaded."""
+
+    table: str
+    ranks: int
+    status: int  # mpiexec's exit status
+    same_cases: int  # cases the program printed as "same"
+    summary: bool  # it printed "CHECKED 13 cases, 0 differ"
+    calls: tuple[int, ...]  # each rank's MPI_Alltoall calls (its library's line at MPI_Finalize)
+    on_schedule: tuple[int, ...]  # each rank's calls on the schedule
+    combined: tuple[int, ...]  # each rank's calls on the schedule by the combined executor
+    fallbacks_as_expected: bool  # every rank's reasons for PMPI_Alltoall are CHECK_FALLBACKS
+    seconds: float
+    tail: str
+
+    @property
+    def problems(self) -> list[str]:
+        """Why the run does not pass (empty: it passes)."""
+        found = []
+        if self.status != 0:
+            found.append(f"mpiexec exited {self.status}")
+        if self.same_cases != CHECK_CASES or not self.summary:
+            found.append(f"{self.same_cases} of {CHECK_CASES} cases the same" + ("" if self.summary else
+                                                                                 ", no 0-differ summary"))
+        if len(self.calls) != self.ranks:
+            found.append(f"{len(self.calls)} library lines for {self.ranks} ranks")
+        if set(self.calls) - {CHECK_CASES} or set(self.on_schedule) - {CHECK_ON_SCHEDULE} \
+                or set(self.combined) - {CHECK_ON_SCHEDULE}:
+            found.append(f"calls {sorted(set(self.calls))}, on the schedule {sorted(set(self.on_schedule))}, combined "
+                         f"{sorted(set(self.combined))} (want {CHECK_CASES}, {CHECK_ON_SCHEDULE}, {CHECK_ON_SCHEDULE})")
+        if not self.fallbacks_as_expected:
+            found.append("reasons for PMPI_Alltoall differ from the expected ones")
+        return found
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems
+
+
+def compile_check_program(into: Path) -> Path:
+    """tests/c/alltoall_check.c compiled with the mpi extra's mpicc (it knows nothing of the library)."""
+    from tesearch.schedules.execute.build import Flavour, compiler
+
+    binary = into / "alltoall_check"
+    done = run_captured([compiler(Flavour.MPI), "-O2", "-o", str(binary), str(CHECK_SOURCE)], timeout_s=300)
+    if done.status != 0:
+        raise TesearchError(f"mpicc cannot compile {CHECK_SOURCE.name}: {done.stderr.strip()[-300:]}")
+    return binary
+
+
+def run_check(table: str, library: Path, ranks: int, program: Path, timeout_s: float = 3600) -> CheckRun:
+    """alltoall_check on ``ranks`` ranks with ``library`` preloaded (TESEARCH_ALLTOALL_STATS=1)."""
+    environment = mpi_environment({"TESEARCH_ALLTOALL_STATS": "1"})
+    command = [str(find_mpiexec()), "-n", str(ranks), "-env", "LD_PRELOAD", str(library), str(program)]
+    started = time.monotonic()
+    done = run_captured(command, env=environment, timeout_s=timeout_s)
+    seconds = time.monotonic() - started
+    stats = [m for m in map(CHECK_STATS.match, done.stderr.splitlines()) if m]
+    expected = all({k: int(v) for k, v in (r.rsplit(" ", 1) for r in (m.group(5) or "").split(", ") if r)}
+                   == CHECK_FALLBACKS for m in stats)
+    return CheckRun(table, ranks, done.status, done.stdout.count(" same\n"),
+                    f"CHECKED {CHECK_CASES} cases, 0 differ" in done.stdout, tuple(int(m.group(2)) for m in stats),
+                    tuple(int(m.group(3)) for m in stats), tuple(int(m.group(4)) for m in stats), expected, seconds,
+                    (done.stdout[-1500:] + done.stderr[-1500:]))
+
+
+def _spread(values: tuple[int, ...]) -> str:
+    """One value when every rank has it, else the range."""
+    return str(values[0]) if len(set(values)) == 1 else f"{min(values, default=0)} to {max(values, default=0)}"
+
+
+def check_report(runs: list[CheckRun], loads: list[tuple[float, float]]) -> str:
+    """The markdown report of the --check runs."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout
+    lines = ["# tests/c/alltoall_check.c with the library preloaded, on tables the suite leaves out", "",
+             f"`python -m benchmarks.conformance --check {','.join(r.table for r in runs)}` at commit "
+             f"{commit.strip() or '?'}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: the program's "
+             f"{CHECK_CASES} cases through MPI_Alltoall and PMPI_Alltoall on the same buffers, one rank per node under "
+             f"the mpi extra's MPICH, the library of the committed table preloaded into every rank "
+             f"(benchmarks/conformance.py says what passing means; tests/test_library.py runs the same check on 8, "
+             f"24 and 120 ranks).", "",
+             "| table | ranks | verdict | cases the same | MPI_Alltoall calls per rank | on the schedule per rank "
+             "(combined) | wall clock | load average before, after |", "|---|---|---|---|---|---|---|---|"]
+    for run, (before, after) in zip(runs, loads):
+        verdict = "pass" if run.passed else "FAIL: " + "; ".join(run.problems)
+        lines.append(f"| {run.table} | {run.ranks} | {verdict} | {run.same_cases} of {CHECK_CASES} | "
+                     f"{_spread(run.calls)} | {_spread(run.on_schedule)} ({_spread(run.combined)}) | {run.seconds:.0f} s | "
+                     f"{before:.1f}, {after:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def run_checks(tables: list[str]) -> tuple[list[CheckRun], list[tuple[float, float]]]:
+    """--check: alltoall_check.c on each table's nodes with its library preloaded."""
+    import json
+
+    runs, loads = [], []
+    with tempfile.TemporaryDirectory(prefix="tesearch-conformance-check-") as scratch:
+        program = compile_check_program(Path(scratch))
+        for table in tables:
+            path = ROOT / "results" / f"{table}.json"
+            into = Path(scratch) / table
+            into.mkdir()
+            library = build_library(path, into)
+            ranks = json.loads((into / "tesearch_alltoall.json").read_text())["ranks"]
+            before = os.getloadavg()[0]
+            print(f"{table}: alltoall_check on {ranks} ranks with its library ...", file=sys.stderr, flush=True)
+            run = run_check(table, library, ranks, program)
+            runs.append(run)
+            loads.append((before, os.getloadavg()[0]))
+            print(f"{table}: {'pass' if run.passed else 'FAIL: ' + '; '.join(run.problems)} ({run.seconds:.0f} s)",
+                  file=sys.stderr, flush=True)
+            if not run.passed:
+                print(run.tail, file=sys.stderr)
+    return runs, loads
+
+
 def build_library(table: Path, into: Path) -> Path:
     """``tesearch library TABLE -o INTO``: the preloadable library's path."""
     done = subprocess.run([sys.executable, "-m", "tesearch.entry", "library", str(table), "-o", str(into), "--quiet"],
@@ -160,7 +296,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.conformance", description=__doc__.splitlines()[0])
     parser.add_argument("--ranks", default="8,16,24", help="rows, comma-separated, of 8, 16 and 24 (default: all)")
     parser.add_argument("--report", type=Path, help="write the markdown report here (default: print it)")
+    parser.add_argument("--check", metavar="TABLES",
+                        help="instead: tests/c/alltoall_check.c on these committed tables' nodes with their libraries "
+                             f"preloaded, comma-separated (e.g. {','.join(CHECK_TABLES)})")
     args = parser.parse_args(argv)
+    if args.check is not None:
+        tables = [t.strip().removesuffix(".json") for t in args.check.split(",") if t.strip()]
+        missing = [t for t in tables if not (ROOT / "results" / f"{t}.json").is_file()]
+        if missing or not tables:
+            parser.error(f"--check {args.check}: no committed table results/{(missing or [''])[0]}.json")
+        runs, loads = run_checks(tables)
+        text = check_report(runs, loads)
+        if args.report:
+            from tesearch.running.files import write_atomically
+
+            write_atomically(args.report, text)
+        else:
+            print(text, end="")
+        return 0 if all(r.passed for r in runs) else 1
     try:
         counts = [int(r) for r in args.ranks.split(",") if r.strip()]
     except ValueError:

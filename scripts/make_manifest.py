@@ -203,6 +203,10 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                          [], "the benchmark's records (every C executor: step, dataflow 1:1, combined)"),
     "results/conformance.md": (["python -m benchmarks.conformance --ranks 8,16,24 --report results/conformance.md"], [],
                                "mpi4py's collective tests with the library preloaded on 8, 16 and 24 ranks (issue 46)"),
+    "results/conformance-check.md": (["python -m benchmarks.conformance --check torus-4x4x8,hypercube-7 "
+                                      "--report results/conformance-check.md"], [],
+                                     "tests/c/alltoall_check.c on the 128-rank tables' nodes with their libraries "
+                                     "preloaded (the suite runs it on 8, 24 and 120 ranks)"),
     "results/contenders.md": (["python -m benchmarks.contenders --report results/contenders.md"], [],
                               "every contender of tesearch/schedules/contenders/ on the simulate study's nine networks: S, B, "
                               "the floors D, P and F, the largest bundle, the held-blocks peaks, build seconds and "
