@@ -58,21 +58,31 @@ Placed = tuple[int, int, tuple[int, ...]]  # (element, first column, word of let
 
 @dataclass(frozen=True)
 class WordGraph:
-    """Every shortest word of every element as one graded DAG: ``steps[g]`` = ((letter, ``s^-1 g``), ...) over the
-    letters that begin a shortest word of ``g``; ``dist[g]`` = its length."""
+    """Every shortest word of some elements as one graded DAG: ``steps[g]`` = ((letter, ``s^-1 g``), ...) over the
+    letters that begin a shortest word of ``g``, for every element on such a word; ``dist[g]`` = its length."""
 
-    steps: tuple[tuple[tuple[int, int], ...], ...]
-    dist: tuple[int, ...]
+    steps: dict[int, tuple[tuple[int, int], ...]]
+    dist: list[int]
     letters: int
 
 
-def word_graph(cg: CayleyGraph) -> WordGraph:
-    """The word graph of ``cg`` (:class:`WordGraph`)."""
+def word_graph(cg: CayleyGraph, elements=None) -> WordGraph:
+    """The word graph of ``elements`` of ``cg`` (default: every element) and of every element on their shortest
+    words (:class:`WordGraph`)."""
     dist = cg.dist.tolist()
-    after = [cg.left[int(cg.inverse_letter[k])].tolist() for k in range(cg.degree)]  # s_k^-1 * g
-    steps = tuple(tuple((k, after[k][g]) for k in range(cg.degree) if dist[after[k][g]] == dist[g] - 1)
-                  for g in range(cg.order))
-    return WordGraph(steps, tuple(dist), cg.degree)
+    inverse = [int(cg.inverse_letter[k]) for k in range(cg.degree)]
+    left = cg.left
+    steps: dict[int, tuple[tuple[int, int], ...]] = {}
+    todo = list(range(cg.order)) if elements is None else [int(g) for g in elements]
+    while todo:
+        g = todo.pop()
+        if g in steps:
+            continue
+        after = [(k, int(left[inverse[k], g])) for k in range(cg.degree)]
+        steps[g] = tuple((k, r) for k, r in after if dist[r] == dist[g] - 1)
+        if elements is not None:
+            todo += [r for _, r in steps[g] if r not in steps]
+    return WordGraph(steps, dist, cg.degree)
 
 
 def is_shortest_word(graph: WordGraph, g: int, word: tuple[int, ...]) -> bool:
@@ -223,10 +233,45 @@ def _start_placement(kit: TableKit, graph: WordGraph, start: Table | None, rng: 
     return placed, start.T, "starting table"
 
 
+class Ejector:
+    """The min-conflicts loop (module doc) on one board: ``waiting`` messages placed one by one, the holders of
+    the cells each takes sent back to wait; ``tenure`` steps of protection for a message just placed."""
+
+    def __init__(self, graph: WordGraph, order: int, rng: random.Random, tenure: int = DEFAULT_TENURE):
+        self.graph, self.rng, self.tenure = graph, rng, tenure
+        self.order = order  # the group's order: the board's empty mark and the weights' last entry
+        self.weight = np.zeros(order + 1, dtype=np.int64)  # a held cell weighs its holder's length
+        for g in graph.steps:
+            self.weight[g] = graph.dist[g]
+        self.tabu_until = np.zeros(order + 1, dtype=np.int64)
+        self.steps = 0
+
+    def step(self, board: Board, waiting: list[int]) -> None:
+        """Place the longest waiting message (ties drawn) where it takes the least weight."""
+        self.steps += 1
+        dist, rng = self.graph.dist, self.rng
+        i = max(range(len(waiting)), key=lambda i: (dist[waiting[i]], rng.random()))
+        g = waiting.pop(i)
+        cost = self.weight.copy()
+        cost[self.tabu_until > self.steps] = FORBIDDEN
+        cost[self.order] = 0
+        found = cheapest_placement(board, self.graph, g, cost, rng)
+        if found is None:
+            waiting.append(g)
+            return
+        t, word, _ = found
+        for h in board.holders(t, word):
+            board.take(h)
+            waiting.append(h)
+        board.put(g, t, word)
+        self.tabu_until[g] = self.steps + self.tenure
+
+
 def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Table | None = None, seed: int = 0,
-                   tenure: int = DEFAULT_TENURE, progress: Progress = quiet) -> Outcome:
-    """The ejection search (module doc) from ``start`` or the first fit, within ``budget``: FOUND with the
-    narrowest verified table reached (OPTIMAL in its summary only when it meets the best lower bound)."""
+                   tenure: int = DEFAULT_TENURE, max_steps: int | None = None, progress: Progress = quiet) -> Outcome:
+    """The ejection search (module doc) from ``start`` or the first fit, within ``budget`` and at most ``max_steps``
+    placements (a run of a given seed and step count is the same on any machine): FOUND with the narrowest verified
+    table reached (OPTIMAL in its summary only when it meets the best lower bound)."""
     from tesearch.search.kit import TableKit  # it loads Z3: not when the strategy registry is imported
 
     cg = facts.cg
@@ -250,50 +295,34 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
     limits.offer(table)
     kit.log(f"{first}: T={width} (bound {bound}); narrowing by min-conflicts, tabu tenure {tenure}")
     N = cg.order
-    weight = np.zeros(N + 1, dtype=np.int64)  # the last entry: a free cell
-    weight[:N] = graph.dist
-    tabu_until = np.zeros(N + 1, dtype=np.int64)
+    ejector = Ejector(graph, N, rng, tenure)
     full = Board(cg.degree, width, N)
     for g, t, word in placed:
         full.put(g, t, word)
     best_rows, best_width, offered_width = full.placements(), width, width
     board, waiting = full.narrowed(width - 1)
-    steps_taken, last_offer, last_log = 0, time.monotonic(), time.monotonic()
+    last_offer, last_log = time.monotonic(), time.monotonic()
     with limits.phase("ejection search"):
-        while best_width > bound and not kit.clock.budget.spent:
+        while best_width > bound and not kit.clock.budget.spent and (max_steps is None or ejector.steps < max_steps):
             if not waiting:  # every message inside the board: a table of its width
                 best_rows, best_width = board.placements(), board.width
                 now = time.monotonic()
                 if now - last_offer >= OFFER_EVERY_S or best_width <= bound:
                     table, offered_width, last_offer = table_of(best_rows, best_width), best_width, now
                     limits.offer(table)
-                kit.log(f"T={best_width} after {steps_taken} placements")
+                kit.log(f"T={best_width} after {ejector.steps} placements")
                 board, waiting = board.narrowed(best_width - 1)
                 continue
-            steps_taken += 1
-            if steps_taken % 256 == 0:
+            ejector.step(board, waiting)
+            if ejector.steps % 256 == 0:
                 limits.advance()
                 now = time.monotonic()
                 if now - last_log >= PROGRESS_EVERY_S:
-                    kit.log(f"width {board.width}: {len(waiting)} messages waiting, {steps_taken} placements")
+                    kit.log(f"width {board.width}: {len(waiting)} messages waiting, {ejector.steps} placements")
                     last_log = now
-            i = max(range(len(waiting)), key=lambda i: (graph.dist[waiting[i]], rng.random()))
-            g = waiting.pop(i)
-            cost = weight.copy()
-            cost[:N][tabu_until[:N] > steps_taken] = FORBIDDEN
-            found = cheapest_placement(board, graph, g, cost, rng)
-            if found is None:
-                waiting.append(g)
-                continue
-            t, word, _ = found
-            for h in board.holders(t, word):
-                board.take(h)
-                waiting.append(h)
-            board.put(g, t, word)
-            tabu_until[g] = steps_taken + tenure
     if offered_width != best_width:
         table = table_of(best_rows, best_width)
         limits.offer(table)
     summary = (f"{facts.spec}: T = {best_width} (best bound {bound}, {optimality_text(best_width, bound)}) after "
-               f"{steps_taken} ejection-search placements; verified")
+               f"{ejector.steps} ejection-search placements; verified")
     return Outcome("ejection", Status.FOUND, table, summary, kit.bounds, kit.clock.elapsed)
