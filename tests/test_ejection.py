@@ -119,5 +119,9 @@ def test_the_cli_searches_from_a_start_and_refuses_what_does_not_fit(tmp_path):
     other = run_cli("search", "bubblesort-4", "--strategy", "ejection", "--start", start, "--quiet")
     assert other.exit_code == 2 and "not a total table of bubblesort-4" in other.output
     assert run_cli("search", "pancake-4", "--start", start).exit_code == 2
+    assert run_cli("search", "pancake-4", "--tenure", "3").exit_code == 2
+    tenure = run_cli("search", "pancake-4", "--strategy", "ejection", "--tenure", "4", "--timeout", "30", "-o",
+                     tmp_path / "t4.json", "--quiet")
+    assert tenure.exit_code == 0 and "tenure=4" in (tmp_path / "t4.json").read_text()
     refused = run_cli("search", "pancake-4", "--strategy", "ejection", "--max-width", "30")
     assert refused.exit_code == 2 and "--max-width" in refused.output
