@@ -19,6 +19,7 @@ from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, SE
                                   limit_options, out_option, solver_option, solver_parts)
 from tesearch.running.errors import LimitReached, OptionError, TesearchError
 from tesearch.networks.symmetry import THE_ROTATION
+from tesearch.search.ejection import DEFAULT_TENURE
 from tesearch.running.terms import CoreModel, ExitCode, Status
 from tesearch.networks.words import DEFAULT_WORD_CAP
 
@@ -127,7 +128,8 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
 @EXCHANGE_OPTION
 @OUT_OPTION
 @FORCE_OPTION
-@click.option("--strategy", type=click.Choice(["best", "auto", "rotation", "split", "full"]), default="best",
+@click.option("--strategy", type=click.Choice(["best", "auto", "rotation", "split", "full", "ejection"]),
+              default="best",
               show_default=True,
               help="best: the best table tesearch knows how to make, route by route until one meets the bound: a "
                    "construction, a ring lift over a factor table that exists, then the rotation search, the "
@@ -135,7 +137,9 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
                    "search from the narrowest table so far, within --timeout; it says "
                    "which route made the table and why the earlier ones did not. auto: rotation where it can meet "
                    "the bound, else full; rotation: core + blocks; split: several small sub-cores + blocks (for many "
-                   "exceptional elements: star-9); full: every target searched.")
+                   "exceptional elements: star-9); full: every target searched; ejection: every shortest word of every "
+                   "target placed by min-conflicts, width after width below the best table so far (no solver; "
+                   "from --start or a first fit; it runs until --timeout or the bound).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Solver random seed.")
 @click.option("--word-cap", type=POSITIVE, default=DEFAULT_WORD_CAP, show_default=True,
               help="Candidate shortest words per element.")
@@ -157,10 +161,16 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
               default=None, help="Write the SMT-LIB2 encoding of every refuted width into this directory.")
 @SYMMETRY_OPTION
 @solver_option(help="Solver for each width.")
+@click.option("--start", type=click.Path(path_type=Path), default=None,
+              help="ejection: start from this table of NETWORK and the exchange (it must verify) instead of the "
+                   "first fit.")
+@click.option("--tenure", type=POSITIVE, default=None,
+              help=f"ejection: a message just placed may not be moved for this many placements (the tabu tenure; "
+                   f"default {DEFAULT_TENURE}).")
 @JSON_OPTION
 @limit_options(timeout_default=SEARCH_TIMEOUT_S)
 def search(network, exchange, out, force, strategy, seed, word_cap, sampling, core_schedule, max_width, from_width,
-           keep_encodings, symmetry, solver, as_json, limits, quiet):
+           keep_encodings, symmetry, solver, start, tenure, as_json, limits, quiet):
     """The best table tesearch knows how to make for NETWORK: by default a construction where one applies, a lift
     for a torus whose factor table exists, then the searches, until a table meets the best lower bound; it says
     which route made the table (also in the table's provenance) and why the earlier ones did not (exit 0 found;
@@ -173,19 +183,53 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
     if strategy == "best" and from_width is not None:  # refuting widths is the full width loop's: auto runs it
         strategy = "auto"
     backend, model = solver_parts(solver)
-    made = make_strategy(strategy, seed=seed, backend=backend, cpsat_model=model, word_cap=word_cap,
-                         max_width=max_width, from_width=from_width, sampling=WordSampling(sampling),
-                         core_schedule=CoreSchedule(core_schedule), symmetry=symmetry, progress=log,
-                         encodings_dir=keep_encodings)  # the options checked here, before any group is built
-    net = _network(network, limits)
+    if strategy == "ejection":
+        _check_ejection_options(start=start, max_width=max_width, from_width=from_width,
+                                keep_encodings=keep_encodings, symmetry=symmetry)
+        net = _network(network, limits)
+        first = _start_table(start, net.spec, exchange, "search") if start is not None else None
+        made = make_strategy("ejection", seed=seed, start=first, progress=log,
+                             tenure=DEFAULT_TENURE if tenure is None else tenure)
+    else:
+        if start is not None or tenure is not None:
+            raise OptionError(f"{'--start' if start is not None else '--tenure'} is the ejection search's: give "
+                              f"--strategy ejection")
+        made = make_strategy(strategy, seed=seed, backend=backend, cpsat_model=model, word_cap=word_cap,
+                             max_width=max_width, from_width=from_width, sampling=WordSampling(sampling),
+                             core_schedule=CoreSchedule(core_schedule), symmetry=symmetry, progress=log,
+                             encodings_dir=keep_encodings)  # the options checked here, before any group is built
+        net = _network(network, limits)
     check_symmetry_name(symmetry, len(net.letters))
-    outcome = _make_table(made, net, exchange, out=out, force=force, inputs=_inputs(network), limits=limits,
+    outcome = _make_table(made, net, exchange, out=out, force=force, inputs=_inputs(network, start), limits=limits,
                           quiet=quiet, as_json=as_json,
-                          text=lambda made: (front_door_text if strategy == "best" else search_text)(
+                          text=None if strategy == "ejection" else lambda made: (
+                              front_door_text if strategy == "best" else search_text)(
                               made, f"{net.spec} {exchange}", backend.value))
     if outcome.status is Status.UNKNOWN:
         click.echo(f"tesearch: no table: {outcome.stop_reason or 'the search stopped'}", err=True)
     return EXIT_CODES[outcome.status]
+
+
+def _check_ejection_options(*, start, max_width, from_width, keep_encodings, symmetry) -> None:
+    """OptionError (exit 2) for a search option the ejection search has no use for."""
+    given = [name for name, value in (("--max-width", max_width), ("--from-width", from_width),
+                                      ("--keep-encodings", keep_encodings)) if value is not None]
+    if symmetry != THE_ROTATION:
+        given.append("--symmetry")
+    if given:
+        raise OptionError(f"{', '.join(given)}: not an option of the ejection search (it narrows a table by "
+                          f"min-conflicts, without a solver or blocks)")
+
+
+def _start_table(start: Path, spec: str, exchange: str, command: str):
+    """The verified table ``start`` of ``spec`` and ``exchange`` for ``command`` (OptionError, exit 2, for
+    another's)."""
+    from tesearch.tables.loading import load_checked_table
+
+    first = load_checked_table(start, command=command)
+    if first.network != spec or first.exchange != exchange:
+        raise OptionError(f"{start}: a {first.exchange} table of {first.network}, not a {exchange} table of {spec}")
+    return first
 
 
 @click.command()
@@ -292,14 +336,7 @@ def repack(network, out, force, tail, window, round_s, workers, word_cap, seed, 
         raise OptionError(f"--exchange {exchange}: repack narrows a total exchange's greedy table; `tesearch "
                           f"narrow` takes other exchanges")
     net = _network(network, limits)
-    first = None
-    if start is not None:
-        from tesearch.tables.loading import load_checked_table
-
-        first = load_checked_table(start, command="repack")
-        if first.network != net.spec or first.exchange != "total":
-            raise OptionError(f"{start}: a {first.exchange} table of {first.network}, not a total table of "
-                              f"{net.spec}")
+    first = _start_table(start, net.spec, "total", "repack") if start is not None else None
     if window is not None:
         made = strategy("lns", seed=seed, word_cap=word_cap, workers=workers, window=window, round_s=round_s,
                         start=first, progress=log)

@@ -14,6 +14,8 @@ table that meets the best lower bound:
 ``stratify``    symmetry stratification (the same networks; it aims at the counting bound)
 ``split``       rotation blocks around several small sub-cores
 ``full``        every target searched, the width loop from the bound up (every network)
+``ejection``    the narrowest table so far (else a first fit) narrowed by min-conflicts over every shortest word
+                (:mod:`tesearch.search.ejection`; no solver; groups up to its ``MAX_ORDER`` elements)
 ``repack``      the greedy table narrowed by CP-SAT (total exchange, with the cpsat extra)
 ``lns``         the best table so far narrowed window by window by CP-SAT's interval model (the
                 large-neighbourhood search of :mod:`tesearch.search.lns`; total exchange, cpsat extra)
@@ -55,10 +57,10 @@ from tesearch.running.terms import Exchange, Status, optimality_text
 FRONT_DOOR = "best"
 
 #: every route, in the order the front door tries them (the order that has worked: module doc)
-ROUTES = ("construct", "lift", "rotation", "stratify", "split", "full", "repack", "lns")
+ROUTES = ("construct", "lift", "rotation", "stratify", "split", "full", "ejection", "repack", "lns")
 #: the share of the time left that each route may spend (the last route that applies gets all of it)
 ROUTE_SHARES = {"construct": 1.0, "lift": 0.25, "rotation": 0.5, "stratify": 0.4, "split": 0.4, "full": 0.6,
-                "repack": 0.5, "lns": 1.0}
+                "ejection": 0.5, "repack": 0.5, "lns": 1.0}
 #: seconds the routes leave before the command's deadline to return the outcome (at most a tenth of the time)
 RETURN_MARGIN_S = 5.0
 #: why a route was passed when the command's time was spent before it could start
@@ -66,7 +68,7 @@ TIME_SPENT = "not tried: the time was spent"
 #: how each route is named for people
 ROUTE_NAMES = {"construct": "a construction", "lift": "the ring lift", "rotation": "the rotation search",
                "stratify": "the symmetry stratification", "split": "the split search", "full": "the full search",
-               "repack": "the CP-SAT repack", "lns": "the large-neighbourhood search"}
+               "ejection": "the ejection search", "repack": "the CP-SAT repack", "lns": "the large-neighbourhood search"}
 #: the advice a construction's refusal ends with ("; use tesearch search or narrow"): the front door goes on by itself
 OTHER_COMMAND = re.compile(r"; use tesearch .*$")
 
@@ -139,6 +141,11 @@ class Routes:
                         f"rotation blocks are letter-balanced and cannot meet it")
             if route == "stratify" and max_width is not None and max_width < bounds.counting:
                 return f"a stratified table is {bounds.counting} wide, above --max-width {max_width}"
+        elif route == "ejection":
+            from tesearch.search.ejection import MAX_ORDER
+
+            if facts.cg.order > MAX_ORDER:
+                return f"{network.spec} has {facts.cg.order} elements, more than the ejection search's {MAX_ORDER}"
         elif route in ("repack", "lns"):
             if facts.exchange is not Exchange.TOTAL:
                 return ("the repack narrows a total exchange's greedy table" if route == "repack" else
@@ -172,7 +179,7 @@ class Routes:
         """The route's outcome, or None and why it made none (a strategy that raises ConstructionError, SpecError
         or LiftError on this instance does not apply)."""
         try:
-            if route == "lns":  # from the narrowest table a route made (else the greedy table)
+            if route in ("ejection", "lns"):  # from the narrowest table a route made (else their own first table)
                 return self.door.route_strategy(route, start=self.made.table).run(self.facts, budget), None
             if route != "lift":
                 return self.door.route_strategy(route).run(self.facts, budget), None

@@ -42,6 +42,7 @@ from tesearch.facts.instance import Instance
 from tesearch.running.limits import Budget, Progress, quiet
 from tesearch.tables.outcome import Outcome
 from tesearch.networks.symmetry import THE_ROTATION
+from tesearch.search.ejection import DEFAULT_TENURE
 from tesearch.tables.table import Table
 from tesearch.running.terms import Status
 from tesearch.networks.words import DEFAULT_WORD_CAP
@@ -182,6 +183,27 @@ class LargeNeighbourhood(_CpsatNarrowing):
 
 
 @dataclass(frozen=True)
+class Ejection(TableStrategy):
+    """Every shortest word of every message placed by min-conflicts at a width below the best table so far, width
+    after width (:func:`tesearch.search.ejection.ejection_table`); from ``start`` or the first fit over all
+    shortest words; any network up to :data:`tesearch.search.ejection.MAX_ORDER` elements, any exchange; no
+    solver."""
+
+    seed: int = 0
+    tenure: int = DEFAULT_TENURE
+    start: Table | None = None
+    progress: Progress = quiet
+    name: ClassVar[str] = "ejection"
+
+    def run(self, facts: Instance, budget: Budget) -> Outcome:
+        """Narrow until the budget is spent or the bound is met."""
+        from tesearch.search.ejection import ejection_table
+
+        return ejection_table(facts, budget, start=self.start, seed=self.seed, tenure=self.tenure,
+                              progress=self.progress)
+
+
+@dataclass(frozen=True)
 class NarrowCore(_CpsatNarrowing):
     """The rotation search's greedy-core table with its core narrowed by CP-SAT
     (:func:`tesearch.search.narrow.narrowed_core_table`)."""
@@ -283,6 +305,8 @@ class FrontDoor(TableStrategy):
             return Repack(p.seed, word_cap=p.word_cap, progress=self.progress)
         if route == "lns":
             return LargeNeighbourhood(p.seed, word_cap=p.word_cap, start=start, progress=self.progress)
+        if route == "ejection":
+            return Ejection(p.seed, start=start, progress=self.progress)
         if route == "construct":
             return Construction()
         raise ValueError(f"unknown route {route!r}")
@@ -328,6 +352,7 @@ STRATEGIES: dict[str, Callable[..., TableStrategy]] = {
     "lift": _with_seed_and_backend(RingLift),
     "repack": _with_seed_and_backend(Repack),
     "lns": _with_seed_and_backend(LargeNeighbourhood),
+    "ejection": _with_seed_and_backend(Ejection),
     "narrow": _with_seed_and_backend(NarrowCore),
     "lane-core": _with_seed_and_backend(MirrorLaneCore),
     "construct": _with_seed_and_backend(Construction),
