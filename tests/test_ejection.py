@@ -99,7 +99,7 @@ def test_small_networks_reach_their_bound_verified_and_replayed(spec, tmp_path):
     write_table(outcome.table, tmp_path / "t.json")
     assert replay_file(tmp_path / "t.json").ok
     record = outcome.table.extra["search"]
-    assert record["strategy"] == "ejection" and record["run"] == f"{facts.name} ejection tenure=10 seed=1"
+    assert record["strategy"] == "ejection" and record["run"] == f"{facts.name} ejection tenure=3 seed=1"
 
 
 def test_a_start_table_is_narrowed_never_widened():
@@ -125,3 +125,12 @@ def test_the_cli_searches_from_a_start_and_refuses_what_does_not_fit(tmp_path):
     assert tenure.exit_code == 0 and "tenure=4" in (tmp_path / "t4.json").read_text()
     refused = run_cli("search", "pancake-4", "--strategy", "ejection", "--max-width", "30")
     assert refused.exit_code == 2 and "--max-width" in refused.output
+
+
+@pytest.mark.slow
+def test_running_until_the_time_is_up_is_the_normal_end(tmp_path):
+    """The search narrows until --timeout by design: it stops a little before the limit and returns its table with
+    exit 0 (it exited 4, 'time limit reached', when the supervisor's limit struck first)."""
+    out = tmp_path / "p5.json"
+    result = run_cli("search", "pancake-5", "--strategy", "ejection", "--timeout", "6", "-o", out, "--quiet")
+    assert result.exit_code == 0 and "verified" in result.output and out.exists(), result.output

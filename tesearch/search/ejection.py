@@ -43,8 +43,9 @@ if TYPE_CHECKING:
 
 #: the largest group the search builds its word graph for (one Python list of steps per element)
 MAX_ORDER = 100_000
-#: a placement may not take a cell from a message placed in the last TENURE steps (the tabu tenure)
-DEFAULT_TENURE = 10
+#: a placement may not take a cell from a message placed in the last TENURE steps (the tabu tenure); 3 reached
+#: the narrowest tables of 3, 5, 10 and 30 in 60000 placements on bubblesort-5 and pancake-5 (results/ejection-bench.md)
+DEFAULT_TENURE = 3
 #: the weight of a cell nobody may take (a tabu message's)
 FORBIDDEN = 1 << 40
 #: a narrower table is built, verified and offered at most this often while the search narrows fast (seconds);
@@ -52,6 +53,9 @@ FORBIDDEN = 1 << 40
 OFFER_EVERY_S = 5.0
 #: a progress line at most this often (seconds)
 PROGRESS_EVERY_S = 10.0
+#: the search stops this long before its budget's end (at most a tenth of it) to build, verify and return its
+#: narrowest table: it runs until the time is up by design, which is its normal end, not a limit reached
+RETURN_MARGIN_S = 10.0
 
 Placed = tuple[int, int, tuple[int, ...]]  # (element, first column, word of letter indices)
 
@@ -279,6 +283,7 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
         raise OptionError(f"the ejection search builds every element's shortest-word steps: {facts.spec} has "
                           f"{cg.order} elements, more than {MAX_ORDER}")
     run = f"{facts.name} ejection tenure={tenure} seed={seed}" + ("" if start is None else " start=table")
+    budget = (budget if budget is not None else Budget.current()).reserving(RETURN_MARGIN_S, fraction=0.1)
     kit = TableKit(facts, Provenance("min-conflicts", run, seed), seed=seed, budget=budget,
                    progress=progress)
     rng = random.Random(seed)
@@ -306,9 +311,8 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
         while best_width > bound and not kit.clock.budget.spent and (max_steps is None or ejector.steps < max_steps):
             if not waiting:  # every message inside the board: a table of its width
                 best_rows, best_width = board.placements(), board.width
-                now = time.monotonic()
-                if now - last_offer >= OFFER_EVERY_S or best_width <= bound:
-                    table, offered_width, last_offer = table_of(best_rows, best_width), best_width, now
+                if time.monotonic() - last_offer >= OFFER_EVERY_S or best_width <= bound:
+                    table, offered_width, last_offer = table_of(best_rows, best_width), best_width, time.monotonic()
                     limits.offer(table)
                 kit.log(f"T={best_width} after {ejector.steps} placements")
                 board, waiting = board.narrowed(best_width - 1)
@@ -317,6 +321,9 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
             if ejector.steps % 256 == 0:
                 limits.advance()
                 now = time.monotonic()
+                if offered_width != best_width and now - last_offer >= OFFER_EVERY_S:  # a narrower table held back
+                    table, offered_width, last_offer = table_of(best_rows, best_width), best_width, now
+                    limits.offer(table)
                 if now - last_log >= PROGRESS_EVERY_S:
                     kit.log(f"width {board.width}: {len(waiting)} messages waiting, {ejector.steps} placements")
                     last_log = now
