@@ -12,8 +12,8 @@ every rank of ``mpiexec -n RANKS python runtests.py -i test_cco_buf -i test_cco_
 ``TESEARCH_ALLTOALL_STATS=1``: a row passes when mpiexec exits 0, every rank ran the same number of tests (more than
 100) and reported OK with no failure, and every rank's library ran some of its MPI_Alltoall calls on the schedule.
 
-The 8-rank row is also a (slow) test, tests/test_library.py; the 16- and 24-rank rows take 3 to 16 minutes each on
-the 2-core machine and live here, outside the test suite (its whole run is kept well under ten minutes).  The
+The suite runs the same on 4 ranks (hypercube-2's library), a slow test in tests/test_library.py; the 8-, 16- and
+24-rank rows take 1 to 16 minutes each on the 2-core machine and live here, outside the test suite (its whole run is kept well under ten minutes).  The
 report gives each row's verdict, tests per rank, calls on the schedule, wall clock and the load average.
 
 ``--check TABLES`` runs instead tests/c/alltoall_check.c (13 cases through MPI_Alltoall and PMPI_Alltoall on the same
