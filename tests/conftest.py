@@ -14,6 +14,29 @@ from tesearch.running.limits import STALL_PHASE_VARIABLE
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: modules whose tests share one expensive module fixture: pytest-xdist runs each on one worker, whole (test_sweep's
+#: local Ray and its sweep were made once per worker: 23 to 26 s each in the whole suite at a load of 8 to 28)
+ONE_WORKER_MODULES = frozenset({"tests/test_sweep.py"})
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Under ``--dist load`` (what ``-n auto`` uses): each module of :data:`ONE_WORKER_MODULES` is one unit of work
+    for one worker, sent first (the largest unit), and every other test is a unit of its own, sent to whichever
+    worker is free.  xdist's ``--dist loadgroup`` would say the same with a mark, but it groups nothing under
+    pytest 9.2 (pytest-dev/pytest-xdist#1386: it renames the tests' node ids, which pytest 9.2 no longer allows)."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModulesTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in ONE_WORKER_MODULES else nodeid
+
+    return ModulesTogether(config, log)
+
+
 @pytest.fixture(scope="session")
 def graph():
     """graph(spec) -> the CayleyGraph, built once per session."""
