@@ -1,7 +1,7 @@
-"""The ejection search (tesearch/search/ejection.py): the width it reaches in a number of placements, by tabu tenure and seed.
+"""The ejection search (tesearch/search/ejection.py): the width it reaches in a number of placements, by cell weighting, tabu tenure and seed.
 
-    python -m benchmarks.ejection [--networks bubblesort-5 pancake-5] [--tenures 3 5 10 30] [--seeds 0 1]
-                                  [--steps 100000] [--report FILE]
+    python -m benchmarks.ejection [--networks bubblesort-5 pancake-5] [--tenures 3 5 10 30]
+                                  [--weightings length square] [--seeds 0 1] [--steps 100000] [--report FILE]
 
 Each run starts from the first fit over all shortest words (no start table) and makes ``--steps`` placements; the
 row gives the first fit's width, the width reached and after how many placements (both the same on any machine for
@@ -23,7 +23,7 @@ from scripts.markdown_report import Report
 REACHED = re.compile(r"\[\s*([\d.]+)s\] T=(\d+) after (\d+) placements")
 
 
-def run_one(spec: str, tenure: int, seed: int, steps: int) -> dict:
+def run_one(spec: str, tenure: int, weighting: str, seed: int, steps: int) -> dict:
     """One ejection run: (first width, width reached, seconds to reach it, placements then)."""
     from tesearch.facts.instance import instance
     from tesearch.running.limits import Budget
@@ -32,8 +32,8 @@ def run_one(spec: str, tenure: int, seed: int, steps: int) -> dict:
     lines: list[str] = []
     facts = instance(spec)
     started = time.monotonic()
-    outcome = ejection_table(facts, Budget.seconds(None), seed=seed, tenure=tenure, max_steps=steps,
-                             progress=lines.append)
+    outcome = ejection_table(facts, Budget.seconds(None), seed=seed, tenure=tenure, weighting=weighting,
+                             max_steps=steps, progress=lines.append)
     reached = [REACHED.search(line) for line in lines]
     reached = [m for m in reached if m]
     first = re.search(r"T=(\d+) \(bound", lines[0])
@@ -48,6 +48,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--networks", nargs="+", default=["bubblesort-5", "pancake-5"])
     ap.add_argument("--tenures", type=int, nargs="+", default=[3, 5, 10, 30])
+    ap.add_argument("--weightings", nargs="+", default=["length", "square"], choices=["length", "square"])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--steps", type=int, default=100_000, help="placements per run (the same on any machine)")
     ap.add_argument("--report", default=None)
@@ -60,14 +61,16 @@ def main() -> int:
              f"{os.getloadavg()[0]:.1f} at the start, 2 shared cores). 'reached' is the placement count at which the "
              f"run made its narrowest table; no width below it is shown infeasible.")
     out.line("")
-    out.line("| network | tenure | seed | bound | first fit | T reached | reached after (placements) | at (s) | run (s) |")
-    out.line("|---|---|---|---|---|---|---|---|---|")
+    out.line("| network | weighting | tenure | seed | bound | first fit | T reached | reached after (placements) | "
+             "at (s) | run (s) |")
+    out.line("|---|---|---|---|---|---|---|---|---|---|")
     for spec in args.networks:
-        for tenure in args.tenures:
-            for seed in args.seeds:
-                r = run_one(spec, tenure, seed, args.steps)
-                out.line(f"| {spec} | {tenure} | {seed} | {r['bound']} | {r['first_fit']} | {r['T']} | "
-                         f"{r['placements']} | {r['at_s']} | {r['wall_s']} |")
+        for weighting in args.weightings:
+            for tenure in args.tenures:
+                for seed in args.seeds:
+                    r = run_one(spec, tenure, weighting, seed, args.steps)
+                    out.line(f"| {spec} | {weighting} | {tenure} | {seed} | {r['bound']} | {r['first_fit']} | "
+                             f"{r['T']} | {r['placements']} | {r['at_s']} | {r['wall_s']} |")
     out.line("")
     out.line(f"Load average at the end: {os.getloadavg()[0]:.1f}.")
     out.close()

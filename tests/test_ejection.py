@@ -120,6 +120,10 @@ def test_the_cli_searches_from_a_start_and_refuses_what_does_not_fit(tmp_path):
     assert other.exit_code == 2 and "not a total table of bubblesort-4" in other.output
     assert run_cli("search", "pancake-4", "--start", start).exit_code == 2
     assert run_cli("search", "pancake-4", "--tenure", "3").exit_code == 2
+    assert run_cli("search", "pancake-4", "--weighting", "square").exit_code == 2
+    square = run_cli("search", "pancake-4", "--strategy", "ejection", "--weighting", "square", "--timeout", "30", "-o",
+                     tmp_path / "sq.json", "--quiet")
+    assert square.exit_code == 0 and "weighting=square" in (tmp_path / "sq.json").read_text()
     tenure = run_cli("search", "pancake-4", "--strategy", "ejection", "--tenure", "4", "--timeout", "30", "-o",
                      tmp_path / "t4.json", "--quiet")
     assert tenure.exit_code == 0 and "tenure=4" in (tmp_path / "t4.json").read_text()
@@ -134,3 +138,13 @@ def test_running_until_the_time_is_up_is_the_normal_end(tmp_path):
     out = tmp_path / "p5.json"
     result = run_cli("search", "pancake-5", "--strategy", "ejection", "--timeout", "6", "-o", out, "--quiet")
     assert result.exit_code == 0 and "verified" in result.output and out.exists(), result.output
+
+
+def test_square_weighting_weighs_a_cell_by_its_holders_length_squared(graph):
+    from tesearch.search.ejection import Ejector, Weighting
+
+    cg = graph("pancake-4")
+    words = word_graph(cg)
+    plain, square = (Ejector(words, cg.order, random.Random(0), weighting=w) for w in Weighting)
+    g = int(np.argmax(cg.dist))
+    assert plain.weight[g] == cg.dist[g] and square.weight[g] == cg.dist[g] ** 2 and square.weight[cg.order] == 0

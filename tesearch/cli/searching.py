@@ -164,13 +164,16 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
 @click.option("--start", type=click.Path(path_type=Path), default=None,
               help="ejection: start from this table of NETWORK and the exchange (it must verify) instead of the "
                    "first fit.")
+@click.option("--weighting", type=click.Choice(["length", "square"]), default=None,
+              help="ejection: what a held cell weighs when a message takes it: its holder's length (default) or "
+                   "its square (long messages moved still less).")
 @click.option("--tenure", type=POSITIVE, default=None,
               help=f"ejection: a message just placed may not be moved for this many placements (the tabu tenure; "
                    f"default {DEFAULT_TENURE}).")
 @JSON_OPTION
 @limit_options(timeout_default=SEARCH_TIMEOUT_S)
 def search(network, exchange, out, force, strategy, seed, word_cap, sampling, core_schedule, max_width, from_width,
-           keep_encodings, symmetry, solver, start, tenure, as_json, limits, quiet):
+           keep_encodings, symmetry, solver, start, weighting, tenure, as_json, limits, quiet):
     """The best table tesearch knows how to make for NETWORK: by default a construction where one applies, a lift
     for a torus whose factor table exists, then the searches, until a table meets the best lower bound; it says
     which route made the table (also in the table's provenance) and why the earlier ones did not (exit 0 found;
@@ -189,11 +192,12 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
         net = _network(network, limits)
         first = _start_table(start, net.spec, exchange, "search") if start is not None else None
         made = make_strategy("ejection", seed=seed, start=first, progress=log,
-                             tenure=DEFAULT_TENURE if tenure is None else tenure)
+                             tenure=DEFAULT_TENURE if tenure is None else tenure, weighting=weighting or "length")
     else:
-        if start is not None or tenure is not None:
-            raise OptionError(f"{'--start' if start is not None else '--tenure'} is the ejection search's: give "
-                              f"--strategy ejection")
+        given = [name for name, value in (("--start", start), ("--tenure", tenure), ("--weighting", weighting))
+                 if value is not None]
+        if given:
+            raise OptionError(f"{', '.join(given)}: the ejection search's option(s): give --strategy ejection")
         made = make_strategy(strategy, seed=seed, backend=backend, cpsat_model=model, word_cap=word_cap,
                              max_width=max_width, from_width=from_width, sampling=WordSampling(sampling),
                              core_schedule=CoreSchedule(core_schedule), symmetry=symmetry, progress=log,

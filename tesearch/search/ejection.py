@@ -20,6 +20,7 @@ width it does not reach is not shown infeasible.
 
 from __future__ import annotations
 
+import enum
 import random
 import time
 from dataclasses import dataclass
@@ -58,6 +59,18 @@ PROGRESS_EVERY_S = 10.0
 RETURN_MARGIN_S = 10.0
 
 Placed = tuple[int, int, tuple[int, ...]]  # (element, first column, word of letter indices)
+
+
+class Weighting(str, enum.Enum):
+    """What a held cell weighs, by its holder's length ``d``: ``d`` (length) or ``d * d`` (square: long messages
+    are moved still less; pancake-5 reached its optimum 107 with it, bubblesort-5 did worse: results/ejection-bench.md)."""
+
+    LENGTH = "length"
+    SQUARE = "square"
+
+    def of(self, length: int) -> int:
+        """The weight of a cell held by a message of ``length`` letters."""
+        return length if self is Weighting.LENGTH else length * length
 
 
 @dataclass(frozen=True)
@@ -241,12 +254,13 @@ class Ejector:
     """The min-conflicts loop (module doc) on one board: ``waiting`` messages placed one by one, the holders of
     the cells each takes sent back to wait; ``tenure`` steps of protection for a message just placed."""
 
-    def __init__(self, graph: WordGraph, order: int, rng: random.Random, tenure: int = DEFAULT_TENURE):
+    def __init__(self, graph: WordGraph, order: int, rng: random.Random, tenure: int = DEFAULT_TENURE,
+                 weighting: Weighting = Weighting.LENGTH):
         self.graph, self.rng, self.tenure = graph, rng, tenure
         self.order = order  # the group's order: the board's empty mark and the weights' last entry
-        self.weight = np.zeros(order + 1, dtype=np.int64)  # a held cell weighs its holder's length
+        self.weight = np.zeros(order + 1, dtype=np.int64)  # a held cell weighs what its holder's length gives
         for g in graph.steps:
-            self.weight[g] = graph.dist[g]
+            self.weight[g] = weighting.of(graph.dist[g])
         self.tabu_until = np.zeros(order + 1, dtype=np.int64)
         self.steps = 0
 
@@ -272,7 +286,8 @@ class Ejector:
 
 
 def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Table | None = None, seed: int = 0,
-                   tenure: int = DEFAULT_TENURE, max_steps: int | None = None, progress: Progress = quiet) -> Outcome:
+                   tenure: int = DEFAULT_TENURE, weighting: Weighting = Weighting.LENGTH, max_steps: int | None = None,
+                   progress: Progress = quiet) -> Outcome:
     """The ejection search (module doc) from ``start`` or the first fit, within ``budget`` and at most ``max_steps``
     placements (a run of a given seed and step count is the same on any machine): FOUND with the narrowest verified
     table reached (OPTIMAL in its summary only when it meets the best lower bound)."""
@@ -282,7 +297,10 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
     if cg.order > MAX_ORDER:
         raise OptionError(f"the ejection search builds every element's shortest-word steps: {facts.spec} has "
                           f"{cg.order} elements, more than {MAX_ORDER}")
-    run = f"{facts.name} ejection tenure={tenure} seed={seed}" + ("" if start is None else " start=table")
+    weighting = Weighting(weighting)
+    run = (f"{facts.name} ejection tenure={tenure} seed={seed}"
+           + ("" if weighting is Weighting.LENGTH else f" weighting={weighting.value}")
+           + ("" if start is None else " start=table"))
     budget = (budget if budget is not None else Budget.current()).reserving(RETURN_MARGIN_S, fraction=0.1)
     kit = TableKit(facts, Provenance("min-conflicts", run, seed), seed=seed, budget=budget,
                    progress=progress)
@@ -291,7 +309,8 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
         graph = word_graph(cg)
     placed, width, first = _start_placement(kit, graph, start, rng)
     bound = kit.bounds.best
-    how = f"ejection search (min-conflicts over every shortest word, tabu tenure {tenure}) from the {first}"
+    how = (f"ejection search (min-conflicts over every shortest word, tabu tenure {tenure}, cells weighed by "
+           f"{weighting.value}) from the {first}")
 
     def table_of(rows: list[Placed], w: int) -> Table:
         return kit.make_table(assign_rows(rows, cg.degree), w, "ejection", how)
@@ -300,7 +319,7 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
     limits.offer(table)
     kit.log(f"{first}: T={width} (bound {bound}); narrowing by min-conflicts, tabu tenure {tenure}")
     N = cg.order
-    ejector = Ejector(graph, N, rng, tenure)
+    ejector = Ejector(graph, N, rng, tenure, weighting)
     full = Board(cg.degree, width, N)
     for g, t, word in placed:
         full.put(g, t, word)

@@ -191,6 +191,7 @@ class Ejection(TableStrategy):
 
     seed: int = 0
     tenure: int = DEFAULT_TENURE
+    weighting: str = "length"  # tesearch.search.ejection.Weighting
     start: Table | None = None
     progress: Progress = quiet
     name: ClassVar[str] = "ejection"
@@ -200,7 +201,7 @@ class Ejection(TableStrategy):
         from tesearch.search.ejection import ejection_table
 
         return ejection_table(facts, budget, start=self.start, seed=self.seed, tenure=self.tenure,
-                              progress=self.progress)
+                              weighting=self.weighting, progress=self.progress)
 
 
 @dataclass(frozen=True)
