@@ -201,9 +201,9 @@ FIXED: dict[str, tuple[list[str], list[str], str]] = {
                        "executor at 8 B and 64 KiB (hand-written around the run outputs)"),
     "results/mpi.json": (["python -m benchmarks.mpi --repeat 3 --max-memory 10G --executor all --json results/mpi.json"],
                          [], "the benchmark's records (every C executor: step, dataflow 1:1, combined)"),
-    "results/ejection-bench.md": (["python -m benchmarks.ejection --networks bubblesort-5 pancake-5 --tenures 3 5 10 30 "
-                                   "--seeds 0 1 --steps 60000 --report results/ejection-bench.md"], [],
-        "the ejection search's width after 60000 placements from the first fit, by tabu tenure and seed (widths "
+    "results/ejection-bench.md": (["python -m benchmarks.ejection --networks bubblesort-5 pancake-5 --tenures 3 10 30 "
+                                   "--weightings length square --seeds 0 1 2 --steps 60000 --report results/ejection-bench.md"], [],
+        "the ejection search's width after 60000 placements from the first fit, by weighting, tabu tenure and seed (widths "
         "depend on the seed and the step count only; seconds on the load)"),
     "results/conformance.md": (["python -m benchmarks.conformance --ranks 8,16,24 --report results/conformance.md"], [],
                                "mpi4py's collective tests with the library preloaded on 8, 16 and 24 ranks (issue 46)"),
