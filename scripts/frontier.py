@@ -479,9 +479,15 @@ def fulltable_section() -> list[str]:
             lines.append(f"| {state['network']} | {width} | {result} | {r['seconds']} | {r.get('cpu_seconds') or 'not measured'} | "
                          f"{r['variables']} | {r['clauses']} | {what} | {r.get('decided', '-')} |")
         total = sum(run.get("wall_seconds", 0) for run in state["runs"])
+        committed = ROOT / "results" / f"{state['network']}.json"
+        top = json.loads(committed.read_text())["T"] if committed.exists() else None
+        table = ("" if top is None else
+                 f" The committed table {committed.relative_to(ROOT)} (T = {top}) decides every width from {top} up "
+                 f"(sat); a next run starts at {top - 1}, one below it, and the attempts above {top - 1} are "
+                 f"superseded by it.")
         lines += ["", f"{state['network']}: {len(state['runs'])} run(s), {total:.0f} s of wall clock in all; widths "
-                      f"decided: {', '.join(sorted(state['widths'], key=int, reverse=True)) or 'none'}. State: "
-                      f"{path.relative_to(ROOT)} (the campaign resumes from it)."]
+                      f"decided by the campaign: {', '.join(sorted(state['widths'], key=int, reverse=True)) or 'none'}. "
+                      f"State: {path.relative_to(ROOT)} (the campaign resumes from it).{table}"]
     return lines
 
 #: the core campaigns (issue 47, item 3): (record, what one run asks)
@@ -501,16 +507,20 @@ def campaign_section() -> list[str]:
              "certificate.", "",
              "| campaign | run | started | seed | width | outcome | solve (s) | wall (s) | reproduce |",
              "|---|---|---|---|---|---|---|---|---|"]
+    totals = []
     for record, what in CAMPAIGNS:
         path = ROOT / record
         runs = json.loads(path.read_text()) if path.exists() else []
+        wall = sum(float(run.get("wall_seconds") or run.get("solve_seconds") or run.get("seconds") or 0) for run in runs)
+        totals.append(f"{record}: {len(runs)} runs, {wall / 3600:.2f} h in all (wall clock where recorded, else "
+                      f"the solve time)")
         for number, run in enumerate(runs, 1):
             outcome = str(run.get("result") or run.get("status")).upper()
             solve = run.get("solve_seconds", run.get("seconds"))
             lines.append(f"| {what} ({record}) | {number} | {run.get('started', '-')} | {run.get('seed', '-')} | "
                          f"{run['width']} | {outcome} | {solve} | {run.get('wall_seconds', '-')} | "
                          f"`{current(run['command'])}` |")
-    return lines
+    return lines + ["", "Hours per campaign: " + "; ".join(totals) + "."]
 
 
 def word_choice_lower(network: str) -> int | None:

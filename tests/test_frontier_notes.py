@@ -58,3 +58,17 @@ def test_the_report_lists_every_campaign_run():
         rows = [line for line in lines if f"({record}) |" in line]
         assert [row.split(" | ")[1] for row in rows] == [str(k) for k in range(1, len(runs) + 1)]
         assert all(str(run.get("solve_seconds", run.get("seconds"))) in row for run, row in zip(runs, rows))
+
+
+def test_the_report_gives_each_campaigns_hours(monkeypatch, tmp_path):
+    """Each core campaign's hours in all, summed over its runs (wall clock where recorded, else the solve time)."""
+    import json
+
+    (tmp_path / "a.json").write_text(json.dumps([{"width": 5, "wall_seconds": 3600, "command": "x"},
+                                                 {"width": 5, "seconds": 1800, "command": "x"}]))
+    (tmp_path / "b.json").write_text("[]")
+    monkeypatch.setattr(frontier, "ROOT", tmp_path)
+    monkeypatch.setattr(frontier, "CAMPAIGNS", (("a.json", "A"), ("b.json", "B")))
+    monkeypatch.setattr(frontier, "current", lambda command: command)
+    last = frontier.campaign_section()[-1]
+    assert "a.json: 2 runs, 1.50 h in all" in last and "b.json: 0 runs, 0.00 h in all" in last
