@@ -11,9 +11,11 @@ that six people share: SIGNAL_SLACK_S).
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -419,8 +421,10 @@ def test_the_time_limit_of_run_stops_every_rank():
 
 # ------------------------------------------------------------------ sweep (Ray)
 
-def _ray_dirs() -> set[str]:
-    return {p.name for p in Path("/tmp").glob("tesearch-ray-*") if not p.name.startswith("tesearch-ray-test-")}
+def _ray_dirs(base: Path) -> set[str]:
+    """The sweep's private Ray directories under ``base`` (the child's TMPDIR: a sweep that another test runs at
+    the same time on another worker makes its own under /tmp, which this test must not count)."""
+    return {p.name for p in base.glob("tesearch-ray-*")}
 
 
 @pytest.mark.parametrize("signum,code,moment", [
@@ -433,10 +437,19 @@ def test_a_signal_while_ray_starts_or_runs_stops_it_all(tmp_path, signum, code, 
     """SIGINT during Ray's start died silently and left Ray running for over a minute; SIGTERM exited
     15 some 30 s later; after the start SIGTERM took 8.4 s."""
     pytest.importorskip("ray")
-    dirs_before = _ray_dirs()
+    base = Path(tempfile.mkdtemp(prefix="tsig-", dir="/tmp"))  # short: the sweep keeps Ray's sockets under it
+    try:
+        _signal_a_sweep(tmp_path, base, signum, code, moment)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _signal_a_sweep(tmp_path, base: Path, signum, code, moment):
+    dirs_before = _ray_dirs(base)
     # the sweep's own --timeout and the wait for the moment are long: at a load of 30 a fresh clone's suite saw Ray
     # take over 90 s to start its gcs_server (the test is about the signal, not about how fast Ray starts)
-    proc = _command("sweep", "ring-6", "--num-cpus", "1", "--seeds", "1", "--timeout", "900", "--out-dir", tmp_path)
+    proc = _command("sweep", "ring-6", "--num-cpus", "1", "--seeds", "1", "--timeout", "900", "--out-dir", tmp_path,
+                    env={"TMPDIR": str(base)})
     family = Family(proc.pid)
     lines = []
     if moment == "Ray started":
@@ -444,7 +457,7 @@ def test_a_signal_while_ray_starts_or_runs_stops_it_all(tmp_path, signum, code, 
             if not line:  # the sweep ended before Ray started: right only as a busy machine's outcome (exit 4)
                 assert ray_could_not_start(proc.wait(), "".join(lines)), \
                     f"the sweep ended before Ray started (exit {proc.returncode}): {''.join(lines)}{proc.stdout.read()}"
-                assert family.left_after(STOP_S) == [] and _ray_dirs() <= dirs_before
+                assert family.left_after(STOP_S) == [] and _ray_dirs(base) <= dirs_before
                 return
             lines.append(line)
     else:
@@ -454,14 +467,14 @@ def test_a_signal_while_ray_starts_or_runs_stops_it_all(tmp_path, signum, code, 
             err = proc.stderr.read()
             assert ray_could_not_start(proc.returncode, err), \
                 f"the sweep ended before {moment} started (exit {proc.returncode}): {err}"
-            assert family.left_after(STOP_S) == [] and _ray_dirs() <= dirs_before
+            assert family.left_after(STOP_S) == [] and _ray_dirs(base) <= dirs_before
             return
     returncode, seconds, err = _signal_and_measure(proc, family, signum)
     assert returncode == code, "".join(lines) + err
     assert seconds < STOP_S + SIGNAL_SLACK_S, seconds
     assert "Traceback" not in err
     assert family.left_after(STOP_S) == [], family.names()
-    assert _ray_dirs() <= dirs_before  # Ray's private temporary directory is removed
+    assert _ray_dirs(base) <= dirs_before  # Ray's private temporary directory is removed
     assert not any(p.suffix == ".json" for p in tmp_path.iterdir())
 
 
