@@ -543,10 +543,12 @@ def word_choice_section() -> list[str]:
         "choice found (its words are in the certificate; stars: the cycle-entry max flow, words not listed). Runs from",
         "results/frontier/word-choice.json (`scripts/word_choice_runs.py`), under `nice -n 10` beside other work.",
         "",
-        "| target | case | bound before | best T | LP | certified | best choice | outcome | time (s) | peak (GB) | certificate | reproduce |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| target | case | bound before | best T then | best T now | LP | certified | best choice | outcome | time (s) | peak (GB) | certificate | reproduce |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
+    figures = newest_figures()
     for spec, d in store.items():
+        now = figures.get(spec, {}).get("best")
         report = d.get("report") or {}
         table = d.get("table") or {}
         before = max(table.get("lower_bound") or 0, table.get("letter_bound") or 0) or None
@@ -554,7 +556,9 @@ def word_choice_section() -> list[str]:
         if not report:
             outcome = f"no result (exit {d['exit_code']}: {d.get('error') or 'see the record'})"
         elif before is not None and lower is not None and lower > before:
-            outcome = f"**lifts the bound {before} -> {lower}**" + (f"; gap to T {table['T'] - lower}" if table else "")
+            outcome = f"**lifts the bound {before} -> {lower}**" + (
+                f"; gap to T {table['T'] - lower} then" + (f", {now - lower} now" if now is not None else "")
+                if table else "")
         elif report.get("integer") == "not run":
             outcome = f"LP only: every word choice, so every table, needs T >= {lower}"
         elif report.get("exact"):
@@ -563,6 +567,7 @@ def word_choice_section() -> list[str]:
             outcome = f"between {lower} and {upper if upper is not None else '?'}"
         lp = report.get("lp")
         lines.append(f"| {spec} | {d.get('why', '')} | {before if before is not None else '-'} | {table.get('T', '-')} | "
+                     f"{now if now is not None else '-'} | "
                      f"{'-' if lp is None else f'{lp:.4f}'.rstrip('0').rstrip('.')} | {lower if lower is not None else '-'} | "
                      f"{upper if upper is not None else '-'} | {outcome} | {d['wall_seconds']} | {d.get('peak_gb')} | "
                      f"{d.get('certificate') or '-'} | `{d['command'].replace(' --force', '')}` |")

@@ -77,21 +77,25 @@ OVERRIDES: dict[str, tuple[str, str]] = {
         "repack bubblesort-5 --start results/bubblesort-5.json --solver cpsat-intervals --seed 1 --timeout 540`, "
         "2026-11-25, from 166 and 168 the same way)."),
     "results/frontier/pancake-6.json": (
-        "tesearch repack pancake-6 --start results/frontier/pancake-6.json --cpsat-model intervals --timeout 600 "
+        "tesearch search pancake-6 --strategy ejection --weighting square --start START --seed 5 --timeout 2700 "
         "--out results/frontier/pancake-6.json",
-        "CP-SAT's interval model minimising the width from the T = 713 table this file held, 555 s of CP-SAT "
-        "(2026-11-25, machine loaded): T = 710. That table came from `tesearch repack pancake-6 --tail 60 --round 40 "
-        "--timeout 300 --out results/frontier/pancake-6.json` (commit 97d5821). Time-limited CP-SAT: a rerun may "
-        "end at a different width."),
+        "the ejection search (issue 47) in two runs, each from the table the one before wrote (START): from the T = "
+        "710 table this file held (CP-SAT's interval model, 2026-11-25) by `tesearch search pancake-6 --strategy "
+        "ejection --start START --timeout 1500` (cells weighed by length, tabu tenure 10, seed 0; 689 after 50 s, "
+        "687 after 440 s, 686 after 1450 s), then square weighting, tenure 3, seed 5: T = 679 after 456112 placements "
+        "(102.1 s; the run went on to 16.5 million placements in 2700 s without a narrower table), 2026-12-06 at a "
+        "load of 7 to 90. Each table verified and replayed before the next run started from it. A seed, start and "
+        "placement count give the same tables on any machine."),
     "results/frontier/bubblesort-6.json": (
-        "tesearch repack bubblesort-6 --start START --window 30 --solver cpsat-intervals --solver-timeout 12 "
-        "--seed 2 --timeout 1500 --out results/frontier/bubblesort-6.json",
-        "the large-neighbourhood search (strategy lns, issue 47) in 1500 s segments, each from the table the one before "
-        "wrote (START; the campaign kept its checkpoint in /tmp and copied the last table here): from the T = 1303 "
-        "table this file held (`tesearch repack bubblesort-6 --tail 40 --round 40 --timeout 300`, commit 97d5821) "
-        "to 1300 (20 s rounds, seed 2), 1299 (12 s rounds, seed 1) and 1297 (12 s rounds, seed 2; 1500 s, 1013.9 s to the 1297 table), "
-        "2026-12-05/06 at a load of 14 to 34; each verified and replayed before the next segment started from it. "
-        "Time-limited CP-SAT: a rerun may end at a different width."),
+        "tesearch search bubblesort-6 --strategy ejection --start START --seed 11 --timeout 2400 "
+        "--out results/frontier/bubblesort-6.json",
+        "the ejection search (issue 47) in two runs, each from the table the one before wrote (START): from the T = "
+        "1297 table this file held (the large-neighbourhood search, 2026-12-05/06) by `tesearch search bubblesort-6 "
+        "--strategy ejection --start START --timeout 1500` (cells weighed by length, tabu tenure 10, seed 0; 1216 "
+        "after 45 s, 1210 after 119 s, 1205 after 876 s), then tenure 3, seed 11: T = 1204 after 61 placements (the "
+        "run went on for 2400 s, 5.6 million placements, without a narrower table; square weighting from the 1205 "
+        "table, seed 5, also stood at 1204 after 17.9 million placements), 2026-12-06 at a load of 7 to 90. Each "
+        "table verified and replayed before the next run started from it."),
     "results/frontier/star-7.json": (
         "tesearch stratify star-7 --timeout 800 --out results/frontier/star-7.json",
         "was `python -m tesearch.frontier.star star-7 --timeout 800` (scripts/frontier.py STRATIFIED); 184 s."),
