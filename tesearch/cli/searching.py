@@ -187,12 +187,12 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
         strategy = "auto"
     backend, model = solver_parts(solver)
     if strategy == "ejection":
-        _check_ejection_options(start=start, max_width=max_width, from_width=from_width,
-                                keep_encodings=keep_encodings, symmetry=symmetry)
+        _check_ejection_options(max_width=max_width, from_width=from_width, keep_encodings=keep_encodings,
+                                symmetry=symmetry)
         net = _network(network, limits)
         first = _start_table(start, net.spec, exchange, "search") if start is not None else None
-        made = make_strategy("ejection", seed=seed, start=first, progress=log,
-                             tenure=DEFAULT_TENURE if tenure is None else tenure, weighting=weighting or "length")
+        given = {name: value for name, value in (("tenure", tenure), ("weighting", weighting)) if value is not None}
+        made = make_strategy("ejection", seed=seed, start=first, progress=log, **given)  # the rest: its defaults
     else:
         given = [name for name, value in (("--start", start), ("--tenure", tenure), ("--weighting", weighting))
                  if value is not None]
@@ -214,7 +214,7 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
     return EXIT_CODES[outcome.status]
 
 
-def _check_ejection_options(*, start, max_width, from_width, keep_encodings, symmetry) -> None:
+def _check_ejection_options(*, max_width, from_width, keep_encodings, symmetry) -> None:
     """OptionError (exit 2) for a search option the ejection search has no use for."""
     given = [name for name, value in (("--max-width", max_width), ("--from-width", from_width),
                                       ("--keep-encodings", keep_encodings)) if value is not None]

@@ -318,24 +318,29 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
     def table_of(rows: list[Placed], w: int) -> Table:
         return kit.make_table(assign_rows(rows, cg.degree), w, "ejection", how)
 
-    table = table_of(placed, width)
+    table, offered = table_of(placed, width), (width, time.monotonic())  # the table offered last: (its T, when)
     limits.offer(table)
+
+    def offer(rows: list[Placed], w: int) -> None:
+        nonlocal table, offered
+        table, offered = table_of(rows, w), (w, time.monotonic())
+        limits.offer(table)
+
     kit.log(f"{first}: T={width} (bound {bound}); narrowing by min-conflicts, tabu tenure {tenure}")
     N = cg.order
     ejector = Ejector(graph, N, rng, tenure, weighting)
     full = Board(cg.degree, width, N)
     for g, t, word in placed:
         full.put(g, t, word)
-    best_rows, best_width, offered_width = full.placements(), width, width
+    best_rows, best_width = full.placements(), width
     board, waiting = full.narrowed(width - 1)
-    last_offer, last_log = time.monotonic(), time.monotonic()
+    last_log = time.monotonic()
     with limits.phase("ejection search"):
         while best_width > bound and not kit.clock.budget.spent and (max_steps is None or ejector.steps < max_steps):
             if not waiting:  # every message inside the board: a table of its width
                 best_rows, best_width = board.placements(), board.width
-                if time.monotonic() - last_offer >= OFFER_EVERY_S or best_width <= bound:
-                    table, offered_width, last_offer = table_of(best_rows, best_width), best_width, time.monotonic()
-                    limits.offer(table)
+                if time.monotonic() - offered[1] >= OFFER_EVERY_S or best_width <= bound:
+                    offer(best_rows, best_width)
                 kit.log(f"T={best_width} after {ejector.steps} placements")
                 board, waiting = board.narrowed(best_width - 1)
                 continue
@@ -343,15 +348,13 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
             if ejector.steps % 256 == 0:
                 limits.advance()
                 now = time.monotonic()
-                if offered_width != best_width and now - last_offer >= OFFER_EVERY_S:  # a narrower table held back
-                    table, offered_width, last_offer = table_of(best_rows, best_width), best_width, now
-                    limits.offer(table)
+                if offered[0] != best_width and now - offered[1] >= OFFER_EVERY_S:  # a narrower table held back
+                    offer(best_rows, best_width)
                 if now - last_log >= PROGRESS_EVERY_S:
                     kit.log(f"width {board.width}: {len(waiting)} messages waiting, {ejector.steps} placements")
                     last_log = now
-    if offered_width != best_width:
-        table = table_of(best_rows, best_width)
-        limits.offer(table)
+    if offered[0] != best_width:
+        offer(best_rows, best_width)
     summary = (f"{facts.spec}: T = {best_width} (best bound {bound}, {optimality_text(best_width, bound)}) after "
                f"{ejector.steps} ejection-search placements; verified")
     return Outcome("ejection", Status.FOUND, table, summary, kit.bounds, kit.clock.elapsed)

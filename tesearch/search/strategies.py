@@ -42,7 +42,7 @@ from tesearch.facts.instance import Instance
 from tesearch.running.limits import Budget, Progress, quiet
 from tesearch.tables.outcome import Outcome
 from tesearch.networks.symmetry import THE_ROTATION
-from tesearch.search.ejection import DEFAULT_TENURE
+from tesearch.search.ejection import DEFAULT_TENURE, Weighting
 from tesearch.tables.table import Table
 from tesearch.running.terms import Status
 from tesearch.networks.words import DEFAULT_WORD_CAP
@@ -191,7 +191,7 @@ class Ejection(TableStrategy):
 
     seed: int = 0
     tenure: int = DEFAULT_TENURE
-    weighting: str = "length"  # tesearch.search.ejection.Weighting
+    weighting: Weighting = Weighting.LENGTH
     start: Table | None = None
     progress: Progress = quiet
     name: ClassVar[str] = "ejection"
