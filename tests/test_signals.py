@@ -76,10 +76,19 @@ class Family:
                 if pid not in self.members and (parent in self.members or sid in sessions):
                     self.members[pid] = start
                     changed = True
-                    try:
-                        self.commands[pid] = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-                    except OSError:
-                        self.commands[pid] = "?"
+        # read every living member's command again: a child found between its fork and its exec still shows its
+        # parent's command line (CI's loaded run saw Ray's gcs_server only as the sweep's python, so the test
+        # never saw it start); once gone, a member keeps the last command read
+        for pid in self.members:
+            if pid in table and table[pid][2] == self.members[pid]:
+                try:
+                    command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+                except OSError:
+                    continue
+                if command:
+                    self.commands[pid] = command
+                else:
+                    self.commands.setdefault(pid, "?")
 
     def names(self) -> str:
         """The commands seen, for a failure message."""
@@ -649,3 +658,21 @@ def test_run_script_turns_a_ctrl_c_into_one_line_and_exit_130(tmp_path):
     finished.write_text("from tesearch.running.errors import run_script\n\nrun_script(lambda: 3)\n")
     assert subprocess.run([sys.executable, str(finished)], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                           timeout=60).returncode == 3
+
+
+def test_the_family_sees_a_child_s_command_after_its_exec():
+    """The scan must not keep the command line a child shows between its fork and its exec (CI saw Ray's gcs_server
+    only as the sweep's python that forked it, and the Ray signal test failed)."""
+    script = ("import os, time\n"
+              "if os.fork() == 0:\n"
+              "    time.sleep(1.0)\n"
+              "    os.execvp('sleep', ['sleep', '3'])\n"
+              "os.wait()\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
+    family = Family(proc.pid)
+    try:
+        _wait_until(lambda: len(family.members) >= 2, 10, "the child is found before its exec")
+        _wait_until(lambda: any(c.startswith("sleep 3") for c in family.commands.values()), 10, "the exec is seen")
+    finally:
+        proc.wait(timeout=30)
+        assert family.left_after(STOP_S) == []
