@@ -1,13 +1,16 @@
 """The whole-table SAT model as a resumable campaign: widths decided from the top down, a checkpoint after each.
 
-    python -m benchmarks.fulltable bubblesort-5 [--from 164] [--down-to 154] [--stop-at 01:45] [--state FILE]
+    python -m benchmarks.fulltable bubblesort-5 [--from 164] [--down-to 154] [--upward] [--cut dual|none]
+                                                [--stop-at 01:45] [--state FILE]
     python -m benchmarks.fulltable --calibrate bubblesort-4 pancake-4 [--per-width 600] [--report FILE]
 
 A campaign starts one below the committed table (``results/NETWORK.json``) and solves width after width of
 :mod:`tesearch.solvers.fulltable` with CaDiCaL (python-sat, DRAT proof on).  A sat width gives a verified table
 (``results/fulltable/NETWORK-T<W>.json``, made by TableBuilder; then the kernel's Theorem 1 and the replay run
 on it); an unsat width writes the CNF and its DRAT proof to ``encodings/`` and ends the campaign (the optimum is
-one above).  A width that runs out of time (``--per-width``, ``--stop-at``) or is stopped by Ctrl-C/SIGTERM is
+one above); ``--upward`` solves from the bound up instead, and a sat width ends it (the optimum).  The formula
+carries the counting cut of the word-choice LP's dual weights unless ``--cut none`` (sound for any weights: see
+docs/notes/full-table-cnf.md); each attempt records its cut.  A width that runs out of time (``--per-width``, ``--stop-at``) or is stopped by Ctrl-C/SIGTERM is
 ``unknown``: never unsat; its solver time is kept in the state as an attempt, and the next run starts that width
 again (CaDiCaL's state cannot be saved: an attempt restarts from nothing).  The state file
 (``results/fulltable/NETWORK.state.json``) is written atomically after every width decided and at every stop,
@@ -115,12 +118,23 @@ def check_table_file(path: Path) -> dict:
             "replay": "ok" if getattr(report, "ok", False) else str(getattr(report, "detail", report))}
 
 
-def solve_one(facts, width: int, timeout_s: float | None, stopper, label: str):
+def solve_one(facts, width: int, timeout_s: float | None, stopper, label: str, cut: tuple[int, ...] | None = None):
     """One width through tesearch.search.fulltable.solve_width, with a heartbeat."""
     from tesearch.search.fulltable import solve_width
 
     with Heartbeat(label):
-        return solve_width(facts, width, timeout_s=timeout_s, stopper=stopper)
+        return solve_width(facts, width, timeout_s=timeout_s, stopper=stopper, cut=cut)
+
+
+#: ``--cut``: the word-choice LP's dual weights (tesearch.search.fulltable.cut_weights), or no counting cut
+CUT_CHOICES = ("dual", "none")
+
+
+def chosen_cut(facts, choice: str) -> tuple[int, ...] | None:
+    """The counting cut's letter weights for ``--cut`` (None: the formula without it)."""
+    from tesearch.search.fulltable import cut_weights
+
+    return cut_weights(facts) if choice == "dual" else None
 
 
 def write_unsat(spec: str, outcome, root: Path = ROOT) -> dict:
@@ -154,6 +168,8 @@ def campaign(args) -> int:
     if top is None:
         raise SystemExit(f"fulltable: no committed table for {spec}: pass --from")
     floor = args.down_to if args.down_to is not None else facts.bounds.best
+    cut = chosen_cut(facts, args.cut)
+    widths = range(floor, top + 1) if args.upward else range(top, floor - 1, -1)
     deadline = seconds_until(args.stop_at)
     began = time.perf_counter()
     stopper = Stopper()
@@ -165,14 +181,19 @@ def campaign(args) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     run = {"started": _utc_now().isoformat(timespec="seconds"), "widths": []}
     state["runs"].append(run)
-    print(f"{spec}: widths {top} down to {floor} (bound {facts.bounds.best}, committed table {best}); "
+    if not widths:
+        print(f"{spec}: no width between {floor} and {top} is left to decide", flush=True)
+        return 0
+    run["cut"] = list(cut) if cut is not None else None
+    print(f"{spec}: widths {widths[0]} {'up' if args.upward else 'down'} to {widths[-1]} (bound {facts.bounds.best}, "
+          f"committed table {best}; counting cut {'off' if cut is None else ','.join(map(str, cut))}); "
           f"state {state_path}", flush=True)
     interrupted = False
-    for width in range(top, floor - 1, -1):
+    for width in widths:
         known = state["widths"].get(str(width))
         if known is not None:
             print(f"  T = {width}: {known['result']} (decided before, {known['seconds']:.1f} s)", flush=True)
-            if known["result"] == "unsat":
+            if known["result"] == ("sat" if args.upward else "unsat"):
                 break
             continue
         left = None if deadline is None else deadline - (time.perf_counter() - began)
@@ -181,8 +202,9 @@ def campaign(args) -> int:
         if limit is not None and limit <= 0:
             break
         print(f"  T = {width}: solving (limit {'none' if limit is None else f'{limit:.0f} s'})", flush=True)
-        outcome = solve_one(facts, width, limit, stopper, f"T = {width}")
-        record = {"result": outcome.result.value, "seconds": round(outcome.seconds, 2),
+        outcome = solve_one(facts, width, limit, stopper, f"T = {width}", cut)
+        record = {"result": outcome.result.value, "seconds": round(outcome.seconds, 2), "cut": run["cut"],
+                  "cut_budget": outcome.cnf.cut_budget if outcome.cnf is not None else None,
                   "cpu_seconds": round(outcome.cpu_seconds, 2),
                   "build_seconds": round(outcome.build_seconds, 2), "variables": outcome.variables,
                   "clauses": outcome.clauses, "decided": _utc_now().isoformat(timespec="seconds")}
@@ -211,8 +233,11 @@ def campaign(args) -> int:
         save_state(state_path, state)
         print(f"  T = {width}: {outcome.result.value} in {outcome.seconds:.1f} s ({outcome.cpu_seconds:.1f} s CPU) "
               f"({outcome.variables} variables, {outcome.clauses} clauses); checkpoint saved", flush=True)
-        if outcome.result is SolveResult.UNSAT:
+        if outcome.result is SolveResult.UNSAT and not args.upward:
             print(f"{spec}: no table of width {width}; the optimum is {width + 1}", flush=True)
+            break
+        if outcome.result is SolveResult.SAT and args.upward:
+            print(f"{spec}: a table of width {width}, and none narrower; the optimum is {width}", flush=True)
             break
     run["wall_seconds"] = round(time.perf_counter() - began, 1)
     run["stopped"] = _utc_now().isoformat(timespec="seconds")
@@ -237,7 +262,8 @@ def calibrate(args) -> int:
             raise SystemExit(f"fulltable: {spec} has no committed table at its bound; its optimum is not known")
         for delta in args.deltas:
             width = optimum + delta
-            outcome = solve_one(facts, width, args.per_width, stopper, f"{spec} T = {width}")
+            outcome = solve_one(facts, width, args.per_width, stopper, f"{spec} T = {width}",
+                                chosen_cut(facts, args.cut))
             rows.append((spec, optimum, delta, width, outcome))
             print(f"{spec} T = {width} (optimum {delta:+d}): {outcome.result.value} in {outcome.seconds:.2f} s "
                   f"({outcome.cpu_seconds:.2f} s CPU), "
@@ -259,7 +285,8 @@ def calibration_report(rows, args) -> str:
              f"`python -m benchmarks.fulltable --calibrate {' '.join(args.networks)} --per-width {args.per_width:g}"
              f" --deltas {' '.join(str(d) for d in args.deltas)}`, {_utc_now():%Y-%m-%d %H:%M} UTC, "
              f"load average {os.getloadavg()[0]:.1f} on 2 cores (shared; CaDiCaL 1.9.5 via python-sat, "
-             "DRAT proof on, symmetry breaking on). unknown = the per-width limit ran out: not unsat.", "",
+             f"DRAT proof on, symmetry breaking on, counting cut {args.cut}). unknown = the per-width limit ran out: "
+             "not unsat.", "",
              "| network | optimum | width | distance | result | solve s (wall) | solve s (CPU) | build s | variables | clauses |"
              " proof lines |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for spec, optimum, delta, width, o in rows:
@@ -280,6 +307,10 @@ def main(argv=None) -> int:
     parser.add_argument("--stop-at", help="HH:MM UTC: stop then, checkpointed")
     parser.add_argument("--state", help="the campaign's state file")
     parser.add_argument("--no-symmetry", action="store_true")
+    parser.add_argument("--cut", choices=CUT_CHOICES, default="dual",
+                        help="the counting cut: the word-choice LP's dual weights (default) or none")
+    parser.add_argument("--upward", action="store_true",
+                        help="from the bound (or --down-to) up to --from: the first sat width is the optimum")
     parser.add_argument("--deltas", type=int, nargs="+", default=[2, 1, 0, -1])
     parser.add_argument("--report", help="write the calibration table here")
     parser.add_argument("--root", default=str(ROOT), help="where results/fulltable/ and encodings/ are written "

@@ -54,11 +54,20 @@ def model_inputs(facts: Instance) -> tuple[list, list, dict, list]:
     return list(facts.network.letters), gens, dist, targets
 
 
-def encode(facts: Instance, width: int, *, symmetry: bool = True) -> FullTableCnf:
-    """The whole-table CNF of ``facts`` at ``width``."""
+def cut_weights(facts: Instance) -> tuple[int, ...]:
+    """The letter weights of the counting cut: the word-choice LP's dual (its certified weights), the weights of
+    the best bound; uniform weights when the LP is not run (the counting bound's)."""
+    from tesearch.facts.wordchoice import word_choice
+
+    weights = word_choice(facts, integer=False).weights
+    return tuple(weights.weights) if weights is not None else (1,) * facts.network.degree
+
+
+def encode(facts: Instance, width: int, *, symmetry: bool = True, cut: tuple[int, ...] | None = None) -> FullTableCnf:
+    """The whole-table CNF of ``facts`` at ``width`` (with the counting cut of letter weights ``cut``)."""
     letters, gens, dist, targets = model_inputs(facts)
     return build_fulltable_cnf(letters, gens, dist, targets, width, spec=facts.spec, exchange=facts.exchange.value,
-                               symmetry=symmetry)
+                               symmetry=symmetry, cut=cut)
 
 
 class Stopper:
@@ -115,13 +124,14 @@ def process_cpu_seconds(pid: int | None) -> float:
 POLL_S = 0.2
 
 
-def solve_width(facts: Instance, width: int, *, symmetry: bool = True, proof: bool = True,
-                timeout_s: float | None = None, stopper: Stopper | None = None, seed_note: str = "") -> WidthOutcome:
+def solve_width(facts: Instance, width: int, *, symmetry: bool = True, cut: tuple[int, ...] | None = None,
+                proof: bool = True, timeout_s: float | None = None, stopper: Stopper | None = None,
+                seed_note: str = "") -> WidthOutcome:
     """Decide whether a table of width ``width`` exists (module doc); the solver runs in a child process."""
     import multiprocessing
 
     started = time.perf_counter()
-    cnf = encode(facts, width, symmetry=symmetry)
+    cnf = encode(facts, width, symmetry=symmetry, cut=cut)
     build_seconds = time.perf_counter() - started
     stopper = stopper or Stopper()
     context = multiprocessing.get_context("fork")

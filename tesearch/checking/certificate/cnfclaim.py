@@ -18,7 +18,7 @@ import numpy as np
 
 from tesearch.checking import proof as proof_tools
 from tesearch.checking.certificate.format import (CNF_ENCODING_FORMAT, Method, file_sha256, header_problems,
-                                                  read_cnf_header, relative_path)
+                                                  read_cnf_cut, read_cnf_header, relative_path)
 from tesearch.checking.kernel import LoadedInput
 from tesearch.checking.kernel.fullcnf import kernel_fulltable_cnf
 from tesearch.running.errors import FormatError, OptionError, TesearchError
@@ -29,16 +29,19 @@ from tesearch.running.terms import SolveResult, Verdict
 
 def kernel_cnf_match(text: str, inp: LoadedInput, net, is_target: np.ndarray, width: int) -> tuple[bool | None, str]:
     """Whether ``text`` is byte for byte the kernel's full-table CNF of ``width`` (with or without its symmetry
-    breaking): (True, which), (False, the first difference) or (None, why the kernel cannot build it)."""
+    breaking; with the counting cut of the weights its header names, if it names one: any weights >= 0 give a
+    sound cut): (True, which), (False, the first difference) or (None, why the kernel cannot build it)."""
     first_difference = ""
+    cut = read_cnf_cut(text)
     for symmetry in (True, False):
         try:
             kernel = kernel_fulltable_cnf(net, inp.generators, is_target, width, spec=inp.network,
-                                          exchange=inp.exchange.value, symmetry=symmetry)
+                                          exchange=inp.exchange.value, symmetry=symmetry, cut=cut)
         except ValueError as exc:
             return None, f"the kernel does not encode this width ({exc})"
         if kernel == text:
-            return True, f"symmetry breaking {'on' if symmetry else 'off'}"
+            return True, (f"symmetry breaking {'on' if symmetry else 'off'}"
+                          + (f", counting cut {','.join(map(str, cut))}" if cut else ""))
         if not first_difference:
             mine, theirs = kernel.splitlines(), text.splitlines()
             line = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))

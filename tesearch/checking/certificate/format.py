@@ -118,7 +118,7 @@ CNF_ENCODING_FORMAT = "full-table-cnf"
 #: a full-table CNF proves its claim with one checked DRAT proof of the kernel's own formula (no solver's word)
 CNF_CONFIRMATIONS_NEEDED = 1
 _CNF_HEADER = re.compile(r"^c network (?P<spec>\S+) exchange (?P<exchange>\S+) width (?P<width>\d+) "
-                         r"symmetry (?P<symmetry>on|off)$", re.MULTILINE)
+                         r"symmetry (?P<symmetry>on|off)(?: cut (?P<cut>\d+(?:,\d+)*))?$", re.MULTILINE)
 
 
 def is_cnf_path(path) -> bool:
@@ -132,7 +132,16 @@ def read_cnf_header(text: str) -> EncodingHeader | None:
     if match is None:
         return None
     return EncodingHeader(f"{match['spec']} {match['exchange']}", int(match["width"]), 0,
-                          f"full-table cnf, symmetry {match['symmetry']}", True)
+                          f"full-table cnf, symmetry {match['symmetry']}"
+                          + (f", counting cut {match['cut']}" if match["cut"] else ""), True)
+
+
+def read_cnf_cut(text: str) -> tuple[int, ...] | None:
+    """The letter weights of a full-table CNF's counting cut as its header names them (None: no cut).  A
+    parameter to rebuild the formula with, never evidence: the rebuilt bytes must still equal the file's, and the
+    cut is sound for any weights >= 0."""
+    match = _CNF_HEADER.search(text[:4096])
+    return tuple(int(w) for w in match["cut"].split(",")) if match is not None and match["cut"] else None
 
 
 def confirmations_needed(claim: dict) -> int:
