@@ -527,6 +527,35 @@ FULLTABLE_CALIBRATIONS = {
 }
 
 
+#: the small-groups benchmark's command (benchmarks/smallgroups.py writes its report and the kept evidence)
+SMALLGROUPS_COMMAND = "python -m benchmarks.smallgroups --report results/small-groups.md --keep-above-bound"
+
+
+def smallgroups_entry(rel: str) -> dict | None:
+    """The manifest entry of a file the small-groups benchmark writes (None: not one of them)."""
+    name = Path(rel).name
+    if rel == "results/small-groups.md":
+        return {"name": "report:small-groups", "path": rel, "kind": "report", "command": SMALLGROUPS_COMMAND,
+                "depends_on": [], "note": "every Cayley graph of S4's subgroups on involutions, settled exactly"}
+    if rel.startswith("results/small-groups/"):
+        data = json.loads((ROOT / rel).read_text())
+        if data.get("format") == "tesearch-table":
+            return {"name": f"table:small-groups-{Path(rel).stem}", "path": rel, "kind": "table",
+                    "command": SMALLGROUPS_COMMAND, "depends_on": [], "network": data["network"],
+                    "exchange": data["exchange"], "T": data["T"],
+                    "note": "an optimum above its bound: the table at it (the full-table CNF's model)"}
+        return {"name": f"record:small-groups-{Path(rel).stem}", "path": rel, "kind": "record",
+                "command": SMALLGROUPS_COMMAND, "depends_on": [],
+                "note": "the generators of a network whose optimum exceeds its bound (the table's network file)"}
+    if "-fulltable-T" in name and name.startswith("s") and not name.startswith("star"):
+        kind = "encoding" if name.endswith(".cnf") else "proof"
+        return {"name": f"{kind}:{Path(rel).stem}", "path": rel, "kind": kind, "command": SMALLGROUPS_COMMAND,
+                "depends_on": [] if kind == "encoding" else [rel.removesuffix(".drat") + ".cnf"],
+                "note": "one below an optimum above its bound: the full-table CNF with the counting cut (the kernel "
+                        "rebuilds it byte for byte) and CaDiCaL's DRAT proof"}
+    return None
+
+
 def fulltable_file(rel: str) -> bool:
     """Whether a file is the full-table campaign's: its state, tables, report, or a CNF and DRAT proof of it."""
     return rel.startswith("results/fulltable/") or rel.endswith(".cnf") or \
@@ -608,7 +637,9 @@ def main() -> None:
         path = ROOT / rel
         if any(e["path"] == rel for e in entries):
             continue
-        if rel in FIXED:
+        if (small := smallgroups_entry(rel)) is not None:
+            entries.append(small)
+        elif rel in FIXED:
             commands, depends, note = FIXED[rel]
             kind = "report" if rel.endswith(".md") else ("encoding" if rel.endswith(".smt2") else "record")
             if rel == "results/errata-notes.md":

@@ -272,3 +272,28 @@ def test_a_cnf_claim_with_the_counting_cut_is_confirmed_and_its_weights_cannot_b
         _retamper(path, encoding, text.replace("symmetry on cut 1,1", header))
         verdict = claim_verdict(path)
         assert verdict.verdict is Verdict.REFUTED and "not the kernel's full-table CNF" in verdict.reason, header
+
+
+#: S4 on (2 3), (1 2), (0 1)(2 3), (0 2): with the odd-distance exchange its word-choice bound is 7 and its optimum 8
+ABOVE_THE_BOUND = {"1": [0, 1, 3, 2], "2": [0, 2, 1, 3], "3": [1, 0, 3, 2], "4": [2, 1, 0, 3]}
+
+
+def test_an_optimum_above_the_word_choice_bound_is_pinned(tmp_path):
+    """The small-groups scan's network whose optimum exceeds every bound we have: width 7 (the bound, the cut's budget
+    zero) is refuted with a proof that checks against the kernel's formula, and width 8 has a verified table."""
+    path = tmp_path / "s4.json"
+    path.write_text(json.dumps({"generators": ABOVE_THE_BOUND}))
+    facts = instance(str(path), "odd-distance")
+    assert facts.bounds.best == 7
+    below = solve_width(facts, 7, cut=(0, 1, 0, 1))
+    assert below.result is SolveResult.UNSAT and below.cnf.cut_budget == 0
+    gens = [tuple(facts.network.generators[s]) for s in facts.network.letters]
+    net = build_network(facts.network.letters, gens)
+    text = kernel_fulltable_cnf(net, gens, target_mask(net, Exchange.ODD_DISTANCE), 7, spec=facts.spec,
+                                exchange="odd-distance", cut=(0, 1, 0, 1))
+    assert text == below.cnf.dimacs()
+    assert proof_tools.check_drat(proof_tools.parse_dimacs(text), "\n".join(below.proof) + "\n").accepted
+    at = solve_width(facts, 8, cut=(0, 1, 0, 1))
+    assert at.result is SolveResult.SAT and at.table.T == 8
+    inp = input_from_json(at.table.to_json())
+    assert check_theorem1(inp, build_network(inp.letters, inp.generators)).ok
