@@ -69,16 +69,16 @@ OVERRIDES: dict[str, tuple[str, str]] = {
         "suite.json record). CP-SAT within a time limit: not deterministic in time."),
     "results/bubblesort-5.json": (
         "tesearch search bubblesort-5 --strategy ejection --seed 0 --timeout 180 --out results/bubblesort-5.json",
-        "the ejection search from the first fit over all shortest words (tabu tenure 3, cells weighed by length, seed "
-        "0): T = 158 after 59861 placements (the same on any machine for this seed: results/ejection-bench.md's row), "
-        "17.0 s into the run on the loaded machine, 2026-12-06; the run went on to 873836 placements in 180 s without "
-        "a narrower table, and later runs from it (tenure 3 seed 7 for 1500 s, square weighting seed 5 for 1200 s) "
-        "stood at 157 with 9 messages waiting. It replaced the T = 165 table of CP-SAT's interval model (`tesearch "
-        "repack bubblesort-5 --start results/bubblesort-5.json --solver cpsat-intervals --seed 1 --timeout 540`, "
-        "2026-11-25, from 166 and 168 the same way)."),
+        "the ejection search from the first fit over all shortest words with the excess penalty (10, on the "
+        "word-choice LP's dual letter weights 0,1,1,0; tabu tenure 3, cells weighed by length, seed 0): T = 154 = "
+        "the per-letter bound after 139362 placements (8.4 s, 2026-12-06): optimal, the search stops there. The "
+        "same on any machine for this seed. It replaced the T = 158 table of the same search without the penalty "
+        "(`--excess-penalty 0`: 158 after 59861 placements, then 157 at best in 10 million placements), which had "
+        "replaced the T = 165 table of CP-SAT's interval model (`tesearch repack bubblesort-5 --start "
+        "results/bubblesort-5.json --solver cpsat-intervals --seed 1 --timeout 540`, 2026-11-25)."),
     "results/frontier/pancake-6.json": (
-        "tesearch search pancake-6 --strategy ejection --weighting square --start START --seed 5 --timeout 2700 "
-        "--out results/frontier/pancake-6.json",
+        "tesearch search pancake-6 --strategy ejection --weighting square --excess-penalty 0 --start START --seed 5 "
+        "--timeout 2700 --out results/frontier/pancake-6.json",
         "the ejection search (issue 47) in two runs, each from the table the one before wrote (START): from the T = "
         "710 table this file held (CP-SAT's interval model, 2026-11-25) by `tesearch search pancake-6 --strategy "
         "ejection --start START --timeout 1500` (cells weighed by length, tabu tenure 10, seed 0; 689 after 50 s, "

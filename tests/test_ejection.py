@@ -13,8 +13,8 @@ from tesearch.networks.words import shortest_words
 from tesearch.checking.replay import replay_file
 from tesearch.running.limits import Budget
 from tesearch.running.terms import Status
-from tesearch.search.ejection import (FORBIDDEN, Board, cheapest_placement, ejection_table, first_fit_all_words,
-                                      is_shortest_word, word_graph)
+from tesearch.search.ejection import (FORBIDDEN, Board, cheapest_placement, ejection_table, excess_penalties,
+                                      first_fit_all_words, is_shortest_word, word_graph)
 from tesearch.tables.table import write_table
 from tesearch.tables.verify import verify_table
 
@@ -65,6 +65,73 @@ def test_the_cheapest_placement_takes_the_least_weight(graph, seed):
         assert cost == sum(int(weight[board.owner[k, t + j]]) for j, k in enumerate(word))
 
 
+def _word_weight(word, weights):
+    return sum(weights[k] for k in word)
+
+
+@pytest.mark.parametrize("spec,weights", [("bubblesort-5", (0, 1, 1, 0)), ("pancake-4", (2, 0, 1)),
+                                          ("bubblesort-4", (2, 0, 3))])
+def test_the_excess_penalties_add_up_to_a_words_waste(graph, spec, weights):
+    """Along every shortest word the step penalties sum to lam * (its weight - the least weight of a shortest word
+    of its element), each >= 0: a least-weight word costs nothing, and some word of some element costs more."""
+    cg = graph(spec)
+    words = word_graph(cg)
+    penalty = excess_penalties(words, weights, 3)
+    wasteful = 0
+    for g in range(1, cg.order):
+        every = list(shortest_words(cg, g))
+        least = min(_word_weight(w, weights) for w in every)
+        for word in every:
+            r, total = g, 0
+            for k in word:
+                i = [step[0] for step in words.steps[r]].index(k)
+                assert penalty[r][i] >= 0
+                total += penalty[r][i]
+                r = words.steps[r][i][1]
+            assert total == 3 * (_word_weight(word, weights) - least), (g, word)
+            wasteful += total > 0
+    assert wasteful > 0
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_cheapest_placement_counts_the_penalty(graph, seed):
+    """Against brute force over every start and every shortest word, with the cells' weights and the word's
+    penalty (a placement that took the penalty only at the word's first step, or not at all, would differ)."""
+    cg = graph("bubblesort-4")
+    words = word_graph(cg)
+    weights = (1, 0, 2)
+    penalty = excess_penalties(words, weights, 2)
+    rng = random.Random(seed)
+    board = Board(cg.degree, 9, cg.order)
+    weight = np.zeros(cg.order + 1, dtype=np.int64)
+    for g in rng.sample(range(1, cg.order), 10):
+        word = rng.choice(list(shortest_words(cg, g)))
+        starts = [t for t in range(9 - len(word) + 1) if not board.holders(t, word)]
+        if starts:
+            board.put(g, rng.choice(starts), word)
+            weight[g] = rng.choice([1, 2, 5])
+    for g in range(1, cg.order):
+        every = list(shortest_words(cg, g))
+        least = min(_word_weight(w, weights) for w in every)
+        costs = [sum(int(weight[board.owner[k, t + j]]) for j, k in enumerate(w)) + 2 * (_word_weight(w, weights) - least)
+                 for w in every for t in range(9 - len(w) + 1)]
+        t, word, cost = cheapest_placement(board, words, g, weight, random.Random(seed), penalty)
+        assert cost == min(costs) and is_shortest_word(words, g, word), g
+        assert cost == sum(int(weight[board.owner[k, t + j]]) for j, k in enumerate(word)) + \
+            2 * (_word_weight(word, weights) - least)
+
+
+@pytest.mark.slow
+def test_bubblesort_5_reaches_its_bound_with_the_excess_penalty_and_not_without():
+    """The pinned result (results/bubblesort-5.json): from the first fit, seed 0, the penalty reaches 154 = the
+    per-letter bound (optimal) within 139362 placements; without it the same seed stands at 158 after as many."""
+    facts = instance("bubblesort-5")
+    made = ejection_table(facts, Budget.seconds(600), seed=0, max_steps=139362)
+    assert made.table.T == 154 == facts.bounds.best and "OPTIMAL" in made.summary and verify_table(made.table).ok
+    plain = ejection_table(facts, Budget.seconds(600), seed=0, excess_penalty=0, max_steps=139362)
+    assert plain.table.T == 158
+
+
 def test_the_board_refuses_a_held_cell_and_a_word_past_its_width(graph):
     cg = graph("pancake-4")
     board = Board(cg.degree, 4, cg.order)
@@ -99,7 +166,7 @@ def test_small_networks_reach_their_bound_verified_and_replayed(spec, tmp_path):
     write_table(outcome.table, tmp_path / "t.json")
     assert replay_file(tmp_path / "t.json").ok
     record = outcome.table.extra["search"]
-    assert record["strategy"] == "ejection" and record["run"] == f"{facts.name} ejection tenure=3 seed=1"
+    assert record["strategy"] == "ejection" and record["run"] == f"{facts.name} ejection tenure=3 seed=1 excess-penalty=10"
 
 
 def test_a_start_table_is_narrowed_never_widened():
@@ -127,6 +194,11 @@ def test_the_cli_searches_from_a_start_and_refuses_what_does_not_fit(tmp_path):
     tenure = run_cli("search", "pancake-4", "--strategy", "ejection", "--tenure", "4", "--timeout", "30", "-o",
                      tmp_path / "t4.json", "--quiet")
     assert tenure.exit_code == 0 and "tenure=4" in (tmp_path / "t4.json").read_text()
+    assert run_cli("search", "pancake-4", "--excess-penalty", "3").exit_code == 2
+    assert run_cli("search", "pancake-4", "--strategy", "ejection", "--excess-penalty", "-1").exit_code == 2
+    plain = run_cli("search", "pancake-4", "--strategy", "ejection", "--excess-penalty", "0", "--timeout", "30", "-o",
+                    tmp_path / "p0.json", "--quiet")
+    assert plain.exit_code == 0 and "excess-penalty=0" in (tmp_path / "p0.json").read_text()
     refused = run_cli("search", "pancake-4", "--strategy", "ejection", "--max-width", "30")
     assert refused.exit_code == 2 and "--max-width" in refused.output
 

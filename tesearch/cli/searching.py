@@ -19,7 +19,7 @@ from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, SE
                                   limit_options, out_option, solver_option, solver_parts)
 from tesearch.running.errors import LimitReached, OptionError, TesearchError
 from tesearch.networks.symmetry import THE_ROTATION
-from tesearch.search.ejection import DEFAULT_TENURE
+from tesearch.search.ejection import DEFAULT_EXCESS_PENALTY, DEFAULT_TENURE
 from tesearch.running.terms import CoreModel, ExitCode, Status
 from tesearch.networks.words import DEFAULT_WORD_CAP
 
@@ -170,10 +170,14 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
 @click.option("--tenure", type=POSITIVE, default=None,
               help=f"ejection: a message just placed may not be moved for this many placements (the tabu tenure; "
                    f"default {DEFAULT_TENURE}).")
+@click.option("--excess-penalty", type=click.IntRange(min=0), default=None,
+              help=f"ejection: what each unit of waste in a word costs, in cell weights: a step that uses more of the "
+                   f"letters the word-choice bound counts than the lightest shortest word (default "
+                   f"{DEFAULT_EXCESS_PENALTY}; 0: none).")
 @JSON_OPTION
 @limit_options(timeout_default=SEARCH_TIMEOUT_S)
 def search(network, exchange, out, force, strategy, seed, word_cap, sampling, core_schedule, max_width, from_width,
-           keep_encodings, symmetry, solver, start, weighting, tenure, as_json, limits, quiet):
+           keep_encodings, symmetry, solver, start, weighting, tenure, excess_penalty, as_json, limits, quiet):
     """The best table tesearch knows how to make for NETWORK: by default a construction where one applies, a lift
     for a torus whose factor table exists, then the searches, until a table meets the best lower bound; it says
     which route made the table (also in the table's provenance) and why the earlier ones did not (exit 0 found;
@@ -191,11 +195,12 @@ def search(network, exchange, out, force, strategy, seed, word_cap, sampling, co
                                 symmetry=symmetry)
         net = _network(network, limits)
         first = _start_table(start, net.spec, exchange, "search") if start is not None else None
-        given = {name: value for name, value in (("tenure", tenure), ("weighting", weighting)) if value is not None}
+        given = {name: value for name, value in (("tenure", tenure), ("weighting", weighting),
+                                                 ("excess_penalty", excess_penalty)) if value is not None}
         made = make_strategy("ejection", seed=seed, start=first, progress=log, **given)  # the rest: its defaults
     else:
-        given = [name for name, value in (("--start", start), ("--tenure", tenure), ("--weighting", weighting))
-                 if value is not None]
+        given = [name for name, value in (("--start", start), ("--tenure", tenure), ("--weighting", weighting),
+                                          ("--excess-penalty", excess_penalty)) if value is not None]
         if given:
             raise OptionError(f"{', '.join(given)}: the ejection search's option(s): give --strategy ejection")
         made = make_strategy(strategy, seed=seed, backend=backend, cpsat_model=model, word_cap=word_cap,

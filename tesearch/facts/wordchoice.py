@@ -479,6 +479,13 @@ def decompose(cg: CayleyGraph, dag: ShortestPathDag, target_set: np.ndarray, flo
 
 # ---------------------------------------------------------------- all together
 
+def dual_letter_weights(facts: Instance) -> tuple[int, ...]:
+    """Integer letter weights of the best word-choice bound (the LP's dual, made exact; the counting bound's
+    uniform weights when the LP is not run): what every column can hold least of, weighted."""
+    weights = word_choice(facts, integer=False).weights
+    return tuple(weights.weights) if weights is not None else (1,) * facts.cg.degree
+
+
 def word_choice(facts: Instance, budget: limits.Budget | None = None, *, integer: bool = True,
                 symmetry: bool = True) -> WordChoice:
     """The word-choice bound of ``facts`` (module doc): LP, certificate weights, integer optimum, parity."""

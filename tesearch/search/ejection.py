@@ -12,7 +12,11 @@ it would take from others weigh least (a cell weighs its holder's length; a mess
 steps may not be taken from), and sends the holders of those cells back to wait.  When nobody waits the placement
 is a table of width ``W``: it is built and verified (:class:`~tesearch.tables.build.TableBuilder`), offered
 (:func:`tesearch.running.limits.offer`, so a time limit keeps it), and the search goes on at ``W - 1`` with the
-messages that end beyond it waiting.  It stops at the best lower bound (the table is then optimal), or when the
+messages that end beyond it waiting.  With an excess penalty ``lam`` each step of a word also costs ``lam`` times
+its reduced cost under the word-choice LP's dual letter weights (the full-table CNF's counting cut: a step that makes
+the word heavier in the letters every column must hold than the lightest shortest word is waste, and a table of
+width ``W`` has at most ``W * sum(w) - need`` of it, blank cells of those letters included), so the search spends the
+scarce letters only where nothing else fits.  It stops at the best lower bound (the table is then optimal), or when the
 budget is spent.  Its start is a table (``start``: its words and columns) or the first fit of every message,
 longest first, over all its shortest words (:func:`first_fit_all_words`).  Nothing it prints is a lower bound: a
 width it does not reach is not shown infeasible.
@@ -48,6 +52,10 @@ MAX_ORDER = 100_000
 #: weighed by length, 3 reached the narrowest tables of 3, 10 and 30 in 60000 placements from the first fit on
 #: bubblesort-5 and pancake-5, three seeds each (results/ejection-bench.md)
 DEFAULT_TENURE = 3
+#: the excess penalty by default: a step that wastes one unit of the scarce letters costs as much as taking ten
+#: cells held by messages of length one (bubblesort-5: 0 stood at 157 for 10 million placements; 10 reached 154,
+#: its bound, from the 158 table in 73933 placements; results/ejection-bench.md)
+DEFAULT_EXCESS_PENALTY = 10
 #: the weight of a cell nobody may take (a tabu message's)
 FORBIDDEN = 1 << 40
 #: a narrower table is built, verified and offered at most this often while the search narrows fast (seconds);
@@ -103,6 +111,16 @@ def word_graph(cg: CayleyGraph, elements=None) -> WordGraph:
         if elements is not None:
             todo += [r for _, r in steps[g] if r not in steps]
     return WordGraph(steps, dist, cg.degree)
+
+
+def excess_penalties(graph: WordGraph, weights, lam: int) -> dict[int, tuple[int, ...]]:
+    """Per element ``g`` of ``graph``, aligned with ``graph.steps[g]``: ``lam`` times the step's reduced cost
+    ``w_k + L(s_k^-1 g) - L(g)`` (``L``: the least weight of a shortest word; every term >= 0, and along a word
+    they add up to its weight minus ``L`` of its element)."""
+    least: dict[int, int] = {}
+    for g in sorted(graph.steps, key=lambda e: graph.dist[e]):
+        least[g] = min((weights[k] + least[r] for k, r in graph.steps[g]), default=0)
+    return {g: tuple(lam * (weights[k] + least[r] - least[g]) for k, r in graph.steps[g]) for g in graph.steps}
 
 
 def is_shortest_word(graph: WordGraph, g: int, word: tuple[int, ...]) -> bool:
@@ -195,11 +213,12 @@ class Board:
         return [(g, start, word) for g, (start, word) in self.placed.items()]
 
 
-def cheapest_placement(board: Board, graph: WordGraph, g: int, weight: np.ndarray, rng: random.Random
-                       ) -> tuple[int, tuple[int, ...], int] | None:
+def cheapest_placement(board: Board, graph: WordGraph, g: int, weight: np.ndarray, rng: random.Random,
+                       penalty: dict[int, tuple[int, ...]] | None = None) -> tuple[int, tuple[int, ...], int] | None:
     """Where ``g`` takes the least weight from others: (start, word, cost) with a start and a word drawn by ``rng``
     among the cheapest, or None when every placement takes a forbidden cell (or ``g`` is longer than the board).
-    ``weight`` has one entry per element and the board's ``empty`` (0: a free cell costs nothing)."""
+    ``weight`` has one entry per element and the board's ``empty`` (0: a free cell costs nothing); ``penalty``
+    (:func:`excess_penalties`) adds a cost to each step of a word wherever it is placed."""
     d = graph.dist[g]
     n = board.width - d + 1
     if n <= 0:
@@ -207,11 +226,12 @@ def cheapest_placement(board: Board, graph: WordGraph, g: int, weight: np.ndarra
     cell = weight[board.owner]  # (letters, width): the cost of taking each cell
     steps = graph.steps
     layers: list[dict[int, np.ndarray]] = [{g: np.zeros(n, dtype=np.int64)}]
+    zeros = (0,) * graph.letters  # no penalty: zip stops at the steps' end
     for j in range(d):
         nxt: dict[int, np.ndarray] = {}
         for r, cost in layers[j].items():
-            for k, r2 in steps[r]:
-                c = cost + cell[k, j:j + n]
+            for (k, r2), e in zip(steps[r], zeros if penalty is None else penalty[r]):
+                c = cost + cell[k, j:j + n] + e
                 old = nxt.get(r2)
                 nxt[r2] = c if old is None else np.minimum(old, c)
         layers.append(nxt)
@@ -222,8 +242,9 @@ def cheapest_placement(board: Board, graph: WordGraph, g: int, weight: np.ndarra
     t = int(rng.choice(np.flatnonzero(final == best)))
     word, r, value = [], 0, best
     for j in range(d, 0, -1):
-        back = [(k, rp) for rp, cost in layers[j - 1].items() for k, r2 in steps[rp]
-                if r2 == r and cost[t] + cell[k, t + j - 1] == value]
+        back = [(k, rp) for rp, cost in layers[j - 1].items()
+                for (k, r2), e in zip(steps[rp], zeros if penalty is None else penalty[rp])
+                if r2 == r and cost[t] + cell[k, t + j - 1] + e == value]
         k, r = rng.choice(back)
         word.append(k)
         value = int(layers[j - 1][r][t])
@@ -258,8 +279,8 @@ class Ejector:
     the cells each takes sent back to wait; ``tenure`` steps of protection for a message just placed."""
 
     def __init__(self, graph: WordGraph, order: int, rng: random.Random, tenure: int = DEFAULT_TENURE,
-                 weighting: Weighting = Weighting.LENGTH):
-        self.graph, self.rng, self.tenure = graph, rng, tenure
+                 weighting: Weighting = Weighting.LENGTH, penalty: dict[int, tuple[int, ...]] | None = None):
+        self.graph, self.rng, self.tenure, self.penalty = graph, rng, tenure, penalty
         self.order = order  # the group's order: the board's empty mark and the weights' last entry
         self.weight = np.zeros(order + 1, dtype=np.int64)  # a held cell weighs what its holder's length gives
         for g in graph.steps:
@@ -276,7 +297,7 @@ class Ejector:
         cost = self.weight.copy()
         cost[self.tabu_until > self.steps] = FORBIDDEN
         cost[self.order] = 0
-        found = cheapest_placement(board, self.graph, g, cost, rng)
+        found = cheapest_placement(board, self.graph, g, cost, rng, self.penalty)
         if found is None:
             waiting.append(g)
             return
@@ -288,8 +309,20 @@ class Ejector:
         self.tabu_until[g] = self.steps + self.tenure
 
 
+def _penalties(facts: Instance, graph: WordGraph, lam: int) -> tuple[dict | None, tuple[int, ...] | None]:
+    """(the step penalties, the letter weights) of excess penalty ``lam`` (None, None for 0)."""
+    if not lam:
+        return None, None
+    from tesearch.facts.wordchoice import dual_letter_weights
+
+    with limits.phase("excess penalties (the word-choice LP's dual weights)"):
+        weights = dual_letter_weights(facts)
+        return excess_penalties(graph, weights, lam), weights
+
+
 def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Table | None = None, seed: int = 0,
-                   tenure: int = DEFAULT_TENURE, weighting: Weighting = Weighting.LENGTH, max_steps: int | None = None,
+                   tenure: int = DEFAULT_TENURE, weighting: Weighting = Weighting.LENGTH,
+                   excess_penalty: int = DEFAULT_EXCESS_PENALTY, max_steps: int | None = None,
                    progress: Progress = quiet) -> Outcome:
     """The ejection search (module doc) from ``start`` or the first fit, within ``budget`` and at most ``max_steps``
     placements (a run of a given seed and step count is the same on any machine): FOUND with the narrowest verified
@@ -301,8 +334,11 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
         raise OptionError(f"the ejection search builds every element's shortest-word steps: {facts.spec} has "
                           f"{cg.order} elements, more than {MAX_ORDER}")
     weighting = Weighting(weighting)
+    if excess_penalty < 0:
+        raise OptionError(f"the excess penalty must be >= 0, not {excess_penalty}")
     run = (f"{facts.name} ejection tenure={tenure} seed={seed}"
            + ("" if weighting is Weighting.LENGTH else f" weighting={weighting.value}")
+           + f" excess-penalty={excess_penalty}"
            + ("" if start is None else " start=table"))
     budget = (budget if budget is not None else Budget.current()).reserving(RETURN_MARGIN_S, fraction=0.1)
     kit = TableKit(facts, Provenance("min-conflicts", run, seed), seed=seed, budget=budget,
@@ -310,10 +346,12 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
     rng = random.Random(seed)
     with limits.phase("word graph"):
         graph = word_graph(cg)
+    penalty, weights = _penalties(facts, graph, excess_penalty)
     placed, width, first = _start_placement(kit, graph, start, rng)
     bound = kit.bounds.best
+    penalised = "" if penalty is None else f", excess penalty {excess_penalty} on letters {','.join(map(str, weights))}"
     how = (f"ejection search (min-conflicts over every shortest word, tabu tenure {tenure}, cells weighed by "
-           f"{weighting.value}) from the {first}")
+           f"{weighting.value}{penalised}) from the {first}")
 
     def table_of(rows: list[Placed], w: int) -> Table:
         return kit.make_table(assign_rows(rows, cg.degree), w, "ejection", how)
@@ -328,7 +366,7 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
 
     kit.log(f"{first}: T={width} (bound {bound}); narrowing by min-conflicts, tabu tenure {tenure}")
     N = cg.order
-    ejector = Ejector(graph, N, rng, tenure, weighting)
+    ejector = Ejector(graph, N, rng, tenure, weighting, penalty)
     full = Board(cg.degree, width, N)
     for g, t, word in placed:
         full.put(g, t, word)
@@ -353,6 +391,9 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
                 if now - last_log >= PROGRESS_EVERY_S:
                     kit.log(f"width {board.width}: {len(waiting)} messages waiting, {ejector.steps} placements")
                     last_log = now
+    if not waiting and board.width < best_width:  # the last placement completed a table (the step limit struck)
+        best_rows, best_width = board.placements(), board.width
+        kit.log(f"T={best_width} after {ejector.steps} placements")
     if offered[0] != best_width:
         offer(best_rows, best_width)
     summary = (f"{facts.spec}: T = {best_width} (best bound {bound}, {optimality_text(best_width, bound)}) after "

@@ -57,10 +57,9 @@ def model_inputs(facts: Instance) -> tuple[list, list, dict, list]:
 def cut_weights(facts: Instance) -> tuple[int, ...]:
     """The letter weights of the counting cut: the word-choice LP's dual (its certified weights), the weights of
     the best bound; uniform weights when the LP is not run (the counting bound's)."""
-    from tesearch.facts.wordchoice import word_choice
+    from tesearch.facts.wordchoice import dual_letter_weights
 
-    weights = word_choice(facts, integer=False).weights
-    return tuple(weights.weights) if weights is not None else (1,) * facts.network.degree
+    return dual_letter_weights(facts)
 
 
 def encode(facts: Instance, width: int, *, symmetry: bool = True, cut: tuple[int, ...] | None = None) -> FullTableCnf:

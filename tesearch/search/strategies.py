@@ -42,7 +42,7 @@ from tesearch.facts.instance import Instance
 from tesearch.running.limits import Budget, Progress, quiet
 from tesearch.tables.outcome import Outcome
 from tesearch.networks.symmetry import THE_ROTATION
-from tesearch.search.ejection import DEFAULT_TENURE, Weighting
+from tesearch.search.ejection import DEFAULT_EXCESS_PENALTY, DEFAULT_TENURE, Weighting
 from tesearch.tables.table import Table
 from tesearch.running.terms import Status
 from tesearch.networks.words import DEFAULT_WORD_CAP
@@ -192,6 +192,7 @@ class Ejection(TableStrategy):
     seed: int = 0
     tenure: int = DEFAULT_TENURE
     weighting: Weighting = Weighting.LENGTH
+    excess_penalty: int = DEFAULT_EXCESS_PENALTY
     start: Table | None = None
     progress: Progress = quiet
     name: ClassVar[str] = "ejection"
@@ -201,7 +202,7 @@ class Ejection(TableStrategy):
         from tesearch.search.ejection import ejection_table
 
         return ejection_table(facts, budget, start=self.start, seed=self.seed, tenure=self.tenure,
-                              weighting=self.weighting, progress=self.progress)
+                              weighting=self.weighting, excess_penalty=self.excess_penalty, progress=self.progress)
 
 
 @dataclass(frozen=True)
