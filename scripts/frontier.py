@@ -348,6 +348,30 @@ def stale_claims(text: str, figures: dict[str, dict[str, int]]) -> list[str]:
     return problems
 
 
+#: the header of a hand-written table of best widths (results/README.md): its rows are "| NETWORK | T | bound | ..."
+BEST_TABLE_HEADER = re.compile(r"^\s*\| network \| T \| bound \|")
+
+
+def stale_table_rows(text: str, figures: dict[str, dict[str, int]]) -> list[str]:
+    """Every row of a table headed "| network | T | bound |" whose T or bound is not the newest figure of an open
+    case (:func:`newest_figures`): a hand-written table of best widths has no clause to say "now N" in."""
+    problems, inside = [], False
+    for line in text.splitlines():
+        if BEST_TABLE_HEADER.match(line):
+            inside = True
+            continue
+        if not line.strip().startswith("|"):
+            inside = False
+            continue
+        row = re.match(r"^\s*\| ([^|]+?) \| (\d+) \| (\d+) \|", line)
+        if inside and row and (network := _canonical(row.group(1).strip())) in figures:
+            for kind, value in (("best", row.group(2)), ("bound", row.group(3))):
+                newest = figures[network].get(kind)
+                if newest is not None and int(value) != newest:
+                    problems.append(f"{network}: the table says {kind} {value}, the newest figure is {newest}")
+    return problems
+
+
 def write_report() -> None:
     """results/frontier.md from the run records, the committed tables, the manifest and the notes; refused (nothing
     written) while the notes contradict a newest figure (:func:`stale_claims`)."""
@@ -457,15 +481,16 @@ def fulltable_section() -> list[str]:
         "## Whole-table SAT campaigns (issue 47)",
         "",
         "`python -m benchmarks.fulltable NETWORK`: the CNF of docs/notes/full-table-cnf.md (every shortest word of",
-        "every target, every first column, no letter twice in a column; reversal and letter automorphisms broken) solved",
-        "width by width from the committed table down by CaDiCaL 1.9.5 with a DRAT proof. A sat width gives a table",
-        "(kernel Theorem 1 and replay run on it); an unsat width a CNF the kernel rebuilds byte for byte and its proof.",
-        "*unknown* = the run stopped or ran out of time: never unsat. Wall clock follows the load (2 shared cores, load",
-        "average about 30 during these runs); CPU seconds are the solver's own. The growth near known optima:",
-        "results/fulltable/calibration.md.",
+        "every target, every first column, no letter twice in a column; reversal and letter automorphisms broken; since",
+        "2026-12-06 09:00 UTC with the counting cut of the word-choice LP's dual weights, the column *cut (budget)*)",
+        "solved width by width from the committed table down (or from the bound up, `--upward`) by CaDiCaL 1.9.5 with a",
+        "DRAT proof. A sat width gives a table (kernel Theorem 1 and replay run on it); an unsat width a CNF the kernel",
+        "rebuilds byte for byte and its proof. *unknown* = the run stopped or ran out of time: never unsat. Wall clock",
+        "follows the load (2 shared cores); CPU seconds are the solver's own. The growth near known optima:",
+        "results/fulltable/calibration.md; an optimum above its bound, settled by the same CNF: results/small-groups.md.",
         "",
-        "| target | width | result | wall (s) | CPU (s) | variables | clauses | table or CNF | when |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| target | width | result | cut (budget) | wall (s) | CPU (s) | variables | clauses | table or CNF | when |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for path in sorted(FULLTABLE.glob("*.state.json")):
         state = json.loads(path.read_text())
@@ -476,12 +501,18 @@ def fulltable_section() -> list[str]:
             if r.get("table"):
                 what += f" (Theorem 1 {r.get('theorem1')}, replay {r.get('replay')})"
             result = r["result"] if kind == "decided" else f"unknown ({r.get('reason', 'stopped')})"
-            lines.append(f"| {state['network']} | {width} | {result} | {r['seconds']} | {r.get('cpu_seconds') or 'not measured'} | "
-                         f"{r['variables']} | {r['clauses']} | {what} | {r.get('decided', '-')} |")
+            cut = "none" if not r.get("cut") else f"{','.join(map(str, r['cut']))} ({r.get('cut_budget')})"
+            lines.append(f"| {state['network']} | {width} | {result} | {cut} | {r['seconds']} | "
+                         f"{r.get('cpu_seconds') or 'not measured'} | {r['variables']} | {r['clauses']} | {what} | "
+                         f"{r.get('decided', '-')} |")
         total = sum(run.get("wall_seconds", 0) for run in state["runs"])
         committed = ROOT / "results" / f"{state['network']}.json"
         top = json.loads(committed.read_text())["T"] if committed.exists() else None
+        bound = (newest_figures().get(state["network"]) or {}).get("bound")
         table = ("" if top is None else
+                 f" The committed table {committed.relative_to(ROOT)} (T = {top}) meets the bound {bound}: the optimum "
+                 f"is {top}, and every attempt above is superseded by it; the campaign has no width left to decide."
+                 if top == bound else
                  f" The committed table {committed.relative_to(ROOT)} (T = {top}) decides every width from {top} up "
                  f"(sat); a next run starts at {top - 1}, one below it, and the attempts above {top - 1} are "
                  f"superseded by it.")
@@ -566,7 +597,9 @@ def word_choice_section() -> list[str]:
         else:
             outcome = f"between {lower} and {upper if upper is not None else '?'}"
         lp = report.get("lp")
-        lines.append(f"| {spec} | {d.get('why', '')} | {before if before is not None else '-'} | {table.get('T', '-')} | "
+        why = d.get("why", "") + (f"; settled since: T = {now} meets it, optimal" if now is not None and now == lower
+                                  else "")
+        lines.append(f"| {spec} | {why} | {before if before is not None else '-'} | {table.get('T', '-')} | "
                      f"{now if now is not None else '-'} | "
                      f"{'-' if lp is None else f'{lp:.4f}'.rstrip('0').rstrip('.')} | {lower if lower is not None else '-'} | "
                      f"{upper if upper is not None else '-'} | {outcome} | {d['wall_seconds']} | {d.get('peak_gb')} | "

@@ -49,12 +49,12 @@ if TYPE_CHECKING:
 #: the largest group the search builds its word graph for (one Python list of steps per element)
 MAX_ORDER = 100_000
 #: a placement may not take a cell from a message placed in the last TENURE steps (the tabu tenure); with cells
-#: weighed by length, 3 reached the narrowest tables of 3, 10 and 30 in 60000 placements from the first fit on
-#: bubblesort-5 and pancake-5, three seeds each (results/ejection-bench.md)
+#: weighed by length, 3 reached the narrowest tables of 3, 10 and 30 in 150000 placements from the first fit on
+#: bubblesort-5 and pancake-5, three seeds each, with and without the excess penalty (results/ejection-bench.md)
 DEFAULT_TENURE = 3
 #: the excess penalty by default: a step that wastes one unit of the scarce letters costs as much as taking ten
-#: cells held by messages of length one (bubblesort-5: 0 stood at 157 for 10 million placements; 10 reached 154,
-#: its bound, from the 158 table in 73933 placements; results/ejection-bench.md)
+#: cells held by messages of length one (bubblesort-5 from the first fit, length weighting, tenure 3, seeds 0-2:
+#: 154, 155, 155 in 150000 placements against 158, 159, 160 without; results/ejection-bench.md)
 DEFAULT_EXCESS_PENALTY = 10
 #: the weight of a cell nobody may take (a tabu message's)
 FORBIDDEN = 1 << 40
