@@ -196,6 +196,7 @@ def test_the_cli_searches_from_a_start_and_refuses_what_does_not_fit(tmp_path):
     assert tenure.exit_code == 0 and "tenure=4" in (tmp_path / "t4.json").read_text()
     assert run_cli("search", "pancake-4", "--excess-penalty", "3").exit_code == 2
     assert run_cli("search", "pancake-4", "--strategy", "ejection", "--excess-penalty", "-1").exit_code == 2
+    assert run_cli("search", "pancake-4", "--strategy", "ejection", "--excess-penalty", "10000000").exit_code == 2
     plain = run_cli("search", "pancake-4", "--strategy", "ejection", "--excess-penalty", "0", "--timeout", "30", "-o",
                     tmp_path / "p0.json", "--quiet")
     assert plain.exit_code == 0 and "excess-penalty=0" in (tmp_path / "p0.json").read_text()

@@ -272,6 +272,10 @@ def test_a_cnf_claim_with_the_counting_cut_is_confirmed_and_its_weights_cannot_b
         _retamper(path, encoding, text.replace("symmetry on cut 1,1", header))
         verdict = claim_verdict(path)
         assert verdict.verdict is Verdict.REFUTED and "not the kernel's full-table CNF" in verdict.reason, header
+    # weights whose counter could be of any size are not rebuilt at all (the checker must not be made to hang)
+    _retamper(path, encoding, text.replace("symmetry on cut 1,1", "symmetry on cut 1,99999999"))
+    verdict = claim_verdict(path)
+    assert verdict.verdict is Verdict.UNCHECKED and "does not encode" in verdict.reason, verdict.reason
 
 
 #: S4 on (2 3), (1 2), (0 1)(2 3), (0 2): with the odd-distance exchange its word-choice bound is 7 and its optimum 8

@@ -19,7 +19,7 @@ from tesearch.cli.options import (EXCHANGE_OPTION, FORCE_OPTION, JSON_OPTION, SE
                                   limit_options, out_option, solver_option, solver_parts)
 from tesearch.running.errors import LimitReached, OptionError, TesearchError
 from tesearch.networks.symmetry import THE_ROTATION
-from tesearch.search.ejection import DEFAULT_EXCESS_PENALTY, DEFAULT_TENURE
+from tesearch.search.ejection import DEFAULT_EXCESS_PENALTY, DEFAULT_TENURE, MAX_EXCESS_PENALTY
 from tesearch.running.terms import CoreModel, ExitCode, Status
 from tesearch.networks.words import DEFAULT_WORD_CAP
 
@@ -170,7 +170,7 @@ def _make_table(made, net, exchange: str, *, out: Path | None, force: bool, inpu
 @click.option("--tenure", type=POSITIVE, default=None,
               help=f"ejection: a message just placed may not be moved for this many placements (the tabu tenure; "
                    f"default {DEFAULT_TENURE}).")
-@click.option("--excess-penalty", type=click.IntRange(min=0), default=None,
+@click.option("--excess-penalty", type=click.IntRange(min=0, max=MAX_EXCESS_PENALTY), default=None,
               help=f"ejection: what each unit of waste in a word costs, in cell weights: a step that uses more of the "
                    f"letters the word-choice bound counts than the lightest shortest word (default "
                    f"{DEFAULT_EXCESS_PENALTY}; 0: none).")

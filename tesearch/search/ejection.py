@@ -56,6 +56,8 @@ DEFAULT_TENURE = 3
 #: cells held by messages of length one (bubblesort-5 from the first fit, length weighting, tenure 3, seeds 0-2:
 #: 154, 155, 155 in 150000 placements against 158, 159, 160 without; results/ejection-bench.md)
 DEFAULT_EXCESS_PENALTY = 10
+#: the largest excess penalty (a word's penalties stay far below FORBIDDEN, the weight of a cell nobody may take)
+MAX_EXCESS_PENALTY = 1_000_000
 #: the weight of a cell nobody may take (a tabu message's)
 FORBIDDEN = 1 << 40
 #: a narrower table is built, verified and offered at most this often while the search narrows fast (seconds);
@@ -334,8 +336,8 @@ def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Tabl
         raise OptionError(f"the ejection search builds every element's shortest-word steps: {facts.spec} has "
                           f"{cg.order} elements, more than {MAX_ORDER}")
     weighting = Weighting(weighting)
-    if excess_penalty < 0:
-        raise OptionError(f"the excess penalty must be >= 0, not {excess_penalty}")
+    if not 0 <= excess_penalty <= MAX_EXCESS_PENALTY:
+        raise OptionError(f"the excess penalty must be in 0..{MAX_EXCESS_PENALTY}, not {excess_penalty}")
     run = (f"{facts.name} ejection tenure={tenure} seed={seed}"
            + ("" if weighting is Weighting.LENGTH else f" weighting={weighting.value}")
            + f" excess-penalty={excess_penalty}"

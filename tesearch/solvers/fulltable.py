@@ -40,6 +40,10 @@ FORMAT_LINE = "c tesearch full-table cnf v1"
 LEX_PREFIX = 2000
 #: letter automorphisms are searched among the conjugations by all permutations of at most this many points
 MAX_CONJUGATION_POINTS = 8
+#: the counting cut's letter weights are at most this, and its counter has at most MAX_CUT_REGISTERS registers
+#: (the kernel refuses the same: tesearch.checking.kernel.fullcnf)
+MAX_CUT_WEIGHT = 1000
+MAX_CUT_REGISTERS = 20_000_000
 
 
 def _key(dist: Mapping[Perm, int], p: Perm) -> tuple:
@@ -266,8 +270,8 @@ def _counting_cut(cnf: FullTableCnf, gens: Sequence[Perm], dist: Mapping[Perm, i
     """Clause group 7 (module doc; the note's order): blank indicators, excess indicators, then "at most B" of the
     list that holds each blank indicator w_k times and each excess indicator as often as its excess.  Returns
     (the last variable, B)."""
-    if len(weights) != len(gens) or any(w < 0 for w in weights):
-        raise ValueError(f"the cut needs one weight >= 0 per letter, not {weights}")
+    if len(weights) != len(gens) or any(w < 0 or w > MAX_CUT_WEIGHT for w in weights):
+        raise ValueError(f"the cut needs one weight in 0..{MAX_CUT_WEIGHT} per letter, not {weights}")
     T, clauses, order = cnf.width, cnf.clauses, cnf.targets
     least = least_word_weights(gens, dist, weights)
     budget = T * sum(weights) - sum(least[g] for g in order)
@@ -298,6 +302,9 @@ def _counting_cut(cnf: FullTableCnf, gens: Sequence[Perm], dist: Mapping[Perm, i
     elif budget == 0:
         clauses.extend([-v] for v in dict.fromkeys(counted))
     elif counted:
+        if budget * len(counted) > MAX_CUT_REGISTERS:
+            raise ValueError(f"the cut's counter would need {budget * len(counted)} registers (at most "
+                             f"{MAX_CUT_REGISTERS}): a width this far above the bound needs no cut")
         rows = []  # rows[i][j]: at least j + 1 of counted[0..i] are true (Sinz's sequential counter)
         for _ in counted:
             rows.append(list(range(var + 1, var + budget + 1)))

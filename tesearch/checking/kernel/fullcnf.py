@@ -36,6 +36,10 @@ CNF_FORMAT_LINE = "c tesearch full-table cnf v1"
 LEX_PREFIX = 2000
 #: conjugations are enumerated over all permutations of at most this many points
 CONJUGATION_POINTS_MAX = 8
+#: a cut's letter weights are at most this (a header naming more is not rebuilt: its counter could be any size)
+CUT_WEIGHT_MAX = 1000
+#: the cut's counter has at most this many registers (budget times counted entries) before the kernel refuses it
+CUT_REGISTERS_MAX = 20_000_000
 
 
 def _mul(p, q):
@@ -171,8 +175,8 @@ def kernel_fulltable_cnf(net: RebuiltNetwork, generators, is_target: np.ndarray,
 
 def _cut_clauses(gens, elements, depth, tgts, between, steps, x, mark, W, weight, vars_) -> list[list[int]]:
     """The counting cut's clauses (module doc), in the note's order: blank cells, excess steps, the counter."""
-    if len(weight) != len(gens) or min(weight) < 0:
-        raise ValueError(f"a cut needs one weight >= 0 per letter, not {weight}")
+    if len(weight) != len(gens) or min(weight) < 0 or max(weight) > CUT_WEIGHT_MAX:
+        raise ValueError(f"a cut needs one weight in 0..{CUT_WEIGHT_MAX} per letter, not {weight}")
     cheapest = {elements[0]: 0}  # element -> least weight of a shortest word, pushed forward level by level
     for p in sorted(elements, key=lambda q: depth[q]):
         for k, s in enumerate(gens):
@@ -210,6 +214,8 @@ def _cut_clauses(gens, elements, depth, tgts, between, steps, x, mark, W, weight
         return out
     if not tally:
         return out
+    if room * len(tally) > CUT_REGISTERS_MAX:
+        raise ValueError(f"the cut's counter would need {room * len(tally)} registers (at most {CUT_REGISTERS_MAX})")
     count = [[vars_.new() for _ in range(room)] for _ in tally]  # count[i][j]: tally[:i+1] has j+1 true
     out.append([-tally[0], count[0][0]])
     out += [[-count[0][j]] for j in range(1, room)]
