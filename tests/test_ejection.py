@@ -38,20 +38,26 @@ def test_the_word_graph_spells_every_shortest_word_and_nothing_else(graph, spec)
     assert not is_shortest_word(words, g, longest[:-1]) and not is_shortest_word(words, g, longest[::-1] + (0,))
 
 
+def _random_board(cg, seed: int, messages: int, weights: list[int]):
+    """A 9-column board holding up to ``messages`` random targets at random free starts, and their random weights."""
+    rng = random.Random(seed)
+    board = Board(cg.degree, 9, cg.order)
+    weight = np.zeros(cg.order + 1, dtype=np.int64)
+    for g in rng.sample(range(1, cg.order), messages):
+        word = rng.choice(list(shortest_words(cg, g)))
+        starts = [t for t in range(9 - len(word) + 1) if not board.holders(t, word)]
+        if starts:
+            board.put(g, rng.choice(starts), word)
+            weight[g] = rng.choice(weights)
+    return board, weight
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_the_cheapest_placement_takes_the_least_weight(graph, seed):
     """Against brute force over every start and every shortest word, on a board with random holders and weights."""
     cg = graph("bubblesort-4")
     words = word_graph(cg)
-    rng = random.Random(seed)
-    board = Board(cg.degree, 9, cg.order)
-    weight = np.zeros(cg.order + 1, dtype=np.int64)
-    for g in rng.sample(range(1, cg.order), 12):
-        word = rng.choice(list(shortest_words(cg, g)))
-        starts = [t for t in range(9 - len(word) + 1) if not board.holders(t, word)]
-        if starts:
-            board.put(g, rng.choice(starts), word)
-            weight[g] = rng.choice([1, 2, 5, FORBIDDEN])
+    board, weight = _random_board(cg, seed, 12, [1, 2, 5, FORBIDDEN])
     for g in range(1, cg.order):
         costs = [sum(int(weight[board.owner[k, t + j]]) for j, k in enumerate(w))
                  for w in shortest_words(cg, g) for t in range(9 - len(w) + 1)]
@@ -101,15 +107,7 @@ def test_the_cheapest_placement_counts_the_penalty(graph, seed):
     words = word_graph(cg)
     weights = (1, 0, 2)
     penalty = excess_penalties(words, weights, 2)
-    rng = random.Random(seed)
-    board = Board(cg.degree, 9, cg.order)
-    weight = np.zeros(cg.order + 1, dtype=np.int64)
-    for g in rng.sample(range(1, cg.order), 10):
-        word = rng.choice(list(shortest_words(cg, g)))
-        starts = [t for t in range(9 - len(word) + 1) if not board.holders(t, word)]
-        if starts:
-            board.put(g, rng.choice(starts), word)
-            weight[g] = rng.choice([1, 2, 5])
+    board, weight = _random_board(cg, seed, 10, [1, 2, 5])
     for g in range(1, cg.order):
         every = list(shortest_words(cg, g))
         least = min(_word_weight(w, weights) for w in every)
