@@ -87,17 +87,18 @@ OVERRIDES: dict[str, tuple[str, str]] = {
         "load of 7 to 90. Each table verified and replayed before the next run started from it. A seed, start and "
         "placement count give the same tables on any machine."),
     "results/frontier/bubblesort-6.json": (
-        "tesearch search bubblesort-6 --strategy ejection --start START --seed 1 --excess-penalty 30 --timeout 700 "
+        "tesearch search bubblesort-6 --strategy ejection --start START --seed 4 --excess-penalty 50 --timeout 1500 "
         "--out results/frontier/bubblesort-6.json",
-        "the ejection search (issue 47) in three runs, each from the table the one before wrote (START): from the T = "
+        "the ejection search (issue 47) in four runs, each from the table the one before wrote (START): from the T = "
         "1297 table this file held (the large-neighbourhood search, 2026-12-05/06) by `tesearch search bubblesort-6 "
         "--strategy ejection --excess-penalty 0 --start START --timeout 1500` (before the excess penalty existed: cells "
         "weighed by length, tabu tenure 10, seed 0; 1216 after 45 s, 1210 after 119 s, 1205 after 876 s), then "
         "tenure 3, seed 11, no penalty: 1204 after 61 placements (2400 s in all); then from 1204 with the excess penalty "
         "30 (the word-choice LP's dual letter weights), seed 1: T = 1165 after 174158 placements (30.5 s; the run went "
-        "on to 1005622 placements in 700 s without a narrower table), 2026-12-06 at a load of about 3. Penalty 10, seed "
-        "0, from the same 1204 table: 1168 after 569880 placements (1200 s run). Each table verified and replayed "
-        "before the next run started from it."),
+        "on to 1005622 placements in 700 s without a narrower table); then from 1165 with penalty 50, seed 4: T = 1162 "
+        "after 255351 placements (57.3 s; 9954318 placements in 1500 s in all), 2026-12-06 at a load of about 3. "
+        "Penalty 10 seed 0 from the 1204 table: 1168; penalty 30 seed 2 from 1165: 1163; penalty 100 seed 3 from 1165: "
+        "none narrower in 260 s. Each table verified and replayed before the next run started from it."),
     "results/frontier/star-7.json": (
         "tesearch stratify star-7 --timeout 800 --out results/frontier/star-7.json",
         "was `python -m tesearch.frontier.star star-7 --timeout 800` (scripts/frontier.py STRATIFIED); 184 s."),
