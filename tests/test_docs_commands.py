@@ -75,6 +75,10 @@ SLOW = {
         "1.3 s of CPU: star-7's 4938 columns (twin: test_traces.py's test_letter_tracks_show_the_table)",
     "tesearch bound pancake-6": "1.3 s of CPU in a fresh interpreter (twin: test_word_choice.py's "
                                 "test_pancake6_parity_lifts_the_bound_to_660, in process)",
+    "tesearch search bubblesort-5": "21 s: the front door's routes up to the ejection search at 154 (twin: "
+                                    "test_front_door.py's routes on small networks)",
+    "tesearch search bubblesort-5 --strategy ejection": "8 s: 139362 placements to 154 (twin: test_ejection.py's "
+                                                        "small networks at their bound)",
 }
 #: a command that needs more than the test extra: the programs or modules it needs (missing: skipped, but
 #: under CI=true, where .ci/run installs them, a failure)
