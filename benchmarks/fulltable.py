@@ -126,15 +126,15 @@ def solve_one(facts, width: int, timeout_s: float | None, stopper, label: str, c
         return solve_width(facts, width, timeout_s=timeout_s, stopper=stopper, cut=cut)
 
 
-#: ``--cut``: the word-choice LP's dual weights (tesearch.search.fulltable.cut_weights), or no counting cut
+#: ``--cut``: the word-choice LP's dual weights (tesearch.facts.wordchoice.dual_letter_weights), or no counting cut
 CUT_CHOICES = ("dual", "none")
 
 
 def chosen_cut(facts, choice: str) -> tuple[int, ...] | None:
     """The counting cut's letter weights for ``--cut`` (None: the formula without it)."""
-    from tesearch.search.fulltable import cut_weights
+    from tesearch.facts.wordchoice import dual_letter_weights
 
-    return cut_weights(facts) if choice == "dual" else None
+    return dual_letter_weights(facts) if choice == "dual" else None
 
 
 def write_unsat(spec: str, outcome, root: Path = ROOT) -> dict:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import itertools
 import json
 import os
@@ -32,16 +33,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tesearch.networks.permutations import compose, inverse, transposition
 from tesearch.running.errors import run_script
 from tesearch.running.files import write_atomically
 
 ROOT = Path(__file__).resolve().parent.parent
 #: how a bound that only the longest target's distance gives is named
 LONGEST = "the longest target"
-
-
-def _compose(p: tuple[int, ...], q: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(q[i] for i in p)
 
 
 def involutions(points: int) -> list[tuple[int, ...]]:
@@ -52,10 +50,7 @@ def involutions(points: int) -> list[tuple[int, ...]]:
         for chosen in itertools.combinations(pairs, k):
             flat = [x for pair in chosen for x in pair]
             if len(set(flat)) == len(flat):
-                p = list(range(points))
-                for a, b in chosen:
-                    p[a], p[b] = b, a
-                out.append(tuple(p))
+                out.append(functools.reduce(compose, (transposition(points, a, b) for a, b in chosen)))
     return out
 
 
@@ -64,21 +59,15 @@ def group_order(gens) -> int:
     ident = tuple(range(len(gens[0])))
     seen, frontier = {ident}, [ident]
     while frontier:
-        frontier = [q for p in frontier for s in gens if (q := _compose(p, s)) not in seen and not seen.add(q)]
+        frontier = [q for p in frontier for s in gens if (q := compose(p, s)) not in seen and not seen.add(q)]
     return len(seen)
 
 
 def canonical(gens) -> tuple[tuple[int, ...], ...]:
     """The least sorted image of the generator set under conjugation by S_n (one per conjugacy class)."""
-    n = len(gens[0])
-    best = None
-    for q in itertools.permutations(range(n)):
-        qi = [0] * n
-        for i, x in enumerate(q):
-            qi[x] = i
-        image = tuple(sorted(tuple(q[s[qi[i]]] for i in range(n)) for s in gens))
-        best = image if best is None or image < best else best
-    return best
+    images = (tuple(sorted(compose(compose(inverse(q), s), q) for s in gens))
+              for q in itertools.permutations(range(len(gens[0]))))
+    return min(images)
 
 
 def generator_sets(points: int, max_letters: int, min_order: int) -> list[tuple[tuple[int, ...], ...]]:
@@ -128,7 +117,8 @@ def settle(gens, exchange: str, per_width: float, scratch: Path) -> Settled:
     from tesearch.checking.proof import check_drat, parse_dimacs
     from tesearch.facts.instance import instance
     from tesearch.running.terms import Exchange, SolveResult
-    from tesearch.search.fulltable import cut_weights, solve_width
+    from tesearch.facts.wordchoice import dual_letter_weights
+    from tesearch.search.fulltable import solve_width
 
     name = network_name(gens)
     path = scratch / f"{name}.json"
@@ -137,7 +127,7 @@ def settle(gens, exchange: str, per_width: float, scratch: Path) -> Settled:
     longest = int(facts.cg.dist[facts.targets].max())
     bound = max(facts.bounds.best, longest)
     how = LONGEST if longest > facts.bounds.best else "tesearch's bounds"
-    cut = cut_weights(facts)
+    cut = dual_letter_weights(facts)
     out = Settled(name, gens, exchange, int(facts.cg.order), len(facts.targets), bound, how, cut)
     letters = [tuple(facts.network.generators[s]) for s in facts.network.letters]
     net = build_network(facts.network.letters, letters)

@@ -82,7 +82,7 @@ def test_the_excess_penalties_add_up_to_a_words_waste(graph, spec, weights):
     of its element), each >= 0: a least-weight word costs nothing, and some word of some element costs more."""
     cg = graph(spec)
     words = word_graph(cg)
-    penalty = excess_penalties(words, weights, 3)
+    penalty = excess_penalties(cg, words, weights, 3)
     wasteful = 0
     for g in range(1, cg.order):
         every = list(shortest_words(cg, g))
@@ -106,7 +106,7 @@ def test_the_cheapest_placement_counts_the_penalty(graph, seed):
     cg = graph("bubblesort-4")
     words = word_graph(cg)
     weights = (1, 0, 2)
-    penalty = excess_penalties(words, weights, 2)
+    penalty = excess_penalties(cg, words, weights, 2)
     board, weight = _random_board(cg, seed, 10, [1, 2, 5])
     for g in range(1, cg.order):
         every = list(shortest_words(cg, g))

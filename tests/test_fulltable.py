@@ -58,9 +58,9 @@ def test_the_cut_weights_are_the_word_choice_dual():
 
 
 def campaign_cut(spec):
-    from tesearch.search.fulltable import cut_weights
+    from tesearch.facts.wordchoice import dual_letter_weights
 
-    return cut_weights(instance(spec))
+    return dual_letter_weights(instance(spec))
 
 
 def table_literals(cnf, table) -> list[int]:

@@ -242,7 +242,12 @@ def shortest_path_dag(cg: CayleyGraph) -> ShortestPathDag:
 
 
 def least_weight_need(cg: CayleyGraph, target_set: np.ndarray, weights) -> int:
-    """The sum over targets of the least total weight (integers) of a shortest word, by a DP over the levels."""
+    """The sum over targets of the least total weight (integers) of a shortest word."""
+    return int(least_word_weights(cg, weights)[target_set].sum(dtype=np.int64))
+
+
+def least_word_weights(cg: CayleyGraph, weights) -> np.ndarray:
+    """Per element, the least total weight (integers) of a shortest word, by a DP over the levels."""
     weight = np.asarray(weights, dtype=np.int64)
     big = np.iinfo(np.int64).max // 4
     least = np.zeros(cg.order, dtype=np.int64)
@@ -256,7 +261,7 @@ def least_weight_need(cg: CayleyGraph, target_set: np.ndarray, weights) -> int:
             cand[cg.dist[pred] != d - 1] = big
             np.minimum(best, cand, out=best)
         least[level] = best
-    return int(least[target_set].sum(dtype=np.int64))
+    return least
 
 
 def exact_weights(cg: CayleyGraph, target_set: np.ndarray, mu) -> Weights:

@@ -115,13 +115,14 @@ def word_graph(cg: CayleyGraph, elements=None) -> WordGraph:
     return WordGraph(steps, dist, cg.degree)
 
 
-def excess_penalties(graph: WordGraph, weights, lam: int) -> dict[int, tuple[int, ...]]:
-    """Per element ``g`` of ``graph``, aligned with ``graph.steps[g]``: ``lam`` times the step's reduced cost
-    ``w_k + L(s_k^-1 g) - L(g)`` (``L``: the least weight of a shortest word; every term >= 0, and along a word
-    they add up to its weight minus ``L`` of its element)."""
-    least: dict[int, int] = {}
-    for g in sorted(graph.steps, key=lambda e: graph.dist[e]):
-        least[g] = min((weights[k] + least[r] for k, r in graph.steps[g]), default=0)
+def excess_penalties(cg: CayleyGraph, graph: WordGraph, weights, lam: int) -> dict[int, tuple[int, ...]]:
+    """Per element ``g`` of ``graph`` (a word graph of ``cg``), aligned with ``graph.steps[g]``: ``lam`` times the
+    step's reduced cost ``w_k + L(s_k^-1 g) - L(g)`` (``L``: the least weight of a shortest word,
+    :func:`tesearch.facts.wordchoice.least_word_weights`; every term >= 0, and along a word they add up to its
+    weight minus ``L`` of its element)."""
+    from tesearch.facts.wordchoice import least_word_weights
+
+    least = least_word_weights(cg, weights).tolist()
     return {g: tuple(lam * (weights[k] + least[r] - least[g]) for k, r in graph.steps[g]) for g in graph.steps}
 
 
@@ -319,7 +320,7 @@ def _penalties(facts: Instance, graph: WordGraph, lam: int) -> tuple[dict | None
 
     with limits.phase("excess penalties (the word-choice LP's dual weights)"):
         weights = dual_letter_weights(facts)
-        return excess_penalties(graph, weights, lam), weights
+        return excess_penalties(facts.cg, graph, weights, lam), weights
 
 
 def ejection_table(facts: Instance, budget: Budget | None = None, *, start: Table | None = None, seed: int = 0,

@@ -54,14 +54,6 @@ def model_inputs(facts: Instance) -> tuple[list, list, dict, list]:
     return list(facts.network.letters), gens, dist, targets
 
 
-def cut_weights(facts: Instance) -> tuple[int, ...]:
-    """The letter weights of the counting cut: the word-choice LP's dual (its certified weights), the weights of
-    the best bound; uniform weights when the LP is not run (the counting bound's)."""
-    from tesearch.facts.wordchoice import dual_letter_weights
-
-    return dual_letter_weights(facts)
-
-
 def encode(facts: Instance, width: int, *, symmetry: bool = True, cut: tuple[int, ...] | None = None) -> FullTableCnf:
     """The whole-table CNF of ``facts`` at ``width`` (with the counting cut of letter weights ``cut``)."""
     letters, gens, dist, targets = model_inputs(facts)

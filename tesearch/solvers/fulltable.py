@@ -63,13 +63,6 @@ def least_word_weights(gens: Sequence[Perm], dist: Mapping[Perm, int], weights: 
     return least
 
 
-def cut_budget(gens: Sequence[Perm], dist: Mapping[Perm, int], targets: Sequence[Perm], width: int,
-               weights: Sequence[int]) -> int:
-    """The counting cut's budget ``width * sum(weights) - need`` (module doc); below zero no table exists."""
-    least = least_word_weights(gens, dist, weights)
-    return width * sum(weights) - sum(least[g] for g in targets)
-
-
 @dataclass
 class FullTableCnf:
     """The CNF of "a table of width ``width`` exists", with the maps to read a model back into words."""
