@@ -168,8 +168,11 @@ def campaign(args) -> int:
     if top is None:
         raise SystemExit(f"fulltable: no committed table for {spec}: pass --from")
     floor = args.down_to if args.down_to is not None else facts.bounds.best
-    cut = chosen_cut(facts, args.cut)
     widths = range(floor, top + 1) if args.upward else range(top, floor - 1, -1)
+    if not widths:
+        print(f"{spec}: no width between {floor} and {top} is left to decide", flush=True)
+        return 0
+    cut = chosen_cut(facts, args.cut)
     deadline = seconds_until(args.stop_at)
     began = time.perf_counter()
     stopper = Stopper()
@@ -181,9 +184,6 @@ def campaign(args) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     run = {"started": _utc_now().isoformat(timespec="seconds"), "widths": []}
     state["runs"].append(run)
-    if not widths:
-        print(f"{spec}: no width between {floor} and {top} is left to decide", flush=True)
-        return 0
     run["cut"] = list(cut) if cut is not None else None
     print(f"{spec}: widths {widths[0]} {'up' if args.upward else 'down'} to {widths[-1]} (bound {facts.bounds.best}, "
           f"committed table {best}; counting cut {'off' if cut is None else ','.join(map(str, cut))}); "
@@ -260,10 +260,10 @@ def calibrate(args) -> int:
         optimum = committed_width(spec)
         if optimum is None or optimum != facts.bounds.best:
             raise SystemExit(f"fulltable: {spec} has no committed table at its bound; its optimum is not known")
+        cut = chosen_cut(facts, args.cut)  # one LP per network, not per width
         for delta in args.deltas:
             width = optimum + delta
-            outcome = solve_one(facts, width, args.per_width, stopper, f"{spec} T = {width}",
-                                chosen_cut(facts, args.cut))
+            outcome = solve_one(facts, width, args.per_width, stopper, f"{spec} T = {width}", cut)
             rows.append((spec, optimum, delta, width, outcome))
             print(f"{spec} T = {width} (optimum {delta:+d}): {outcome.result.value} in {outcome.seconds:.2f} s "
                   f"({outcome.cpu_seconds:.2f} s CPU), "

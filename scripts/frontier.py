@@ -493,6 +493,7 @@ def fulltable_section() -> list[str]:
         "| target | width | result | cut (budget) | wall (s) | CPU (s) | variables | clauses | table or CNF | when |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
+    figures = newest_figures()
     for path in sorted(FULLTABLE.glob("*.state.json")):
         state = json.loads(path.read_text())
         rows = [(w, r, "decided") for w, r in ((int(k), v) for k, v in state["widths"].items())]
@@ -509,7 +510,7 @@ def fulltable_section() -> list[str]:
         total = sum(run.get("wall_seconds", 0) for run in state["runs"])
         committed = ROOT / "results" / f"{state['network']}.json"
         top = json.loads(committed.read_text())["T"] if committed.exists() else None
-        bound = (newest_figures().get(state["network"]) or {}).get("bound")
+        bound = (figures.get(state["network"]) or {}).get("bound")
         table = ("" if top is None else
                  f" The committed table {committed.relative_to(ROOT)} (T = {top}) meets the bound {bound}: the optimum "
                  f"is {top}, and every attempt above is superseded by it; the campaign has no width left to decide."
